@@ -1,0 +1,7 @@
+# gql_set_warnings(target): the project's warning set; errors when GQL_WERROR is on (CI).
+function(gql_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow=local -Wno-unknown-pragmas>
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${GQL_WERROR}>>:-Werror>
+    $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${GQL_WERROR}>>:-Werror=all-warnings>)
+endfunction()

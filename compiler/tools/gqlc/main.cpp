@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("gqlc " GQL_VERSION); return 0; }

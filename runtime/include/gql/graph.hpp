@@ -1,0 +1,234 @@
+// Host containers: sparse graphs in CSR, dense row-major matrices, and vectors (dense or sparse).
+// All are move-only (copies are explicit through clone()) and check their invariants in validate().
+// Device variants live in gql/device.hpp.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gql/error.hpp"
+
+namespace gql {
+
+using offset_t = int64_t;  // row offsets: 64-bit, graphs may hold more than 2^31 entries
+using index_t = int32_t;   // column indices and vertex ids: 32-bit, checked on load
+
+inline constexpr int64_t max_vertices = int64_t{1} << 31;  // 2^31 - 1 ids fit index_t
+
+// A pattern graph (T = bool) stores no value array: every stored entry is `true`.
+template <class T>
+inline constexpr bool stores_values = !std::is_same_v<T, bool>;
+
+// Dense storage of an element: std::vector<bool> is bit-packed and has no data(), so booleans in
+// dense matrices and vectors are stored as bytes (0 or 1).
+template <class T>
+using storage_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+template <class T>
+class Csr {
+ public:
+  using value_type = T;
+
+  Csr() : row_offsets_(1, 0) {}
+  // An empty graph of the given shape (no entries).
+  Csr(int64_t n_rows, int64_t n_cols)
+      : n_rows_(n_rows), n_cols_(n_cols), row_offsets_(static_cast<size_t>(n_rows) + 1, 0) {}
+  // Takes ownership of the three arrays; for T = bool `values` must be empty.
+  Csr(int64_t n_rows, int64_t n_cols, std::vector<offset_t> row_offsets,
+      std::vector<index_t> col_indices, std::vector<storage_t<T>> values = {})
+      : n_rows_(n_rows),
+        n_cols_(n_cols),
+        row_offsets_(std::move(row_offsets)),
+        col_indices_(std::move(col_indices)),
+        values_(std::move(values)) {}
+
+  Csr(Csr&&) noexcept = default;
+  Csr& operator=(Csr&&) noexcept = default;
+  Csr(const Csr&) = delete;
+  Csr& operator=(const Csr&) = delete;
+
+  Csr clone() const { return Csr(n_rows_, n_cols_, row_offsets_, col_indices_, values_); }
+
+  int64_t n_rows() const noexcept { return n_rows_; }
+  int64_t n_cols() const noexcept { return n_cols_; }
+  int64_t nvals() const noexcept { return row_offsets_.empty() ? 0 : row_offsets_.back(); }
+
+  std::span<const offset_t> row_offsets() const noexcept { return row_offsets_; }
+  std::span<const index_t> col_indices() const noexcept { return col_indices_; }
+  std::span<const storage_t<T>> values() const noexcept { return values_; }
+  std::span<offset_t> row_offsets() noexcept { return row_offsets_; }
+  std::span<index_t> col_indices() noexcept { return col_indices_; }
+  std::span<storage_t<T>> values() noexcept { return values_; }
+
+  // The value of the p-th stored entry (true for pattern graphs).
+  T value_at(offset_t p) const noexcept {
+    if constexpr (stores_values<T>) return values_[static_cast<size_t>(p)];
+    else return true;
+  }
+  int64_t row_degree(int64_t row) const noexcept {
+    return row_offsets_[static_cast<size_t>(row) + 1] - row_offsets_[static_cast<size_t>(row)];
+  }
+
+  // Checks every invariant; throws Error(internal) naming the first one broken.
+  void validate() const {
+    auto fail = [](const std::string& why) { throw Error(ErrorKind::internal, "invalid CSR: " + why); };
+    if (n_rows_ < 0 || n_cols_ < 0) fail("negative dimension");
+    if (n_rows_ > max_vertices || n_cols_ > max_vertices) fail("dimension exceeds 2^31");
+    if (row_offsets_.size() != static_cast<size_t>(n_rows_) + 1) fail("row_offsets has wrong length");
+    if (row_offsets_.front() != 0) fail("row_offsets[0] != 0");
+    if (static_cast<size_t>(row_offsets_.back()) != col_indices_.size()) fail("row_offsets end != nvals");
+    if constexpr (stores_values<T>) {
+      if (values_.size() != col_indices_.size()) fail("values and col_indices differ in length");
+    } else if (!values_.empty()) {
+      fail("a pattern graph stores no values");
+    }
+    for (int64_t r = 0; r < n_rows_; ++r) {
+      const offset_t b = row_offsets_[r], e = row_offsets_[r + 1];
+      if (e < b) fail("row_offsets decrease at row " + std::to_string(r));
+      for (offset_t p = b; p < e; ++p) {
+        const index_t c = col_indices_[p];
+        if (c < 0 || c >= n_cols_) fail("column out of range in row " + std::to_string(r));
+        if (p > b && col_indices_[p - 1] >= c) fail("columns not sorted and unique in row " + std::to_string(r));
+      }
+    }
+  }
+
+ private:
+  int64_t n_rows_ = 0;
+  int64_t n_cols_ = 0;
+  std::vector<offset_t> row_offsets_;
+  std::vector<index_t> col_indices_;
+  std::vector<storage_t<T>> values_;  // empty for pattern graphs
+};
+
+// Dense row-major matrix.
+template <class T>
+class Matrix {
+ public:
+  using value_type = T;
+
+  Matrix() = default;
+  Matrix(int64_t n_rows, int64_t n_cols, storage_t<T> fill = storage_t<T>{})
+      : n_rows_(n_rows), n_cols_(n_cols), data_(static_cast<size_t>(n_rows * n_cols), fill) {}
+  Matrix(int64_t n_rows, int64_t n_cols, std::vector<storage_t<T>> data)
+      : n_rows_(n_rows), n_cols_(n_cols), data_(std::move(data)) {}
+
+  Matrix(Matrix&&) noexcept = default;
+  Matrix& operator=(Matrix&&) noexcept = default;
+  Matrix(const Matrix&) = delete;
+  Matrix& operator=(const Matrix&) = delete;
+  Matrix clone() const { return Matrix(n_rows_, n_cols_, data_); }
+
+  int64_t n_rows() const noexcept { return n_rows_; }
+  int64_t n_cols() const noexcept { return n_cols_; }
+  storage_t<T>& operator()(int64_t r, int64_t c) noexcept { return data_[static_cast<size_t>(r * n_cols_ + c)]; }
+  const storage_t<T>& operator()(int64_t r, int64_t c) const noexcept {
+    return data_[static_cast<size_t>(r * n_cols_ + c)];
+  }
+  std::span<storage_t<T>> data() noexcept { return data_; }
+  std::span<const storage_t<T>> data() const noexcept { return data_; }
+
+  void validate() const {
+    if (n_rows_ < 0 || n_cols_ < 0 || data_.size() != static_cast<size_t>(n_rows_ * n_cols_))
+      throw Error(ErrorKind::internal, "invalid dense matrix: size does not match shape");
+  }
+
+ private:
+  int64_t n_rows_ = 0;
+  int64_t n_cols_ = 0;
+  std::vector<storage_t<T>> data_;
+};
+
+// A vector of n entries, stored dense (every entry present) or sparse (sorted unique indices + values).
+// Sparse storage is what GraphBLAS calls the vector's structure: masks read it.
+template <class T>
+class Vector {
+ public:
+  using value_type = T;
+
+  Vector() = default;
+  // A sparse vector with no entries.
+  explicit Vector(int64_t size) : size_(size) {}
+  // A dense vector, every entry equal to `fill`.
+  static Vector dense(int64_t size, storage_t<T> fill) {
+    Vector v(size);
+    v.dense_ = true;
+    v.values_.assign(static_cast<size_t>(size), fill);
+    return v;
+  }
+  static Vector sparse(int64_t size, std::vector<index_t> indices, std::vector<storage_t<T>> values) {
+    Vector v(size);
+    v.indices_ = std::move(indices);
+    v.values_ = std::move(values);
+    return v;
+  }
+
+  Vector(Vector&&) noexcept = default;
+  Vector& operator=(Vector&&) noexcept = default;
+  Vector(const Vector&) = delete;
+  Vector& operator=(const Vector&) = delete;
+  Vector clone() const {
+    Vector v(size_);
+    v.dense_ = dense_;
+    v.indices_ = indices_;
+    v.values_ = values_;
+    return v;
+  }
+
+  int64_t size() const noexcept { return size_; }
+  bool is_dense() const noexcept { return dense_; }
+  int64_t nvals() const noexcept { return dense_ ? size_ : static_cast<int64_t>(indices_.size()); }
+  // Sparse storage only (empty for a dense vector).
+  std::span<const index_t> indices() const noexcept { return indices_; }
+  std::span<const storage_t<T>> values() const noexcept { return values_; }
+  std::span<storage_t<T>> values() noexcept { return values_; }
+
+  void validate() const {
+    auto fail = [](const char* why) { throw Error(ErrorKind::internal, std::string("invalid vector: ") + why); };
+    if (size_ < 0 || size_ > max_vertices) fail("size out of range");
+    if (dense_) {
+      if (values_.size() != static_cast<size_t>(size_) || !indices_.empty()) fail("dense storage has wrong length");
+      return;
+    }
+    if (values_.size() != indices_.size()) fail("indices and values differ in length");
+    for (size_t p = 0; p < indices_.size(); ++p) {
+      if (indices_[p] < 0 || indices_[p] >= size_) fail("index out of range");
+      if (p > 0 && indices_[p - 1] >= indices_[p]) fail("indices not sorted and unique");
+    }
+  }
+
+ private:
+  int64_t size_ = 0;
+  bool dense_ = false;
+  std::vector<index_t> indices_;
+  std::vector<storage_t<T>> values_;
+};
+
+// Element conversion as the language defines it: a pattern entry becomes 1 (or true),
+// numbers convert as C++ static_cast does, and a number to bool is `!= 0`. A graph converted to a
+// pattern graph keeps every stored entry (its structure), whatever the value.
+template <class To, class From>
+constexpr To convert_element(From x) noexcept {
+  if constexpr (std::is_same_v<To, bool>) return x != From{};
+  else return static_cast<To>(x);
+}
+
+template <class To, class From>
+Csr<To> convert(const Csr<From>& in) {
+  std::vector<offset_t> offsets(in.row_offsets().begin(), in.row_offsets().end());
+  std::vector<index_t> cols(in.col_indices().begin(), in.col_indices().end());
+  std::vector<storage_t<To>> vals;
+  if constexpr (stores_values<To>) {
+    vals.resize(cols.size());
+    for (size_t p = 0; p < cols.size(); ++p) vals[p] = convert_element<To>(in.value_at(static_cast<offset_t>(p)));
+  }
+  // Converting to a pattern graph keeps the structure: every stored entry stays, as `true`.
+  return Csr<To>(in.n_rows(), in.n_cols(), std::move(offsets), std::move(cols), std::move(vals));
+}
+
+}  // namespace gql

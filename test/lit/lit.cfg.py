@@ -1,0 +1,19 @@
+# lit configuration for gqlc's tests: each .gql file under test/lit is a test whose RUN lines
+# call gqlc and check its output with FileCheck.
+import os
+import lit.formats
+
+config.name = "gql"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".gql", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gql_binary_dir, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.gql_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%gqlc", config.gqlc))
+config.substitutions.append(("%stdlib", os.path.join(config.gql_source_dir, "stdlib")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+if config.gql_have_cuda:
+    config.available_features.add("cuda")

@@ -1,0 +1,417 @@
+// The device side of the runtime: device and pinned host memory, streams, events, a stream pool,
+// device variants of the containers, and the device memory budget.
+//
+// Host code only (g++ or nvcc with the CUDA runtime headers); kernels see device data through the
+// plain views of gql/device/*.cuh. Every failing CUDA call becomes gql::Error(ErrorKind::cuda) naming
+// the call and its source location; a failed allocation, or one over the budget, becomes
+// ErrorKind::oom so that callers can split the work and retry.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gql/device/csr_view.cuh"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+
+static_assert(std::is_same_v<gql::offset_t, long> && std::is_same_v<gql::index_t, int>,
+              "gql/device/types.cuh spells offset_t and index_t as long and int");
+
+namespace gql {
+
+// ---- Errors -------------------------------------------------------------------------------------
+
+// Throws the gql::Error for a failed CUDA call: ErrorKind::oom for cudaErrorMemoryAllocation,
+// ErrorKind::cuda otherwise; the message names the call, the CUDA error and the source location.
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
+
+inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
+  if (status != cudaSuccess) throw_cuda_error(status, call, file, line);
+}
+
+}  // namespace gql
+
+#define GQL_CUDA_CHECK(call) ::gql::cuda_check((call), #call, __FILE__, __LINE__)
+// After a kernel launch: reports a bad launch configuration at the launch site.
+#define GQL_CUDA_CHECK_LAUNCH() ::gql::cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+namespace gql {
+
+// Number of CUDA devices visible (0 when there is no device or no driver; never throws).
+int device_count() noexcept;
+
+// ---- Memory budget ------------------------------------------------------------------------------
+
+// Parses a memory size: a byte count, or a number with a binary suffix K, M, G or T (optionally
+// followed by "B" or "iB"), e.g. "2G", "512M", "1048576". Throws Error(usage) on anything else.
+size_t parse_memory_size(std::string_view text);
+
+// How much device memory gql may use. Without a cap it is the device's free memory; a cap (set by
+// set_limit or, at first use, by the environment variable GQL_DEVICE_MEMORY_LIMIT) bounds the bytes
+// held by gql's DeviceBuffers, so out-of-core plans can be exercised on a large card.
+class MemoryBudget {
+ public:
+  // The process-wide budget that DeviceBuffer allocations are charged to.
+  static MemoryBudget& global();
+
+  explicit MemoryBudget(std::optional<size_t> limit = std::nullopt) : limit_(limit.value_or(no_limit)) {}
+
+  void set_limit(std::optional<size_t> bytes) noexcept { limit_.store(bytes.value_or(no_limit)); }
+  std::optional<size_t> limit() const noexcept {
+    const size_t l = limit_.load();
+    return l == no_limit ? std::nullopt : std::optional<size_t>(l);
+  }
+  size_t in_use() const noexcept { return in_use_.load(); }
+  // Bytes that may still be allocated: the device's free memory, bounded by the cap when one is set.
+  size_t available() const;
+  // Charges `bytes` to the budget; throws Error(oom) when that would exceed the cap.
+  void reserve(size_t bytes);
+  void release(size_t bytes) noexcept { in_use_.fetch_sub(bytes); }
+
+ private:
+  static constexpr size_t no_limit = ~size_t{0};
+  std::atomic<size_t> limit_;
+  std::atomic<size_t> in_use_{0};
+};
+
+// ---- Streams and events -------------------------------------------------------------------------
+
+class Stream {
+ public:
+  Stream();  // a non-blocking stream (does not synchronize with the legacy default stream)
+  ~Stream();
+  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  Stream& operator=(Stream&& other) noexcept;
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  cudaStream_t get() const noexcept { return stream_; }
+  void synchronize() const;
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event();  // timing enabled
+  ~Event();
+  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  Event& operator=(Event&& other) noexcept;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  cudaEvent_t get() const noexcept { return event_; }
+  void record(const Stream& stream);
+  void synchronize() const;
+  bool ready() const;  // true once the work before record() is done
+  // Makes `stream` wait for this event (without blocking the host).
+  void wait_on(const Stream& stream) const;
+  // Milliseconds between two recorded events (both must be complete).
+  static float elapsed_ms(const Event& start, const Event& end);
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// A fixed set of streams handed out round robin, for overlapping copies with compute.
+class StreamPool {
+ public:
+  explicit StreamPool(size_t size);
+  size_t size() const noexcept { return streams_.size(); }
+  Stream& operator[](size_t i) { return streams_.at(i); }
+  Stream& next() noexcept { return streams_[next_++ % streams_.size()]; }
+  void synchronize_all() const;
+
+ private:
+  std::vector<Stream> streams_;
+  size_t next_ = 0;
+};
+
+// ---- Raw memory (charged to MemoryBudget::global()) ---------------------------------------------
+
+void* device_allocate(size_t bytes, const char* file, int line);
+void device_free(void* pointer, size_t bytes) noexcept;
+void* pinned_allocate(size_t bytes, const char* file, int line);
+void pinned_free(void* pointer) noexcept;
+void copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
+                const char* file, int line);
+void memset_async(void* dst, int byte, size_t bytes, const Stream& stream);
+
+// ---- Buffers ------------------------------------------------------------------------------------
+
+// `count` elements of T in device memory (uninitialized), freed on destruction.
+template <class T>
+class DeviceBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable elements");
+
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    if (count_ > 0) data_ = static_cast<T*>(device_allocate(bytes(), __FILE__, __LINE__));
+  }
+  ~DeviceBuffer() { device_free(data_, bytes()); }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      device_free(data_, bytes());
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  size_t size() const noexcept { return count_; }
+  size_t bytes() const noexcept { return count_ * sizeof(T); }
+  bool empty() const noexcept { return count_ == 0; }
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+
+  // Asynchronous copies; the host span must stay alive until the stream reaches the copy (pinned
+  // memory makes them truly asynchronous). Copy into/out of the first src.size() elements.
+  void copy_from_host(std::span<const T> src, const Stream& stream) {
+    check_fits(src.size());
+    copy_async(data_, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+  }
+  void copy_to_host(std::span<T> dst, const Stream& stream) const {
+    check_fits(dst.size());
+    copy_async(dst.data(), data_, dst.size_bytes(), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  }
+  void copy_from_device(const DeviceBuffer& src, const Stream& stream) {
+    check_fits(src.size());
+    copy_async(data_, src.data(), src.bytes(), cudaMemcpyDeviceToDevice, stream, __FILE__, __LINE__);
+  }
+  void fill_zero(const Stream& stream) { memset_async(data_, 0, bytes(), stream); }
+
+ private:
+  void check_fits(size_t count) const {
+    if (count > count_)
+      throw Error(ErrorKind::usage, "copy of " + std::to_string(count) + " elements into a device buffer of " +
+                                        std::to_string(count_));
+  }
+
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
+// `count` elements of T in pinned (page-locked) host memory: the source or target of truly
+// asynchronous copies.
+template <class T>
+class HostBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "pinned buffers hold trivially copyable elements");
+
+ public:
+  HostBuffer() = default;
+  explicit HostBuffer(size_t count) : count_(count) {
+    if (count_ > 0) data_ = static_cast<T*>(pinned_allocate(count_ * sizeof(T), __FILE__, __LINE__));
+  }
+  ~HostBuffer() { pinned_free(data_); }
+  HostBuffer(HostBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  HostBuffer& operator=(HostBuffer&& other) noexcept {
+    if (this != &other) {
+      pinned_free(data_);
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+
+  size_t size() const noexcept { return count_; }
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  std::span<T> span() noexcept { return {data_, count_}; }
+  std::span<const T> span() const noexcept { return {data_, count_}; }
+  T& operator[](size_t i) noexcept { return data_[i]; }
+  const T& operator[](size_t i) const noexcept { return data_[i]; }
+
+ private:
+  T* data_ = nullptr;
+  size_t count_ = 0;
+};
+
+// ---- Device containers --------------------------------------------------------------------------
+
+// A CSR graph in device memory: the device twin of Csr<T> (no value array for pattern graphs).
+template <class T>
+class DeviceCsr {
+ public:
+  using value_type = T;
+
+  DeviceCsr() = default;
+  // Uninitialized arrays for a graph of this shape and entry count.
+  DeviceCsr(int64_t n_rows, int64_t n_cols, int64_t nvals)
+      : n_rows_(n_rows),
+        n_cols_(n_cols),
+        nvals_(nvals),
+        row_offsets_(static_cast<size_t>(n_rows) + 1),
+        col_indices_(static_cast<size_t>(nvals)),
+        values_(stores_values<T> ? static_cast<size_t>(nvals) : 0) {}
+  // Takes ownership of arrays already filled on the device.
+  DeviceCsr(int64_t n_rows, int64_t n_cols, int64_t nvals, DeviceBuffer<offset_t> row_offsets,
+            DeviceBuffer<index_t> col_indices, DeviceBuffer<storage_t<T>> values)
+      : n_rows_(n_rows),
+        n_cols_(n_cols),
+        nvals_(nvals),
+        row_offsets_(std::move(row_offsets)),
+        col_indices_(std::move(col_indices)),
+        values_(std::move(values)) {}
+
+  int64_t n_rows() const noexcept { return n_rows_; }
+  int64_t n_cols() const noexcept { return n_cols_; }
+  int64_t nvals() const noexcept { return nvals_; }
+  DeviceBuffer<offset_t>& row_offsets() noexcept { return row_offsets_; }
+  DeviceBuffer<index_t>& col_indices() noexcept { return col_indices_; }
+  DeviceBuffer<storage_t<T>>& values() noexcept { return values_; }
+  const DeviceBuffer<offset_t>& row_offsets() const noexcept { return row_offsets_; }
+  const DeviceBuffer<index_t>& col_indices() const noexcept { return col_indices_; }
+  const DeviceBuffer<storage_t<T>>& values() const noexcept { return values_; }
+
+  device::CsrView<T> view() const noexcept {
+    return {n_rows_, n_cols_, row_offsets_.data(), col_indices_.data(),
+            stores_values<T> ? values_.data() : nullptr};
+  }
+
+  // Copies the graph back; waits for the stream.
+  Csr<T> to_host(const Stream& stream) const {
+    std::vector<offset_t> offsets(static_cast<size_t>(n_rows_) + 1);
+    std::vector<index_t> cols(static_cast<size_t>(nvals_));
+    std::vector<storage_t<T>> vals(stores_values<T> ? static_cast<size_t>(nvals_) : 0);
+    row_offsets_.copy_to_host(std::span<offset_t>(offsets), stream);
+    col_indices_.copy_to_host(std::span<index_t>(cols), stream);
+    if constexpr (stores_values<T>) values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
+    stream.synchronize();
+    return Csr<T>(n_rows_, n_cols_, std::move(offsets), std::move(cols), std::move(vals));
+  }
+
+ private:
+  int64_t n_rows_ = 0;
+  int64_t n_cols_ = 0;
+  int64_t nvals_ = 0;
+  DeviceBuffer<offset_t> row_offsets_;
+  DeviceBuffer<index_t> col_indices_;
+  DeviceBuffer<storage_t<T>> values_;
+};
+
+// Copies a host graph to the device on `stream` (asynchronous; `graph` must outlive the copy,
+// i.e. until the stream is synchronized).
+template <class T>
+DeviceCsr<T> to_device(const Csr<T>& graph, const Stream& stream) {
+  DeviceCsr<T> out(graph.n_rows(), graph.n_cols(), graph.nvals());
+  out.row_offsets().copy_from_host(graph.row_offsets(), stream);
+  out.col_indices().copy_from_host(graph.col_indices(), stream);
+  if constexpr (stores_values<T>) out.values().copy_from_host(graph.values(), stream);
+  return out;
+}
+
+// A dense row-major matrix in device memory.
+template <class T>
+class DeviceMatrix {
+ public:
+  using value_type = T;
+
+  DeviceMatrix() = default;
+  DeviceMatrix(int64_t n_rows, int64_t n_cols)
+      : n_rows_(n_rows), n_cols_(n_cols), data_(static_cast<size_t>(n_rows * n_cols)) {}
+
+  int64_t n_rows() const noexcept { return n_rows_; }
+  int64_t n_cols() const noexcept { return n_cols_; }
+  DeviceBuffer<storage_t<T>>& data() noexcept { return data_; }
+  const DeviceBuffer<storage_t<T>>& data() const noexcept { return data_; }
+
+  Matrix<T> to_host(const Stream& stream) const {
+    std::vector<storage_t<T>> host(data_.size());
+    data_.copy_to_host(std::span<storage_t<T>>(host), stream);
+    stream.synchronize();
+    return Matrix<T>(n_rows_, n_cols_, std::move(host));
+  }
+
+ private:
+  int64_t n_rows_ = 0;
+  int64_t n_cols_ = 0;
+  DeviceBuffer<storage_t<T>> data_;
+};
+
+template <class T>
+DeviceMatrix<T> to_device(const Matrix<T>& matrix, const Stream& stream) {
+  DeviceMatrix<T> out(matrix.n_rows(), matrix.n_cols());
+  out.data().copy_from_host(matrix.data(), stream);
+  return out;
+}
+
+// A vector in device memory, dense (values of every entry) or sparse (sorted indices + values).
+template <class T>
+class DeviceVector {
+ public:
+  using value_type = T;
+
+  DeviceVector() = default;
+  static DeviceVector dense(int64_t size) {
+    DeviceVector v;
+    v.size_ = size;
+    v.dense_ = true;
+    v.values_ = DeviceBuffer<storage_t<T>>(static_cast<size_t>(size));
+    return v;
+  }
+  static DeviceVector sparse(int64_t size, int64_t nvals) {
+    DeviceVector v;
+    v.size_ = size;
+    v.indices_ = DeviceBuffer<index_t>(static_cast<size_t>(nvals));
+    v.values_ = DeviceBuffer<storage_t<T>>(static_cast<size_t>(nvals));
+    return v;
+  }
+
+  int64_t size() const noexcept { return size_; }
+  bool is_dense() const noexcept { return dense_; }
+  int64_t nvals() const noexcept { return dense_ ? size_ : static_cast<int64_t>(indices_.size()); }
+  DeviceBuffer<index_t>& indices() noexcept { return indices_; }
+  DeviceBuffer<storage_t<T>>& values() noexcept { return values_; }
+  const DeviceBuffer<index_t>& indices() const noexcept { return indices_; }
+  const DeviceBuffer<storage_t<T>>& values() const noexcept { return values_; }
+
+  Vector<T> to_host(const Stream& stream) const {
+    std::vector<storage_t<T>> vals(values_.size());
+    values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
+    if (dense_) {
+      stream.synchronize();
+      Vector<T> v = Vector<T>::dense(size_, storage_t<T>{});
+      std::copy(vals.begin(), vals.end(), v.values().begin());
+      return v;
+    }
+    std::vector<index_t> idx(indices_.size());
+    indices_.copy_to_host(std::span<index_t>(idx), stream);
+    stream.synchronize();
+    return Vector<T>::sparse(size_, std::move(idx), std::move(vals));
+  }
+
+ private:
+  int64_t size_ = 0;
+  bool dense_ = false;
+  DeviceBuffer<index_t> indices_;
+  DeviceBuffer<storage_t<T>> values_;
+};
+
+template <class T>
+DeviceVector<T> to_device(const Vector<T>& vector, const Stream& stream) {
+  DeviceVector<T> out = vector.is_dense() ? DeviceVector<T>::dense(vector.size())
+                                          : DeviceVector<T>::sparse(vector.size(), vector.nvals());
+  if (!vector.is_dense()) out.indices().copy_from_host(vector.indices(), stream);
+  out.values().copy_from_host(vector.values(), stream);
+  return out;
+}
+
+}  // namespace gql

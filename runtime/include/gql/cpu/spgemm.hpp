@@ -1,0 +1,225 @@
+// C = A * B over a semiring S, optionally through a structural mask (plain or complemented).
+//
+// Rows of C are computed in parallel, in chunks of about equal work (a row's work is its product
+// bound: the sum of the B-row degrees of its A-neighbours) under a dynamic schedule. Each thread
+// owns a dense accumulator (n values + marks + a touched-column list) and a hash accumulator; a
+// policy picks one per row. Rows are written once (one phase) into per-thread buffers that are
+// then copied into the output, sorted by column: peak memory is twice the output plus O(n) per
+// thread, and the work is done once (a symbolic phase would redo every product).
+//
+// When S::reads_values is false no value array of A or B is read (pattern graphs have none).
+// A result type of bool is a pattern graph: entries whose value is false are left out.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <omp.h>
+
+#include "gql/cpu/accumulator_dense.hpp"
+#include "gql/cpu/accumulator_hash.hpp"
+#include "gql/cpu/mask.hpp"
+#include "gql/cpu/work_partition.hpp"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+
+namespace gql::cpu {
+
+enum class Accumulator { dense, hash, automatic };
+
+struct SpgemmOptions {
+  Accumulator accumulator = Accumulator::automatic;
+  // automatic: a row whose bound is below hash_fraction * n_cols uses the hash accumulator.
+  double hash_fraction = 1.0 / 16;
+  // Scheduling chunks per thread: more balance against more scheduling overhead.
+  int chunks_per_thread = 64;
+};
+
+// What the product did, for --stats and --explain.
+struct SpgemmStats {
+  int64_t products = 0;  // scalar con applications the rows could make (sum of row bounds)
+  int64_t rows_dense = 0;
+  int64_t rows_hash = 0;
+  int64_t nvals = 0;
+};
+
+// An operand as con receives it: read (and converted) only when S::reads_values.
+template <class S, class To, class T>
+inline To operand(const Csr<T>& g, offset_t p) noexcept {
+  if constexpr (S::reads_values) return convert_element<To>(g.value_at(p));
+  else return To{};
+}
+
+// Calls f(std::integral_constant<MaskMode, m>) for the runtime mode m, so kernels get it at compile time.
+template <class F>
+inline decltype(auto) with_mask_mode(MaskMode mode, F&& f) {
+  switch (mode) {
+    case MaskMode::allow: return f(std::integral_constant<MaskMode, MaskMode::allow>{});
+    case MaskMode::deny: return f(std::integral_constant<MaskMode, MaskMode::deny>{});
+    case MaskMode::none: break;
+  }
+  return f(std::integral_constant<MaskMode, MaskMode::none>{});
+}
+
+// Accumulates row i of A * B (under the mask row) into acc, which has begun the row.
+template <class S, MaskMode mode, class Acc, class TA, class TB>
+inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask,
+                                   int64_t i) {
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  if constexpr (mode != MaskMode::none)
+    for (index_t j : mask.row(i)) acc.mark(j);
+  const auto a_off = A.row_offsets();
+  const auto a_col = A.col_indices();
+  const auto b_off = B.row_offsets();
+  const auto b_col = B.col_indices();
+  for (offset_t pa = a_off[static_cast<size_t>(i)]; pa < a_off[static_cast<size_t>(i) + 1]; ++pa) {
+    const index_t k = a_col[static_cast<size_t>(pa)];
+    const a_type a = operand<S, a_type>(A, pa);
+    const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
+    for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb) {
+      const index_t j = b_col[static_cast<size_t>(pb)];
+      acc.template add<mode>(j, [&] { return S::con(a, operand<S, b_type>(B, pb), i, k, j); });
+    }
+  }
+}
+
+namespace detail {
+
+template <class V>
+struct RowBuffer {
+  std::vector<index_t> cols;
+  std::vector<storage_t<V>> values;  // unused for a pattern result
+};
+
+// Where a chunk's rows landed: the owning thread's buffer and the position there.
+struct ChunkPlace {
+  int thread = 0;
+  size_t start = 0;
+};
+
+}  // namespace detail
+
+template <class S, class TA, class TB>
+Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask = {},
+                                   const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
+  using V = typename S::value_type;
+  if (A.n_cols() != B.n_rows())
+    throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
+                                      std::to_string(B.n_rows()) + ")");
+  const int64_t n = A.n_rows(), m = B.n_cols();
+  check_mask_shape(mask, n, m, "mxm");
+  const MaskMode mode = mask.mode();
+
+  // Row bounds, then their prefix sums (the work measure for the partition).
+  std::vector<int64_t> prefix(static_cast<size_t>(n) + 1, 0);
+  {
+    const auto a_off = A.row_offsets();
+    const auto a_col = A.col_indices();
+    const auto b_off = B.row_offsets();
+#pragma omp parallel for schedule(static, 1024)
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t bound = 0;
+      for (offset_t p = a_off[static_cast<size_t>(i)]; p < a_off[static_cast<size_t>(i) + 1]; ++p) {
+        const index_t k = a_col[static_cast<size_t>(p)];
+        bound += b_off[static_cast<size_t>(k) + 1] - b_off[static_cast<size_t>(k)];
+      }
+      prefix[static_cast<size_t>(i) + 1] = bound;
+    }
+    for (int64_t i = 0; i < n; ++i) prefix[static_cast<size_t>(i) + 1] += prefix[static_cast<size_t>(i)];
+  }
+
+  const int n_threads = omp_get_max_threads();
+  const auto borders = partition_by_work(prefix, int64_t{n_threads} * options.chunks_per_thread);
+  const int64_t n_chunks = static_cast<int64_t>(borders.size()) - 1;
+  std::vector<offset_t> offsets(static_cast<size_t>(n) + 1, 0);  // row sizes first, then offsets
+  std::vector<detail::ChunkPlace> places(static_cast<size_t>(n_chunks));
+  std::vector<detail::RowBuffer<V>> buffers(static_cast<size_t>(n_threads));
+  int64_t rows_dense = 0, rows_hash = 0;
+  std::exception_ptr failure;
+
+#pragma omp parallel num_threads(n_threads) reduction(+ : rows_dense, rows_hash)
+  {
+    const int t = omp_get_thread_num();
+    auto& buffer = buffers[static_cast<size_t>(t)];
+    std::optional<DenseAccumulator<S>> dense;  // built on first use: n cells per thread
+    HashAccumulator<S> hash;
+    const auto sink = [&buffer](index_t j, const storage_t<V>& x) {
+      if constexpr (stores_values<V>) {
+        buffer.cols.push_back(j);
+        buffer.values.push_back(x);
+      } else if (x) {
+        buffer.cols.push_back(j);
+      }
+    };
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < n_chunks; ++c) {
+      try {
+        places[static_cast<size_t>(c)] = {t, buffer.cols.size()};
+        for (int64_t i = borders[static_cast<size_t>(c)]; i < borders[static_cast<size_t>(c) + 1]; ++i) {
+          const int64_t bound = prefix[static_cast<size_t>(i) + 1] - prefix[static_cast<size_t>(i)];
+          if (bound == 0) continue;
+          int64_t capacity = bound;
+          if (mode != MaskMode::none) {
+            const auto mask_degree = static_cast<int64_t>(mask.row(i).size());
+            if (mode == MaskMode::allow && mask_degree == 0) continue;
+            capacity = mode == MaskMode::allow ? mask_degree : bound + mask_degree;
+          }
+          capacity = std::min(capacity, m);
+          const bool use_hash =
+              options.accumulator == Accumulator::hash ||
+              (options.accumulator == Accumulator::automatic &&
+               static_cast<double>(capacity) < options.hash_fraction * static_cast<double>(m));
+          const size_t before = buffer.cols.size();
+          with_mask_mode(mode, [&](auto mode_constant) {
+            constexpr MaskMode M = decltype(mode_constant)::value;
+            if (use_hash) {
+              hash.begin_row(capacity);
+              accumulate_product_row<S, M>(hash, A, B, mask, i);
+              hash.emit(sink);
+            } else {
+              if (!dense) dense.emplace(m);
+              dense->begin_row();
+              accumulate_product_row<S, M>(*dense, A, B, mask, i);
+              dense->emit(sink);
+            }
+          });
+          ++(use_hash ? rows_hash : rows_dense);
+          offsets[static_cast<size_t>(i) + 1] = static_cast<offset_t>(buffer.cols.size() - before);
+        }
+      } catch (...) {
+#pragma omp critical(gql_spgemm_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+
+  for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
+  const auto nvals = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
+  std::vector<index_t> cols(nvals);
+  std::vector<storage_t<V>> values(stores_values<V> ? nvals : 0);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t c = 0; c < n_chunks; ++c) {
+    const auto& place = places[static_cast<size_t>(c)];
+    const auto& buffer = buffers[static_cast<size_t>(place.thread)];
+    const auto dst = static_cast<size_t>(offsets[static_cast<size_t>(borders[static_cast<size_t>(c)])]);
+    const auto count =
+        static_cast<size_t>(offsets[static_cast<size_t>(borders[static_cast<size_t>(c) + 1])]) - dst;
+    if (count == 0) continue;
+    std::memcpy(cols.data() + dst, buffer.cols.data() + place.start, count * sizeof(index_t));
+    if constexpr (stores_values<V>)
+      std::memcpy(values.data() + dst, buffer.values.data() + place.start, count * sizeof(storage_t<V>));
+  }
+  buffers.clear();
+  if (stats) *stats = {prefix[static_cast<size_t>(n)], rows_dense, rows_hash, static_cast<int64_t>(nvals)};
+  return Csr<V>(n, m, std::move(offsets), std::move(cols), std::move(values));
+}
+
+}  // namespace gql::cpu

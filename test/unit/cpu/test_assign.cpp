@@ -1,0 +1,64 @@
+#include <gtest/gtest.h>
+
+#include "cpu_test_support.hpp"
+#include "gql/cpu/assign.hpp"
+
+namespace {
+
+using Key = std::pair<int64_t, int64_t>;
+
+// GraphBLAS C<M, replace> = Z without accumulator, entry by entry.
+std::map<Key, int32_t> reference_assign(const gql::Csr<int32_t>& C, const gql::Csr<int32_t>& Z,
+                                        const gql::Csr<bool>& M, bool complement, bool replace) {
+  const auto c = gql::test::to_map(C), z = gql::test::to_map(Z);
+  const auto m = gql::test::to_map(M);
+  std::map<Key, int32_t> out;
+  for (int64_t i = 0; i < C.n_rows(); ++i)
+    for (int64_t j = 0; j < C.n_cols(); ++j) {
+      const bool allowed = m.contains({i, j}) != complement;
+      const auto& source = allowed ? z : c;
+      if (!allowed && replace) continue;
+      if (const auto it = source.find({i, j}); it != source.end()) out[{i, j}] = it->second;
+    }
+  return out;
+}
+
+TEST(MaskedAssign, FollowsGraphBlasMaskAndReplace) {
+  const auto C = gql::test::random_csr<int32_t>(40, 30, 0.3, 1);
+  const auto Z = gql::test::random_csr<int32_t>(40, 30, 0.3, 2);
+  const auto M = gql::test::random_csr<bool>(40, 30, 0.4, 3);
+  for (bool complement : {false, true})
+    for (bool replace : {false, true}) {
+      const auto got = gql::cpu::masked_assign(C, Z, gql::cpu::structural_mask(M, complement), replace);
+      ASSERT_NO_THROW(got.validate());
+      EXPECT_EQ(gql::test::to_map(got), reference_assign(C, Z, M, complement, replace))
+          << "complement " << complement << ", replace " << replace;
+    }
+}
+
+TEST(MaskedAssign, NoMaskCopiesTheResult) {
+  const auto C = gql::test::random_csr<int32_t>(10, 10, 0.3, 4);
+  const auto Z = gql::test::random_csr<int32_t>(10, 10, 0.3, 5);
+  EXPECT_EQ(gql::test::to_map(gql::cpu::masked_assign(C, Z, {}, true)), gql::test::to_map(Z));
+}
+
+TEST(MaskedAssign, PatternGraphs) {
+  const auto C = gql::test::random_csr<bool>(20, 20, 0.3, 6);
+  const auto Z = gql::test::random_csr<bool>(20, 20, 0.3, 7);
+  const auto M = gql::test::random_csr<bool>(20, 20, 0.3, 8);
+  const auto got = gql::cpu::masked_assign(C, Z, gql::cpu::structural_mask(M), false);
+  const auto c = gql::test::to_map(C), z = gql::test::to_map(Z), m = gql::test::to_map(M);
+  for (int64_t i = 0; i < 20; ++i)
+    for (int64_t j = 0; j < 20; ++j) {
+      const bool want = m.contains({i, j}) ? z.contains({i, j}) : c.contains({i, j});
+      EXPECT_EQ(gql::test::to_map(got).contains({i, j}), want);
+    }
+}
+
+TEST(MaskedAssign, RejectsShapeMismatch) {
+  const auto C = gql::test::random_csr<int32_t>(4, 4, 0.5, 9);
+  const auto Z = gql::test::random_csr<int32_t>(4, 5, 0.5, 10);
+  EXPECT_THROW(gql::cpu::masked_assign(C, Z, {}, false), gql::Error);
+}
+
+}  // namespace

@@ -1,0 +1,176 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "cpu_test_support.hpp"
+#include "gql/cpu/spgemm.hpp"
+
+namespace {
+
+using gql::Csr;
+using gql::cpu::Accumulator;
+using gql::cpu::MatrixMask;
+using gql::cpu::SpgemmOptions;
+using Key = std::pair<int64_t, int64_t>;
+
+// The textbook definition: for each (i, k) in A and (k, j) in B, fold con into C(i, j) with agg,
+// then keep what the mask allows. No early exits, no accumulators, no parallelism.
+template <class S, class TA, class TB>
+std::map<Key, typename S::value_type> reference_product(const Csr<TA>& A, const Csr<TB>& B,
+                                                          const Csr<bool>* mask, bool complement) {
+  using V = typename S::value_type;
+  std::map<Key, V> out;
+  const auto a = gql::test::to_map(A);
+  const auto b = gql::test::to_map(B);
+  for (const auto& [ik, av] : a) {
+    const auto [i, k] = ik;
+    for (auto it = b.lower_bound({k, 0}); it != b.end() && it->first.first == k; ++it) {
+      const int64_t j = it->first.second;
+      const V x = S::con(gql::convert_element<typename S::a_type>(av),
+                         gql::convert_element<typename S::b_type>(it->second), i, k, j);
+      auto [pos, fresh] = out.try_emplace({i, j}, x);
+      if (!fresh) pos->second = S::agg(pos->second, x);
+    }
+  }
+  if (mask) {
+    const auto m = gql::test::to_map(*mask);
+    std::erase_if(out, [&](const auto& e) { return m.contains(e.first) == complement; });
+  }
+  if constexpr (std::is_same_v<V, bool>) std::erase_if(out, [](const auto& e) { return !e.second; });
+  return out;
+}
+
+template <class S, class TA, class TB>
+void expect_matches_reference(const Csr<TA>& A, const Csr<TB>& B, const Csr<bool>* mask, bool complement,
+                              const SpgemmOptions& options) {
+  const MatrixMask m = mask ? gql::cpu::structural_mask(*mask, complement) : MatrixMask{};
+  gql::cpu::SpgemmStats stats;
+  const auto C = gql::cpu::spgemm<S>(A, B, m, options, &stats);
+  ASSERT_NO_THROW(C.validate());
+  const auto got = gql::test::to_map(C);
+  const auto want = reference_product<S>(A, B, mask, complement);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(stats.nvals, static_cast<int64_t>(want.size()));
+  for (const auto& [key, w] : want) {
+    const auto it = got.find(key);
+    ASSERT_NE(it, got.end()) << "missing (" << key.first << ", " << key.second << ")";
+    if constexpr (std::is_floating_point_v<typename S::value_type>)
+      EXPECT_NEAR(it->second, w, 1e-9 * std::max(1.0, std::fabs(static_cast<double>(w))));
+    else
+      EXPECT_EQ(it->second, w) << "at (" << key.first << ", " << key.second << ")";
+  }
+}
+
+// Every accumulator policy and a few thread counts, with no mask, a mask and its complement.
+template <class S, class TA, class TB>
+void check_all_ways(const Csr<TA>& A, const Csr<TB>& B, uint32_t seed) {
+  const auto mask = gql::test::random_csr<bool>(A.n_rows(), B.n_cols(), 0.3, seed + 1, 1);
+  for (Accumulator acc : {Accumulator::dense, Accumulator::hash, Accumulator::automatic}) {
+    for (int threads : {1, 3}) {
+      SpgemmOptions options;
+      options.accumulator = acc;
+      options.hash_fraction = 0.25;
+      options.chunks_per_thread = 5;
+      gql::test::with_threads(threads, [&] {
+        SCOPED_TRACE(testing::Message() << "accumulator " << static_cast<int>(acc) << ", threads " << threads);
+        expect_matches_reference<S>(A, B, nullptr, false, options);
+        expect_matches_reference<S>(A, B, &mask, false, options);
+        expect_matches_reference<S>(A, B, &mask, true, options);
+      });
+    }
+  }
+}
+
+TEST(Spgemm, PathsCountOnPatternGraphs) {
+  const auto A = gql::test::random_csr<bool>(70, 60, 0.08, 1);
+  const auto B = gql::test::random_csr<bool>(60, 90, 0.1, 2);
+  check_all_ways<gql::test::Paths>(A, B, 3);
+}
+
+TEST(Spgemm, MinPlusFloatAndInt) {
+  const auto Af = gql::test::random_csr<float>(50, 50, 0.1, 4);
+  const auto Bf = gql::test::random_csr<float>(50, 50, 0.1, 5);
+  check_all_ways<gql::test::MinPlus<float>>(Af, Bf, 6);
+  const auto Ai = gql::test::random_csr<int32_t>(80, 40, 0.05, 7);
+  const auto Bi = gql::test::random_csr<int32_t>(40, 80, 0.2, 8);
+  check_all_ways<gql::test::MinPlus<int32_t>>(Ai, Bi, 9);
+}
+
+TEST(Spgemm, MaxMinWithTerminalEarlyExit) {
+  const auto A = gql::test::random_csr<int32_t>(60, 60, 0.15, 10);
+  const auto B = gql::test::random_csr<int32_t>(60, 60, 0.15, 11);
+  check_all_ways<gql::test::MaxMinCapped>(A, B, 12);
+}
+
+TEST(Spgemm, MaxTimesDouble) {
+  const auto A = gql::test::random_csr<double>(40, 70, 0.1, 13);
+  const auto B = gql::test::random_csr<double>(70, 30, 0.1, 14);
+  check_all_ways<gql::test::MaxTimes>(A, B, 15);
+}
+
+TEST(Spgemm, AnyPairGivesThePatternOfTheProduct) {
+  const auto A = gql::test::random_csr<bool>(90, 90, 0.05, 16);
+  check_all_ways<gql::test::AnyPair>(A, A, 17);
+}
+
+TEST(Spgemm, OrAndDropsFalseEntriesOfABooleanResult) {
+  const auto A = gql::test::random_csr<int32_t>(50, 50, 0.1, 18);
+  const auto B = gql::test::random_csr<int32_t>(50, 50, 0.1, 19);
+  check_all_ways<gql::test::OrAnd>(A, B, 20);
+}
+
+TEST(Spgemm, PositionalConSeesIKJ) {
+  const auto A = gql::test::random_csr<bool>(30, 40, 0.1, 21);
+  const auto B = gql::test::random_csr<bool>(40, 50, 0.1, 22);
+  check_all_ways<gql::test::MinPosition>(A, B, 23);
+}
+
+TEST(Spgemm, UserMonoid) {
+  const auto A = gql::test::random_csr<int32_t>(40, 40, 0.2, 24);
+  const auto B = gql::test::random_csr<int32_t>(40, 40, 0.2, 25);
+  check_all_ways<gql::test::UserMod7>(A, B, 26);
+}
+
+TEST(Spgemm, MixedOperandTypesConvert) {
+  // A pattern graph times an int graph under paths-with-values: the pattern's entries read as 1.
+  const auto A = gql::test::random_csr<bool>(40, 40, 0.1, 27);
+  const auto B = gql::test::random_csr<int32_t>(40, 40, 0.1, 28);
+  check_all_ways<gql::test::MinPlus<int32_t>>(A, B, 29);
+}
+
+TEST(Spgemm, EmptyAndDegenerateShapes) {
+  const Csr<bool> empty(0, 0);
+  EXPECT_EQ(gql::cpu::spgemm<gql::test::Paths>(empty, empty).nvals(), 0);
+  const Csr<bool> no_edges(5, 7);
+  const auto B = gql::test::random_csr<bool>(7, 3, 0.5, 30);
+  const auto C = gql::cpu::spgemm<gql::test::Paths>(no_edges, B);
+  EXPECT_EQ(C.n_rows(), 5);
+  EXPECT_EQ(C.n_cols(), 3);
+  EXPECT_EQ(C.nvals(), 0);
+}
+
+TEST(Spgemm, RejectsMismatchedShapes) {
+  const auto A = gql::test::random_csr<bool>(4, 5, 0.5, 31);
+  EXPECT_THROW(gql::cpu::spgemm<gql::test::Paths>(A, A), gql::Error);
+  const auto B = gql::test::random_csr<bool>(5, 4, 0.5, 32);
+  const auto wrong_mask = gql::test::random_csr<bool>(3, 4, 0.5, 33);
+  EXPECT_THROW(gql::cpu::spgemm<gql::test::Paths>(A, B, gql::cpu::structural_mask(wrong_mask)), gql::Error);
+}
+
+TEST(Spgemm, StatsCountProductsAndRowClasses) {
+  const auto A = gql::test::random_csr<bool>(60, 60, 0.05, 34);
+  gql::cpu::SpgemmStats stats;
+  const auto C = gql::cpu::spgemm<gql::test::Paths>(A, A, {}, {}, &stats);
+  int64_t products = 0;
+  for (const auto& [ik, v] : gql::test::to_map(A)) products += A.row_degree(ik.second);
+  EXPECT_EQ(stats.products, products);
+  // Every nonempty product is the sum of the counts.
+  uint64_t total = 0;
+  for (auto x : C.values()) total += x;
+  EXPECT_EQ(static_cast<int64_t>(total), products);
+  EXPECT_GT(stats.rows_dense + stats.rows_hash, 0);
+}
+
+}  // namespace

@@ -209,6 +209,17 @@ class Vector {
   std::vector<storage_t<T>> values_;
 };
 
+// The language's rows/cols/nvals for every container (a vector is n x 1).
+template <class T> int64_t rows(const Csr<T>& g) noexcept { return g.n_rows(); }
+template <class T> int64_t cols(const Csr<T>& g) noexcept { return g.n_cols(); }
+template <class T> int64_t nvals(const Csr<T>& g) noexcept { return g.nvals(); }
+template <class T> int64_t rows(const Matrix<T>& m) noexcept { return m.n_rows(); }
+template <class T> int64_t cols(const Matrix<T>& m) noexcept { return m.n_cols(); }
+template <class T> int64_t nvals(const Matrix<T>& m) noexcept { return m.n_rows() * m.n_cols(); }
+template <class T> int64_t rows(const Vector<T>& v) noexcept { return v.size(); }
+template <class T> int64_t cols(const Vector<T>&) noexcept { return 1; }
+template <class T> int64_t nvals(const Vector<T>& v) noexcept { return v.nvals(); }
+
 // Element conversion as the language defines it: a pattern entry becomes 1 (or true),
 // numbers convert as C++ static_cast does, and a number to bool is `!= 0`. A graph converted to a
 // pattern graph keeps every stored entry (its structure), whatever the value.

@@ -1,0 +1,117 @@
+#include "codegen/cpp_expr.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "gql/error.hpp"
+
+namespace gql::compiler::codegen {
+
+std::string cpp_scalar_type(Scalar s) { return std::string(cpp_type(s)); }
+
+namespace {
+
+std::string float_literal(double v, bool single) {
+  if (std::isnan(v)) return single ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+  std::string text(buf, r.ptr);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return single ? text + "f" : text;
+}
+
+std::string infinity(Scalar type, bool negative) {
+  const std::string t = cpp_scalar_type(type);
+  if (is_float(type))
+    return negative ? "(-__builtin_huge_val" + std::string(type == Scalar::f32 ? "f" : "") + "())"
+                    : "__builtin_huge_val" + std::string(type == Scalar::f32 ? "f" : "") + "()";
+  // Integers: the type's largest (or lowest) value, which the language calls inf for them.
+  return std::string(negative ? "gql::lowest<" : "gql::highest<") + t + ">()";
+}
+
+const char* binary_token(ir::BinaryOp op) {
+  switch (op) {
+    case ir::BinaryOp::add: return "+";
+    case ir::BinaryOp::sub: return "-";
+    case ir::BinaryOp::mul: return "*";
+    case ir::BinaryOp::div: return "/";
+    case ir::BinaryOp::mod: return "%";
+    case ir::BinaryOp::eq: return "==";
+    case ir::BinaryOp::ne: return "!=";
+    case ir::BinaryOp::lt: return "<";
+    case ir::BinaryOp::le: return "<=";
+    case ir::BinaryOp::gt: return ">";
+    case ir::BinaryOp::ge: return ">=";
+    case ir::BinaryOp::logical_and: return "&&";
+    case ir::BinaryOp::logical_or: return "||";
+  }
+  return "?";
+}
+
+bool is_comparison(ir::BinaryOp op) {
+  return op >= ir::BinaryOp::eq && op <= ir::BinaryOp::ge;
+}
+
+}  // namespace
+
+std::string cpp_literal(const ir::Expr& c) {
+  switch (c.type) {
+    case Scalar::bool_: return c.value.boolean ? "true" : "false";
+    case Scalar::f32: return float_literal(c.value.floating, true);
+    case Scalar::f64: return float_literal(c.value.floating, false);
+    case Scalar::u8: case Scalar::u16: case Scalar::u32: case Scalar::u64:
+      return cpp_scalar_type(c.type) + "(" + std::to_string(c.value.unsigned_) + "ull)";
+    default:
+      if (c.value.signed_ == INT64_MIN) return cpp_scalar_type(c.type) + "(-9223372036854775807ll - 1)";
+      return cpp_scalar_type(c.type) + "(" + std::to_string(c.value.signed_) + "ll)";
+  }
+}
+
+std::string emit_expr(const ir::Expr& e, const ExprNames& names) {
+  const std::string type = cpp_scalar_type(e.type);
+  auto operand = [&](size_t n) { return emit_expr(e.operands.at(n), names); };
+  switch (e.kind) {
+    case ir::ExprKind::constant: return cpp_literal(e);
+    case ir::ExprKind::infinity: return infinity(e.type, e.negative);
+    case ir::ExprKind::variable: return names.variable(e.index);
+    case ir::ExprKind::parameter: return names.parameter(e.index);
+    case ir::ExprKind::operand: return names.operand(e.index);
+    case ir::ExprKind::position: return names.position(e.index);
+    case ir::ExprKind::unary:
+      return e.unary == ir::UnaryOp::negate ? type + "(-" + operand(0) + ")" : "(!" + operand(0) + ")";
+    case ir::ExprKind::binary: {
+      const std::string text = "(" + operand(0) + " " + binary_token(e.binary) + " " + operand(1) + ")";
+      // Arithmetic on narrow integers promotes to int in C++; cast back to the language's type.
+      if (is_comparison(e.binary) || e.binary == ir::BinaryOp::logical_and ||
+          e.binary == ir::BinaryOp::logical_or)
+        return text;
+      return type + text;
+    }
+    case ir::ExprKind::builtin:
+      switch (e.builtin) {
+        case ir::Builtin::min: return "gql::builtin_min<" + type + ">(" + operand(0) + ", " + operand(1) + ")";
+        case ir::Builtin::max: return "gql::builtin_max<" + type + ">(" + operand(0) + ", " + operand(1) + ")";
+        case ir::Builtin::abs: return "gql::builtin_abs<" + type + ">(" + operand(0) + ")";
+        case ir::Builtin::sqrt: return "gql::builtin_sqrt(" + type + "(" + operand(0) + "))";
+      }
+      break;
+    case ir::ExprKind::call: {
+      std::string text = "fn_" + e.callee + "(";
+      for (size_t n = 0; n < e.operands.size(); ++n) text += (n ? ", " : "") + operand(n);
+      return text + ")";
+    }
+    case ir::ExprKind::cast:
+      if (e.type == Scalar::bool_) return "(" + operand(0) + " != 0)";
+      return "static_cast<" + type + ">(" + operand(0) + ")";
+    case ir::ExprKind::select:
+      return "(" + operand(0) + " ? " + type + "(" + operand(1) + ") : " + type + "(" + operand(2) + "))";
+    case ir::ExprKind::dimension: {
+      const char* f = e.dimension == ir::Dimension::rows ? "rows" : e.dimension == ir::Dimension::cols ? "cols" : "nvals";
+      return "int64_t(gql::" + std::string(f) + "(" + names.variable(e.index) + "))";
+    }
+  }
+  throw Error(ErrorKind::internal, "codegen: unknown expression kind");
+}
+
+}  // namespace gql::compiler::codegen

@@ -1,0 +1,24 @@
+// Scalar expression trees as C++ expressions (shared by the OpenMP and CUDA generators: the
+// same text compiles on the host and, inside GQL_HD functions, on the device).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "gql/compiler/ir.hpp"
+
+namespace gql::compiler::codegen {
+
+// How the leaves of a tree are spelled where it is emitted.
+struct ExprNames {
+  std::function<std::string(int)> variable;   // kernel variable id -> C++ name
+  std::function<std::string(int)> parameter;  // function/element-function parameter index
+  std::function<std::string(int)> operand;    // con: a, b; agg: x, y
+  std::function<std::string(int)> position;   // con: i, k, j
+};
+
+std::string cpp_scalar_type(Scalar s);
+std::string cpp_literal(const ir::Expr& constant);
+std::string emit_expr(const ir::Expr& expr, const ExprNames& names);
+
+}  // namespace gql::compiler::codegen

@@ -1,0 +1,19 @@
+// Code generation: from the IR to C++ source that instantiates the runtime's kernel templates.
+#pragma once
+
+#include <string>
+
+#include "gql/compiler/ir.hpp"
+
+namespace gql::compiler {
+
+struct CodegenOptions {
+  std::string source_name;  // the spec's path, named in the generated file's header comment
+  bool with_main = true;    // add main() with gql::run_program (AOT executables)
+};
+
+// C++20 + OpenMP source for every kernel of `module` (module.target must be openmp).
+// Throws gql::Error(usage) naming the span of an operation the OpenMP target cannot run.
+std::string generate_openmp(const ir::Module& module, const CodegenOptions& options);
+
+}  // namespace gql::compiler

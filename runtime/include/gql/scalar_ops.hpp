@@ -1,0 +1,48 @@
+// The language's scalar builtins (min, max, abs, sqrt) as generated code calls them, on the host
+// and on the device alike. NVRTC has the math functions built in, so <cmath> is only for host
+// compilers.
+#pragma once
+
+#include "gql/semiring.hpp"
+
+#if !defined(__CUDACC_RTC__)
+#include <cmath>
+#endif
+
+namespace gql {
+
+template <class T>
+GQL_HD T builtin_min(T a, T b) {
+  return b < a ? b : a;
+}
+template <class T>
+GQL_HD T builtin_max(T a, T b) {
+  return a < b ? b : a;
+}
+template <class T>
+GQL_HD T builtin_abs(T a) {
+  return a < T(0) ? T(-a) : a;
+}
+// The largest and lowest values of an integer type: what `inf` and `-inf` mean for integers.
+// (Spelled out because NVRTC has no <limits>.)
+template <class T> GQL_HD T highest();
+template <class T> GQL_HD T lowest();
+#define GQL_INTEGER_LIMITS(T, HI, LO) \
+  template <> GQL_HD T highest<T>() { return HI; } \
+  template <> GQL_HD T lowest<T>() { return LO; }
+GQL_INTEGER_LIMITS(signed char, 127, -128)
+GQL_INTEGER_LIMITS(short, 32767, -32768)
+GQL_INTEGER_LIMITS(int, 2147483647, -2147483647 - 1)
+GQL_INTEGER_LIMITS(long, 9223372036854775807l, -9223372036854775807l - 1)
+GQL_INTEGER_LIMITS(long long, 9223372036854775807ll, -9223372036854775807ll - 1)
+GQL_INTEGER_LIMITS(unsigned char, 255u, 0u)
+GQL_INTEGER_LIMITS(unsigned short, 65535u, 0u)
+GQL_INTEGER_LIMITS(unsigned int, 4294967295u, 0u)
+GQL_INTEGER_LIMITS(unsigned long, 18446744073709551615ul, 0ul)
+GQL_INTEGER_LIMITS(unsigned long long, 18446744073709551615ull, 0ull)
+#undef GQL_INTEGER_LIMITS
+
+GQL_HD double builtin_sqrt(double x) { return sqrt(x); }
+GQL_HD float builtin_sqrt(float x) { return sqrtf(x); }
+
+}  // namespace gql

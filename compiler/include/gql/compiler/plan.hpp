@@ -1,0 +1,22 @@
+// The plan: per operation and target, the decisions the generated code will make and why (row
+// classes and accumulators, traversal direction, tiles, early exits, atomics). `gqlc --emit plan`
+// prints it; generated programs repeat the same lines under --explain.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gql/compiler/ir.hpp"
+
+namespace gql::compiler::plan {
+
+struct OpPlan {
+  std::string kernel;
+  std::string op;                  // "mxm -> C", "@expand"
+  std::vector<std::string> lines;  // one decision per line
+};
+
+std::vector<OpPlan> plan_module(const ir::Module& module);
+std::string print_plan(const std::vector<OpPlan>& plans);
+
+}  // namespace gql::compiler::plan

@@ -1,0 +1,116 @@
+#include <string>
+
+#include "gql/compiler/plan.hpp"
+
+namespace gql::compiler::plan {
+namespace {
+
+std::string number(double x) {
+  std::string s = std::to_string(x);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+// What the semiring lets a kernel skip or must make it do.
+void semiring_lines(const ir::SemiringInstance& s, ir::Target target, std::vector<std::string>& lines) {
+  lines.push_back("semiring " + s.name + (s.reads_values ? "" : ": value-free (con reads no operand values)"));
+  if (s.monoid == gql::Monoid::any) lines.push_back("early exit: agg is any, the first product of (i, j) is kept");
+  else if (s.terminal) lines.push_back("early exit: an entry stops accumulating once it reaches the terminal value");
+  if (target == ir::Target::cuda)
+    lines.push_back(s.monoid == gql::Monoid::user ? "atomics: compare-and-swap loop (user-written agg)"
+                                                  : std::string("atomics: native ") + ir::to_string(s.monoid));
+}
+
+void product_lines(const ir::ProductSchedule& p, ir::Target target, std::vector<std::string>& lines) {
+  if (target == ir::Target::openmp) {
+    lines.push_back("rows in parallel in chunks of equal work (work of a row = sum of its neighbours' degrees)" +
+                    std::string(p.threads ? ", " + std::to_string(p.threads) + " threads" : ""));
+    switch (p.accumulator) {
+      case ir::Accumulator::dense: lines.push_back("accumulator: dense with a touched-column list, every row"); break;
+      case ir::Accumulator::hash: lines.push_back("accumulator: hash, every row"); break;
+      default: lines.push_back("accumulator: per row, hash when its work < n/16, else dense"); break;
+    }
+    return;
+  }
+  for (const ir::RowClass& c : p.rows)
+    lines.push_back("rows with work >= " + std::to_string(c.min_work) + " (" + c.name + "): " +
+                    ir::to_string(c.accumulator) + (c.chunk ? " (chunk " + std::to_string(c.chunk) + ")" : ""));
+  lines.push_back("block " + std::to_string(p.block) + " threads");
+}
+
+void traversal_lines(const ir::TraversalSchedule& t, std::vector<std::string>& lines) {
+  switch (t.direction) {
+    case ir::Direction::push: lines.push_back("direction: push (scatter along the frontier's out-edges)"); break;
+    case ir::Direction::pull: lines.push_back("direction: pull (gather along in-edges of unvisited vertices)"); break;
+    case ir::Direction::auto_:
+      lines.push_back("direction: auto, push -> pull when frontier edges > unexplored edges / " + number(t.alpha) +
+                      ", pull -> push when frontier vertices < n / " + number(t.beta));
+      break;
+  }
+}
+
+void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<std::string>& lines) {
+  lines.push_back("blocked 3-stage closure, tile " + std::to_string(c.tile));
+  if (target == ir::Target::openmp) {
+    switch (c.parallelism) {
+      case ir::ClosureParallelism::tasks: lines.push_back("parallelism: OpenMP tasks with tile dependences"); break;
+      case ir::ClosureParallelism::parallel_for: lines.push_back("parallelism: parallel for per stage"); break;
+      case ir::ClosureParallelism::recursive:
+        lines.push_back("parallelism: recursive halving down to " + std::to_string(c.recursive_base));
+        break;
+    }
+    return;
+  }
+  lines.push_back(std::to_string(c.per_thread) + " entries per thread, " + (c.spread ? "spread" : "packed"));
+  lines.push_back(std::string("out of core: ") + (c.out_of_core == ir::Toggle::on    ? "on"
+                                                  : c.out_of_core == ir::Toggle::off ? "off"
+                                                                                     : "when the matrix exceeds the device budget") +
+                  ", " + std::to_string(c.streams) + " streams");
+}
+
+void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, std::vector<OpPlan>& out) {
+  for (const ir::Stmt& s : block) {
+    collect(m, k, s.prelude, out);
+    collect(m, k, s.body, out);
+    collect(m, k, s.otherwise, out);
+    if (s.kind != ir::StmtKind::op) continue;
+    const ir::Op& o = s.op;
+    OpPlan p;
+    p.kernel = k.name;
+    p.op = o.label.empty() ? std::string(ir::to_string(o.kind)) + " -> " +
+                                 k.variables.at(static_cast<size_t>(o.outputs.at(0))).name
+                           : "@" + o.label;
+    if (o.mask)
+      p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") + "structural, " +
+                        k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
+    if (o.semiring >= 0) semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target, p.lines);
+    if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) product_lines(*ps, m.target, p.lines);
+    if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) traversal_lines(*ts, p.lines);
+    if (const auto* cs = std::get_if<ir::ClosureSchedule>(&o.schedule)) closure_lines(*cs, m.target, p.lines);
+    if (const auto* ls = std::get_if<ir::LuSchedule>(&o.schedule))
+      p.lines.push_back("right-looking LU with partial pivoting, panel " + std::to_string(ls->tile) +
+                        ", trailing update by " + (ls->gemm == ir::Gemm::vendor ? "vendor BLAS gemm" : "generated gemm"));
+    if (p.lines.empty()) continue;  // constructions, copies: nothing to decide
+    out.push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+std::vector<OpPlan> plan_module(const ir::Module& module) {
+  std::vector<OpPlan> out;
+  for (const ir::Kernel& k : module.kernels) collect(module, k, k.body, out);
+  return out;
+}
+
+std::string print_plan(const std::vector<OpPlan>& plans) {
+  std::string out;
+  for (const OpPlan& p : plans) {
+    out += "kernel " + p.kernel + ": " + p.op + "\n";
+    for (const auto& line : p.lines) out += "  " + line + "\n";
+  }
+  return out;
+}
+
+}  // namespace gql::compiler::plan

@@ -1,0 +1,306 @@
+// Kernels as C++ functions over the runtime's host containers (shared by the OpenMP and CUDA
+// targets: they differ in which functions run each op, see Dialect), and main() for AOT programs.
+#include "codegen/kernel_emitter.hpp"
+
+#include <string>
+
+#include "codegen/cpp_expr.hpp"
+#include "codegen/semiring_policy.hpp"
+#include "gql/error.hpp"
+
+namespace gql::compiler::codegen {
+namespace {
+
+std::string container_type(const Type& t) {
+  const std::string e = cpp_scalar_type(t.element);
+  switch (t.kind) {
+    case TypeKind::graph: return "gql::Csr<" + e + ">";
+    case TypeKind::matrix: return "gql::Matrix<" + e + ">";
+    case TypeKind::vector: return "gql::Vector<" + e + ">";
+    case TypeKind::scalar: return e;
+    default: throw Error(ErrorKind::internal, "codegen: no C++ type for " + to_string(t));
+  }
+}
+
+std::string result_type(const std::vector<Type>& results) {
+  if (results.size() == 1) return container_type(results[0]);
+  std::string out = "std::tuple<";
+  for (size_t n = 0; n < results.size(); ++n) out += (n ? ", " : "") + container_type(results[n]);
+  return out + ">";
+}
+
+std::string bool_text(bool b) { return b ? "true" : "false"; }
+
+// Emits one kernel function.
+class KernelEmitter {
+ public:
+  KernelEmitter(const ir::Module& module, const ir::Kernel& kernel, const Dialect& dialect)
+      : module_(module), kernel_(kernel), dialect_(dialect) {
+    names_.variable = [this](int id) { return name(id); };
+    names_.parameter = [](int n) { return "p" + std::to_string(n); };
+    names_.operand = [](int n) { return std::string(n == 0 ? "a" : "b"); };
+    names_.position = [](int n) { return std::string(n == 0 ? "i" : n == 1 ? "k" : "j"); };
+  }
+
+  std::string emit() {
+    std::string out = result_type(kernel_.results) + " " + kernel_.name + "(";
+    for (int id : kernel_.parameters) {
+      const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
+      out += (v.type.is_scalar() ? cpp_scalar_type(v.type.element) + " " : "const " + container_type(v.type) + "& ") +
+             name(id) + ", ";
+    }
+    out += "gql::KernelContext& ctx) {\n";
+    block(kernel_.body, 1, out);
+    out += "}\n";
+    return out;
+  }
+
+ private:
+  std::string name(int id) const {
+    const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
+    if (v.role == ir::VariableRole::temporary) return "t" + std::to_string(id);
+    return "v_" + v.name;
+  }
+  const ir::Variable& variable(int id) const { return kernel_.variables.at(static_cast<size_t>(id)); }
+  bool is_parameter(int id) const { return variable(id).role == ir::VariableRole::parameter; }
+  std::string expr(const ir::Expr& e) const { return emit_expr(e, names_); }
+
+  void block(const ir::Block& stmts, int depth, std::string& out) {
+    for (const ir::Stmt& s : stmts) stmt(s, depth, out);
+  }
+
+  void stmt(const ir::Stmt& s, int depth, std::string& out) {
+    const std::string pad(static_cast<size_t>(depth) * 2, ' ');
+    switch (s.kind) {
+      case ir::StmtKind::declare: {
+        const ir::Variable& v = variable(s.variable);
+        out += pad + container_type(v.type) + " " + name(s.variable);
+        if (s.value) out += " = " + expr(*s.value);
+        else if (v.type.is_scalar()) out += "{}";
+        out += ";\n";
+        return;
+      }
+      case ir::StmtKind::assign:
+        out += pad + name(s.variable) + " = " + expr(*s.value) + ";\n";
+        return;
+      case ir::StmtKind::op:
+        op(s.op, pad, out);
+        return;
+      case ir::StmtKind::while_:
+        out += pad + "while (true) {\n";
+        block(s.prelude, depth + 1, out);
+        out += pad + "  if (!(" + expr(*s.condition) + ")) break;\n";
+        block(s.body, depth + 1, out);
+        out += pad + "}\n";
+        return;
+      case ir::StmtKind::if_:
+        out += pad + "if (" + expr(*s.condition) + ") {\n";
+        block(s.body, depth + 1, out);
+        if (!s.otherwise.empty()) {
+          out += pad + "} else {\n";
+          block(s.otherwise, depth + 1, out);
+        }
+        out += pad + "}\n";
+        return;
+      case ir::StmtKind::return_: {
+        auto value = [&](int id) {
+          // Parameters are borrowed: a returned parameter is copied; locals are moved out.
+          if (variable(id).type.is_scalar()) return name(id);
+          return is_parameter(id) ? name(id) + ".clone()" : "std::move(" + name(id) + ")";
+        };
+        if (s.results.size() == 1) {
+          out += pad + "return " + value(s.results[0]) + ";\n";
+        } else {
+          out += pad + "return " + result_type(kernel_.results) + "(";
+          for (size_t n = 0; n < s.results.size(); ++n) out += (n ? ", " : "") + value(s.results[n]);
+          out += ");\n";
+        }
+        return;
+      }
+    }
+  }
+
+  // The namespace (with "::") of the function that runs op `o` on this target.
+  std::string ns(const ir::Op& o) const { return dialect_.ops_namespace(o.kind) + "::"; }
+
+  std::string mask(const ir::Op& o) const {
+    if (!o.mask) return ns(o) + "no_mask()";
+    return ns(o) + "mask(" + name(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
+  }
+
+  // A lambda for an element-wise function: parameters p0 (p1) of the given types.
+  std::string element_lambda(const ir::ElementFunction& f) const {
+    std::string out = "[](";
+    for (size_t n = 0; n < f.parameter_types.size(); ++n)
+      out += (n ? ", " : "") + cpp_scalar_type(f.parameter_types[n]) + " p" + std::to_string(n);
+    out += ") { return " + cpp_scalar_type(f.result) + "(" + expr(f.body) + "); }";
+    return out;
+  }
+
+  const std::string& semiring(const ir::Op& o) const {
+    return module_.semirings.at(static_cast<size_t>(o.semiring)).name;
+  }
+
+  std::string product_options(const ir::Op& o) const {
+    const auto& p = std::get<ir::ProductSchedule>(o.schedule);
+    const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
+                      : p.accumulator == ir::Accumulator::hash ? "hash"
+                                                               : "automatic";
+    return ns(o) + "ProductOptions{" + ns(o) + "Accumulator::" + std::string(acc) + ", " +
+           std::to_string(p.threads) + ", \"" + label(o) + "\"}";
+  }
+
+  std::string traversal_options(const ir::Op& o) const {
+    const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+    const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
+    return ns(o) + "TraversalOptions{" + ns(o) + "Direction::" + std::string(dir) + ", " + std::to_string(t.alpha) +
+           ", " + std::to_string(t.beta) + ", " + std::to_string(t.threads) + ", \"" + label(o) + "\"}";
+  }
+
+  std::string closure_options(const ir::Op& o) const {
+    const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
+    const char* par = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
+                      : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"
+                                                                              : "recursive";
+    return ns(o) + "ClosureOptions{" + std::to_string(c.tile) + ", " + ns(o) + "ClosureParallelism::" + par + ", " +
+           std::to_string(c.recursive_base) + ", " + std::to_string(c.threads) + ", \"" + label(o) + "\"}";
+  }
+
+  std::string lu_options(const ir::Op& o) const {
+    const auto& l = std::get<ir::LuSchedule>(o.schedule);
+    return ns(o) + "LuOptions{" + std::to_string(l.tile) + ", " + bool_text(l.gemm == ir::Gemm::vendor) + ", " +
+           std::to_string(l.threads) + ", \"" + label(o) + "\"}";
+  }
+
+  // The statement label, or a description of the op for --explain lines.
+  std::string label(const ir::Op& o) const {
+    return o.label.empty() ? std::string(ir::to_string(o.kind)) + " -> " + variable(o.outputs.at(0)).name
+                           : "@" + o.label;
+  }
+
+  void op(const ir::Op& o, const std::string& pad, std::string& out) const {
+    auto in = [&](size_t n) { return name(o.inputs.at(n)); };
+    const std::string target = o.outputs.empty() ? "" : name(o.outputs[0]);
+    const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
+    switch (o.kind) {
+      case ir::OpKind::construct: {
+        const Type& t = variable(o.outputs[0]).type;
+        std::string args;
+        for (size_t n = 0; n < o.shape.size(); ++n) args += (n ? ", " : "") + expr(o.shape[n]);
+        if (o.dense && t.kind == TypeKind::vector)
+          out += pad + target + " = " + container_type(t) + "::dense(" + args + ", " + expr(*o.value) + ");\n";
+        else if (o.dense)
+          out += pad + target + " = " + container_type(t) + "(" + args + ", " + expr(*o.value) + ");\n";
+        else
+          out += pad + target + " = " + container_type(t) + "(" + args + ");\n";
+        return;
+      }
+      case ir::OpKind::copy:
+        out += pad + ns(o) + "assign(" + common + ", " + in(0) + ");\n";
+        return;
+      case ir::OpKind::mxm:
+        out += pad + ns(o) + "mxm<" + semiring(o) + ">(" + common + ", " + in(0) + ", " + in(1) + ", " +
+               product_options(o) + ", ctx);\n";
+        return;
+      case ir::OpKind::vxm:
+      case ir::OpKind::mxv:
+        out += pad + ns(o) + ir::to_string(o.kind) + "<" + semiring(o) + ">(" + common + ", " + in(0) + ", " +
+               in(1) + ", " + traversal_options(o) + ", ctx);\n";
+        return;
+      case ir::OpKind::ewise_union:
+      case ir::OpKind::ewise_intersect:
+        out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + in(1) + ", " +
+               element_lambda(*o.function) + ");\n";
+        return;
+      case ir::OpKind::apply:
+        out += pad + ns(o) + "apply(" + common + ", " + in(0) + ", " + element_lambda(*o.function) + ");\n";
+        return;
+      case ir::OpKind::reduce:
+        out += pad + target + " = " + ns(o) + "reduce<" + monoid_enumerator(o.monoid) + ", " +
+               cpp_scalar_type(variable(o.outputs[0]).type.element) + ">(" + in(0) + ");\n";
+        return;
+      case ir::OpKind::assign_scalar:
+        out += pad + ns(o) + "assign_scalar(" + common + ", " + expr(*o.value) + ");\n";
+        return;
+      case ir::OpKind::set_element: {
+        std::string idx;
+        for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
+        out += pad + ns(o) + "set_element(" + target + idx + ", " + expr(*o.value) + ");\n";
+        return;
+      }
+      case ir::OpKind::transpose:
+        out += pad + ns(o) + "transpose(" + common + ", " + in(0) + ");\n";
+        return;
+      case ir::OpKind::closure:
+        out += pad + ns(o) + "closure<" + semiring(o) + ">(" + target + ", " + in(0) + ", " + closure_options(o) +
+               ", ctx);\n";
+        return;
+      case ir::OpKind::closure_paths:
+        out += pad + ns(o) + "closure_paths<" + semiring(o) + ">(" + target + ", " + name(o.outputs.at(1)) + ", " +
+               in(0) + ", " + closure_options(o) + ", ctx);\n";
+        return;
+      case ir::OpKind::lu:
+        out += pad + ns(o) + "lu(" + target + ", " + name(o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
+               ", ctx);\n";
+        return;
+    }
+    throw Error(ErrorKind::internal, "codegen: unknown op kind");
+  }
+
+  const ir::Module& module_;
+  const ir::Kernel& kernel_;
+  const Dialect& dialect_;
+  ExprNames names_;
+};
+
+std::string param_kind(const Type& t) {
+  switch (t.kind) {
+    case TypeKind::graph: return "gql::ParamKind::graph";
+    case TypeKind::matrix: return "gql::ParamKind::matrix";
+    case TypeKind::vector: return "gql::ParamKind::vector";
+    default: return t.element == Scalar::vertex ? "gql::ParamKind::vertex" : "gql::ParamKind::scalar";
+  }
+}
+
+// main(): one KernelEntry per kernel; its run function loads each argument and calls the kernel.
+}  // namespace
+
+std::string emit_main(const ir::Module& module) {
+  std::string out = "int main(int argc, char** argv) {\n  const gql::KernelEntry kernels[] = {\n";
+  for (const ir::Kernel& k : module.kernels) {
+    std::string params, loads, args;
+    std::string first_graph;  // vertex arguments are checked against its number of rows
+    for (int id : k.parameters) {
+      const ir::Variable& v = k.variables.at(static_cast<size_t>(id));
+      params += "{\"" + v.name + "\", " + param_kind(v.type) + ", \"" + std::string(to_string(v.type.element)) + "\"}, ";
+      const std::string e = cpp_scalar_type(v.type.element);
+      std::string load;
+      switch (v.type.kind) {
+        case TypeKind::graph: load = "inv.graph<" + e + ">(\"" + v.name + "\")"; break;
+        case TypeKind::matrix: load = "inv.matrix<" + e + ">(\"" + v.name + "\")"; break;
+        case TypeKind::vector: load = "inv.vector<" + e + ">(\"" + v.name + "\")"; break;
+        default:
+          load = v.type.element == Scalar::vertex
+                     ? e + "(inv.vertex(\"" + v.name + "\", " + (first_graph.empty() ? "-1" : "gql::rows(" + first_graph + ")") + "))"
+                     : "inv.scalar<" + e + ">(\"" + v.name + "\")";
+      }
+      loads += "        auto a_" + v.name + " = " + load + ";\n";
+      if (v.type.is_two_dimensional() && first_graph.empty()) first_graph = "a_" + v.name;
+      args += "a_" + v.name + ", ";
+    }
+    out += "    {\"" + k.name + "\", {" + params + "}, \"" + (k.results.size() == 1 ? to_string(k.results[0]) : to_string(Type::tuple(k.results))) +
+           "\",\n     [](gql::Invocation& inv) {\n" + loads +
+           "        inv.run([&](gql::KernelContext& ctx) { return gqlgen::" + k.name + "(" + args + "ctx); });\n" +
+           "      }},\n";
+  }
+  out += "  };\n  return gql::run_program(argc, argv, kernels);\n}\n";
+  return out;
+}
+
+
+
+std::string emit_kernel(const ir::Module& module, const ir::Kernel& kernel, const Dialect& dialect) {
+  return KernelEmitter(module, kernel, dialect).emit();
+}
+
+}  // namespace gql::compiler::codegen

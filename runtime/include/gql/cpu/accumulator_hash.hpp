@@ -43,11 +43,13 @@ class HashAccumulator {
     states_[s] = named;
   }
 
-  template <MaskMode mode, class Make>
+  // As DenseAccumulator::add.
+  template <MaskMode mode, bool count_only, class Make>
   void add(index_t j, Make&& make) {
     const size_t s = find(j);
     const uint8_t state = states_[s];
     if (state == present) {
+      if constexpr (count_only) return;
       if constexpr (can_settle<S>) {
         if (settled<S>(values_[s])) return;
       }
@@ -61,7 +63,7 @@ class HashAccumulator {
     }
     keys_[s] = j;
     states_[s] = present;
-    values_[s] = make();
+    if constexpr (!count_only) values_[s] = make();
     ++used_;
   }
 
@@ -74,6 +76,15 @@ class HashAccumulator {
       if (states_[s] == present) order_.emplace_back(keys_[s], static_cast<uint32_t>(s));
     std::sort(order_.begin(), order_.end());
     for (const auto& [j, s] : order_) sink(j, values_[s]);
+  }
+
+  // Writes the row, in column order, to cols[0, size()) and values[0, size()).
+  void write(index_t* cols, storage_t<value_type>* values) {
+    size_t q = 0;
+    emit([&](index_t j, const storage_t<value_type>& x) {
+      cols[q] = j;
+      values[q++] = x;
+    });
   }
 
  private:

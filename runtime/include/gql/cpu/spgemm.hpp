@@ -3,17 +3,17 @@
 // Rows of C are computed in parallel, in chunks of about equal work (a row's work is its product
 // bound: the sum of the B-row degrees of its A-neighbours) under a dynamic schedule. Each thread
 // owns a dense accumulator (n values + marks + a touched-column list) and a hash accumulator; a
-// policy picks one per row. Rows are written once (one phase) into per-thread buffers that are
-// then copied into the output, sorted by column: peak memory is twice the output plus O(n) per
-// thread, and the work is done once (a symbolic phase would redo every product).
+// policy picks one per row. Two phases: a symbolic one counts each row's entries (structure only:
+// no con, no agg, no sort), then the output is allocated exactly and a numeric phase writes each
+// row in place, sorted by column. Memory: the output plus O(n) per thread, never a copy of it.
 //
 // When S::reads_values is false no value array of A or B is read (pattern graphs have none).
-// A result type of bool is a pattern graph: entries whose value is false are left out.
+// A result type of bool is a pattern graph: entries whose value is false are left out (so its
+// symbolic phase computes the values too).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
@@ -24,6 +24,7 @@
 
 #include "gql/cpu/accumulator_dense.hpp"
 #include "gql/cpu/accumulator_hash.hpp"
+#include "gql/cpu/huge_pages.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/cpu/work_partition.hpp"
 #include "gql/error.hpp"
@@ -68,7 +69,7 @@ inline decltype(auto) with_mask_mode(MaskMode mode, F&& f) {
 }
 
 // Accumulates row i of A * B (under the mask row) into acc, which has begun the row.
-template <class S, MaskMode mode, class Acc, class TA, class TB>
+template <class S, MaskMode mode, bool count_only, class Acc, class TA, class TB>
 inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask,
                                    int64_t i) {
   using a_type = typename S::a_type;
@@ -85,31 +86,17 @@ inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B,
     const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
     for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb) {
       const index_t j = b_col[static_cast<size_t>(pb)];
-      acc.template add<mode>(j, [&] { return S::con(a, operand<S, b_type>(B, pb), i, k, j); });
+      acc.template add<mode, count_only>(j, [&] { return S::con(a, operand<S, b_type>(B, pb), i, k, j); });
     }
   }
 }
-
-namespace detail {
-
-template <class V>
-struct RowBuffer {
-  std::vector<index_t> cols;
-  std::vector<storage_t<V>> values;  // unused for a pattern result
-};
-
-// Where a chunk's rows landed: the owning thread's buffer and the position there.
-struct ChunkPlace {
-  int thread = 0;
-  size_t start = 0;
-};
-
-}  // namespace detail
 
 template <class S, class TA, class TB>
 Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask = {},
                                    const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
   using V = typename S::value_type;
+  // A pattern result keeps only true entries, so counting needs the values.
+  constexpr bool count_needs_values = !stores_values<V>;
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
                                       std::to_string(B.n_rows()) + ")");
@@ -139,86 +126,92 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   const auto borders = partition_by_work(prefix, int64_t{n_threads} * options.chunks_per_thread);
   const int64_t n_chunks = static_cast<int64_t>(borders.size()) - 1;
   std::vector<offset_t> offsets(static_cast<size_t>(n) + 1, 0);  // row sizes first, then offsets
-  std::vector<detail::ChunkPlace> places(static_cast<size_t>(n_chunks));
-  std::vector<detail::RowBuffer<V>> buffers(static_cast<size_t>(n_threads));
+  std::vector<index_t> cols;
+  std::vector<storage_t<V>> values;
   int64_t rows_dense = 0, rows_hash = 0;
   std::exception_ptr failure;
 
+  // The distinct columns row i may hold, given its count (exact after the symbolic phase).
+  const auto row_capacity = [&](int64_t i, int64_t count) {
+    // Hash tables also hold the mask row's columns.
+    if (mode == MaskMode::allow) return std::min(static_cast<int64_t>(mask.row(i).size()), m);
+    if (mode == MaskMode::deny) return std::min(count + static_cast<int64_t>(mask.row(i).size()), m);
+    return std::min(count, m);
+  };
+
+  // Runs phase(i, use_hash, capacity, mode constant) for every row worth computing, in parallel.
+  const auto for_each_row = [&](bool numeric, auto&& phase) {
 #pragma omp parallel num_threads(n_threads) reduction(+ : rows_dense, rows_hash)
-  {
-    const int t = omp_get_thread_num();
-    auto& buffer = buffers[static_cast<size_t>(t)];
-    std::optional<DenseAccumulator<S>> dense;  // built on first use: n cells per thread
-    HashAccumulator<S> hash;
-    const auto sink = [&buffer](index_t j, const storage_t<V>& x) {
-      if constexpr (stores_values<V>) {
-        buffer.cols.push_back(j);
-        buffer.values.push_back(x);
-      } else if (x) {
-        buffer.cols.push_back(j);
-      }
-    };
+    {
+      std::optional<DenseAccumulator<S>> dense;  // built on first use: n cells per thread
+      HashAccumulator<S> hash;
 #pragma omp for schedule(dynamic, 1)
-    for (int64_t c = 0; c < n_chunks; ++c) {
-      try {
-        places[static_cast<size_t>(c)] = {t, buffer.cols.size()};
-        for (int64_t i = borders[static_cast<size_t>(c)]; i < borders[static_cast<size_t>(c) + 1]; ++i) {
-          const int64_t bound = prefix[static_cast<size_t>(i) + 1] - prefix[static_cast<size_t>(i)];
-          if (bound == 0) continue;
-          int64_t capacity = bound;
-          if (mode != MaskMode::none) {
-            const auto mask_degree = static_cast<int64_t>(mask.row(i).size());
-            if (mode == MaskMode::allow && mask_degree == 0) continue;
-            capacity = mode == MaskMode::allow ? mask_degree : bound + mask_degree;
-          }
-          capacity = std::min(capacity, m);
-          const bool use_hash =
-              options.accumulator == Accumulator::hash ||
-              (options.accumulator == Accumulator::automatic &&
-               static_cast<double>(capacity) < options.hash_fraction * static_cast<double>(m));
-          const size_t before = buffer.cols.size();
-          with_mask_mode(mode, [&](auto mode_constant) {
-            constexpr MaskMode M = decltype(mode_constant)::value;
+      for (int64_t c = 0; c < n_chunks; ++c) {
+        try {
+          for (int64_t i = borders[static_cast<size_t>(c)]; i < borders[static_cast<size_t>(c) + 1]; ++i) {
+            const int64_t bound = prefix[static_cast<size_t>(i) + 1] - prefix[static_cast<size_t>(i)];
+            if (bound == 0) continue;
+            if (mode == MaskMode::allow && mask.row(i).empty()) continue;
+            if (numeric && offsets[static_cast<size_t>(i) + 1] == offsets[static_cast<size_t>(i)]) continue;
+            // The choice goes by the bound (the work); the hash table is sized by the capacity.
+            const bool use_hash =
+                options.accumulator == Accumulator::hash ||
+                (options.accumulator == Accumulator::automatic &&
+                 static_cast<double>(row_capacity(i, bound)) < options.hash_fraction * static_cast<double>(m));
+            int64_t capacity = row_capacity(i, bound);
+            if (numeric && !count_needs_values)
+              capacity = row_capacity(i, offsets[static_cast<size_t>(i) + 1] - offsets[static_cast<size_t>(i)]);
             if (use_hash) {
               hash.begin_row(capacity);
-              accumulate_product_row<S, M>(hash, A, B, mask, i);
-              hash.emit(sink);
+              phase(hash, i);
             } else {
               if (!dense) dense.emplace(m);
               dense->begin_row();
-              accumulate_product_row<S, M>(*dense, A, B, mask, i);
-              dense->emit(sink);
+              phase(*dense, i);
             }
-          });
-          ++(use_hash ? rows_hash : rows_dense);
-          offsets[static_cast<size_t>(i) + 1] = static_cast<offset_t>(buffer.cols.size() - before);
-        }
-      } catch (...) {
+            if (numeric) ++(use_hash ? rows_hash : rows_dense);
+          }
+        } catch (...) {
 #pragma omp critical(gql_spgemm_failure)
-        if (!failure) failure = std::current_exception();
+          if (!failure) failure = std::current_exception();
+        }
       }
     }
-  }
-  if (failure) std::rethrow_exception(failure);
+    if (failure) std::rethrow_exception(failure);
+  };
 
-  for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
-  const auto nvals = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
-  std::vector<index_t> cols(nvals);
-  std::vector<storage_t<V>> values(stores_values<V> ? nvals : 0);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t c = 0; c < n_chunks; ++c) {
-    const auto& place = places[static_cast<size_t>(c)];
-    const auto& buffer = buffers[static_cast<size_t>(place.thread)];
-    const auto dst = static_cast<size_t>(offsets[static_cast<size_t>(borders[static_cast<size_t>(c)])]);
-    const auto count =
-        static_cast<size_t>(offsets[static_cast<size_t>(borders[static_cast<size_t>(c) + 1])]) - dst;
-    if (count == 0) continue;
-    std::memcpy(cols.data() + dst, buffer.cols.data() + place.start, count * sizeof(index_t));
-    if constexpr (stores_values<V>)
-      std::memcpy(values.data() + dst, buffer.values.data() + place.start, count * sizeof(storage_t<V>));
-  }
-  buffers.clear();
-  if (stats) *stats = {prefix[static_cast<size_t>(n)], rows_dense, rows_hash, static_cast<int64_t>(nvals)};
+  with_mask_mode(mode, [&](auto mode_constant) {
+    constexpr MaskMode M = decltype(mode_constant)::value;
+    // Symbolic phase: the size of every row.
+    for_each_row(false, [&](auto& acc, int64_t i) {
+      accumulate_product_row<S, M, !count_needs_values>(acc, A, B, mask, i);
+      if constexpr (count_needs_values) {
+        offset_t count = 0;
+        acc.emit([&](index_t, const storage_t<V>& x) { count += x ? 1 : 0; });
+        offsets[static_cast<size_t>(i) + 1] = count;
+      } else {
+        offsets[static_cast<size_t>(i) + 1] = acc.size();
+      }
+    });
+    // Exact sizes: the output is allocated once.
+    for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
+    resize_on_huge_pages(cols, static_cast<size_t>(offsets[static_cast<size_t>(n)]));
+    if constexpr (stores_values<V>) resize_on_huge_pages(values, cols.size());
+    // Numeric phase: each row written in place, sorted by column.
+    for_each_row(true, [&](auto& acc, int64_t i) {
+      accumulate_product_row<S, M, false>(acc, A, B, mask, i);
+      const auto q = static_cast<size_t>(offsets[static_cast<size_t>(i)]);
+      if constexpr (stores_values<V>) {
+        acc.write(cols.data() + q, values.data() + q);
+      } else {
+        size_t p = q;
+        acc.emit([&](index_t j, const storage_t<V>& x) {
+          if (x) cols[p++] = j;
+        });
+      }
+    });
+  });
+  if (stats) *stats = {prefix[static_cast<size_t>(n)], rows_dense, rows_hash, static_cast<int64_t>(cols.size())};
   return Csr<V>(n, m, std::move(offsets), std::move(cols), std::move(values));
 }
 

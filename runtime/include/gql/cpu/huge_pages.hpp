@@ -1,0 +1,32 @@
+// Large outputs on transparent huge pages: first touching fresh memory costs a page fault per
+// 4 KiB page (and far more under virtualization); asking for 2 MiB pages before the first touch
+// cuts that by 512. Only advice: where the kernel declines, nothing changes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace gql::cpu {
+
+inline constexpr size_t huge_page_bytes = size_t{2} << 20;
+
+// v.resize(n), with the new storage advised onto huge pages when it is large.
+template <class T>
+void resize_on_huge_pages(std::vector<T>& v, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (n * sizeof(T) >= 4 * huge_page_bytes && v.capacity() < n) {
+    v.reserve(n);  // allocates, touches nothing
+    const auto begin = reinterpret_cast<uintptr_t>(v.data());
+    const uintptr_t first = (begin + huge_page_bytes - 1) & ~(huge_page_bytes - 1);
+    const uintptr_t last = (begin + n * sizeof(T)) & ~(huge_page_bytes - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+#endif
+  v.resize(n);
+}
+
+}  // namespace gql::cpu

@@ -10,9 +10,16 @@
 namespace gql::compiler::codegen {
 
 struct Dialect {
+  std::string target_name;  // "openmp", "cuda": named in the generated file's header
+  std::string ops_header;   // the runtime header that declares the op functions
   // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op kind.
   std::function<std::string(ir::OpKind)> ops_namespace;
 };
+
+// The whole generated file: header comment, includes, functions, semiring policies, kernels in
+// namespace gqlgen, and main() when asked.
+std::string emit_program(const ir::Module& module, const std::string& source_name, bool with_main,
+                         const Dialect& dialect);
 
 // `ResultType NAME(params..., gql::KernelContext& ctx) { ... }` in the caller's namespace.
 std::string emit_kernel(const ir::Module& module, const ir::Kernel& kernel, const Dialect& dialect);

@@ -16,4 +16,8 @@ struct CodegenOptions {
 // Throws gql::Error(usage) naming the span of an operation the OpenMP target cannot run.
 std::string generate_openmp(const ir::Module& module, const CodegenOptions& options);
 
+// CUDA C++ (host program + device kernels through gql/device/ops.hpp) for every kernel of `module`
+// (module.target must be cuda). Ops without GPU kernels run on the host through gql/cpu/ops.hpp.
+std::string generate_cuda(const ir::Module& module, const CodegenOptions& options);
+
 }  // namespace gql::compiler

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ clang libomp-dev libgtest-dev llvm-14-tools zlib1g-dev
-          libopenblas-dev libgraphblas-dev python3 python3-matplotlib)
+          libopenblas-dev libgraphblas-dev libxxhash-dev python3 python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

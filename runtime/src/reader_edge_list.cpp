@@ -1,0 +1,113 @@
+// SNAP-style edge lists: `src dst [weight]` separated by spaces, tabs or commas; `#` and `%` comments;
+// ids as written (n = largest id + 1); one optional header line of words (e.g. `start end`).
+#include "element_types.hpp"
+#include "readers.hpp"
+#include "text_parse.hpp"
+
+namespace gql::detail {
+namespace {
+
+bool is_comment(std::string_view line) {
+  const char c = first_char(line);
+  return c == '#' || c == '%';
+}
+
+// A header line names columns: none of its tokens starts like a number.
+bool is_header(std::string_view line) {
+  Tokens tokens(line, true);
+  std::string_view tok;
+  bool any = false;
+  while (tokens.next(tok)) {
+    const char c = tok[0];
+    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+template <class T>
+EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& source, bool record_lines) {
+  // Skip the leading comments and, at most once, a header line; the rest is parsed in parallel.
+  int64_t line_no = 1;
+  for (std::string_view rest = text; !rest.empty();) {
+    std::string_view before = rest;
+    const std::string_view line = take_line(rest);
+    if (is_blank(line) || is_comment(line)) {
+      text = rest;
+      ++line_no;
+      continue;
+    }
+    if (is_header(line)) {
+      text = rest;
+      ++line_no;
+    } else {
+      text = before;
+    }
+    break;
+  }
+
+  auto chunks = parse_lines<T>(text, line_no, source, [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& p) {
+    if (is_blank(line) || is_comment(line)) return true;
+    Tokens tokens(line, true);
+    std::string_view tok[3];
+    int columns = 0;
+    for (std::string_view t; tokens.next(t);) {
+      if (columns == 3) {
+        p = {t.data(), "an edge line reads 'source target [weight]'; unexpected token '" + std::string(t) + "'"};
+        return false;
+      }
+      tok[columns++] = t;
+    }
+    if (columns < 2) {
+      p = {nullptr, "an edge line reads 'source target [weight]'"};
+      return false;
+    }
+    if (c.columns == 0) {
+      c.columns = columns;
+      c.first_data_line = no;
+    } else if (columns != c.columns) {
+      p = {nullptr, "this line has " + std::to_string(columns) + " columns, earlier lines " + std::to_string(c.columns)};
+      return false;
+    }
+    int64_t id[2];
+    for (int k = 0; k < 2; ++k) {
+      if (!parse_id(tok[k], id[k], p)) return false;
+      if (id[k] >= max_vertex_count) {
+        p = {tok[k].data(), "vertex id " + std::string(tok[k]) + " needs more than 2^31-1 vertices"};
+        return false;
+      }
+    }
+    storage_t<T> v{1};
+    if (columns == 3 && !parse_value<T>(tok[2], v, p)) return false;
+    c.rows.push_back(static_cast<index_t>(id[0]));
+    c.cols.push_back(static_cast<index_t>(id[1]));
+    if constexpr (stores_values<T>) c.values.push_back(v);
+    if (record_lines) c.lines.push_back(no);
+    c.max_id = std::max({c.max_id, id[0], id[1]});
+    return true;
+  });
+
+  EdgeList<T> edges;
+  int columns = 0;
+  int64_t max_id = -1;
+  for (auto& c : chunks) {
+    if (c.columns != 0 && columns != 0 && c.columns != columns)
+      throw Error(ErrorKind::io,
+                  "this line has " + std::to_string(c.columns) + " columns, earlier lines " + std::to_string(columns),
+                  {source, c.first_data_line});
+    if (columns == 0) columns = c.columns;
+    max_id = std::max(max_id, c.max_id);
+  }
+  edges.n_rows = edges.n_cols = max_id + 1;
+  gather(chunks, edges);
+  return edges;
+}
+
+#define GQL_INSTANTIATE(T) \
+  template EdgeList<T> read_edge_list_entries<T>(std::string_view, const std::string&, bool);
+GQL_FOR_EACH_ELEMENT_TYPE(GQL_INSTANTIATE)
+#undef GQL_INSTANTIATE
+
+}  // namespace gql::detail

@@ -1,0 +1,271 @@
+// Shared pieces of the text readers: tokens, number parsing with range checks, and a parallel
+// line-by-line driver that splits a buffer at line boundaries and reports the first bad line.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "gql/edge_list.hpp"
+#include "gql/error.hpp"
+
+namespace gql::detail {
+
+// What went wrong on one line, and where in it.
+struct Problem {
+  const char* at = nullptr;
+  std::string reason;
+};
+
+// Splits a line into tokens at spaces and tabs (and commas when asked).
+class Tokens {
+ public:
+  Tokens(std::string_view line, bool commas) : p_(line.data()), end_(line.data() + line.size()), commas_(commas) {}
+  bool next(std::string_view& token) {
+    while (p_ < end_ && is_separator(*p_)) ++p_;
+    if (p_ == end_) return false;
+    const char* b = p_;
+    while (p_ < end_ && !is_separator(*p_)) ++p_;
+    token = std::string_view(b, static_cast<size_t>(p_ - b));
+    return true;
+  }
+  bool at_end() {
+    while (p_ < end_ && is_separator(*p_)) ++p_;
+    return p_ == end_;
+  }
+
+ private:
+  bool is_separator(char c) const { return c == ' ' || c == '\t' || c == '\r' || (commas_ && c == ','); }
+  const char* p_;
+  const char* end_;
+  bool commas_;
+};
+
+inline bool is_blank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+// The first non-blank character, or '\0'.
+inline char first_char(std::string_view line) {
+  for (char c : line)
+    if (c != ' ' && c != '\t' && c != '\r') return c;
+  return '\0';
+}
+
+// Parses a non-negative integer id token; on failure fills `problem`.
+inline bool parse_id(std::string_view token, int64_t& out, Problem& problem) {
+  const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
+  if (ec == std::errc() && ptr == token.data() + token.size()) {
+    if (out < 0) {
+      problem = {token.data(), "negative index '" + std::string(token) + "'"};
+      return false;
+    }
+    return true;
+  }
+  if (ec == std::errc::result_out_of_range) {
+    problem = {token.data(), "index '" + std::string(token) + "' is out of range"};
+  } else {
+    problem = {token.data(), "expected an integer index, found '" + std::string(token) + "'"};
+  }
+  return false;
+}
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, bool>) return "bool";
+  else if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? "f32" : "f64";
+  else if constexpr (std::is_signed_v<T>) {
+    static const std::string name = "i" + std::to_string(8 * sizeof(T));
+    return name.c_str();
+  } else {
+    static const std::string name = "u" + std::to_string(8 * sizeof(T));
+    return name.c_str();
+  }
+}
+
+// Parses a value token into T. Integers must be exact and in range ("3.0" is 3, "2.5" is refused);
+// floats round to nearest; bool only checks that the token is a number (a pattern keeps structure).
+template <class T>
+bool parse_value(std::string_view token, storage_t<T>& out, Problem& problem) {
+  const char* b = token.data();
+  const char* e = b + token.size();
+  if (b != e && *b == '+') ++b;  // from_chars takes no '+'
+  const auto not_a_number = [&] {
+    problem = {token.data(), "expected a number, found '" + std::string(token) + "'"};
+    return false;
+  };
+  const auto does_not_fit = [&] {
+    problem = {token.data(), "value '" + std::string(token) + "' does not fit " + type_name<T>()};
+    return false;
+  };
+  if constexpr (std::is_same_v<T, bool>) {
+    double d = 0;
+    const auto [ptr, ec] = std::from_chars(b, e, d);
+    if (ptr != e || (ec != std::errc() && ec != std::errc::result_out_of_range)) return not_a_number();
+    out = 1;
+    return true;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const auto [ptr, ec] = std::from_chars(b, e, out);
+    if (ptr != e || (ec != std::errc() && ec != std::errc::result_out_of_range)) return not_a_number();
+    // Out of range: overflow does not fit; underflow to zero or a subnormal is rounding, accepted.
+    if (ec == std::errc::result_out_of_range) {
+      // strtod tells overflow (HUGE_VAL) from underflow (a tiny or zero result).
+      const double d = std::strtod(std::string(b, e).c_str(), nullptr);
+      if (std::fabs(d) > 1.0) return does_not_fit();
+      out = static_cast<T>(d);
+    }
+    return true;
+  } else {
+    const auto [ptr, ec] = std::from_chars(b, e, out);
+    if (ec == std::errc() && ptr == e) return true;
+    if (ec == std::errc::result_out_of_range) return does_not_fit();
+    // Not a plain integer: a real that is an exact integer in range is accepted.
+    double d = 0;
+    const auto [dptr, dec] = std::from_chars(b, e, d);
+    if (dptr != e || dec != std::errc()) {
+      if (ec == std::errc() && std::is_unsigned_v<T> && *b == '-') return does_not_fit();
+      return not_a_number();
+    }
+    if (!std::isfinite(d) || d != std::trunc(d)) {
+      problem = {token.data(), "value '" + std::string(token) + "' is not an integer (element type " +
+                                   type_name<T>() + ")"};
+      return false;
+    }
+    if (d < static_cast<double>(std::numeric_limits<T>::min()) ||
+        d >= std::ldexp(1.0, std::numeric_limits<T>::digits))
+      return does_not_fit();
+    out = static_cast<T>(d);
+    return true;
+  }
+}
+
+// Per-chunk output of the parallel parse: entries in file order plus what the format wants to track.
+template <class T>
+struct Chunk {
+  std::vector<index_t> rows, cols;
+  std::vector<storage_t<T>> values;
+  std::vector<int64_t> lines;
+  int64_t max_id = -1;       // largest 0-based id seen (edge lists)
+  int columns = 0;           // tokens per data line (edge lists: all lines must agree)
+  int64_t first_data_line = 0;
+};
+
+// Runs per_line(chunk, line, line_number, problem) on every line of `text` (without '\n' or a trailing
+// '\r'), in parallel over chunks split at line boundaries; `first_line` is the number of text's first line.
+// Returns the chunks in file order; the first failing line (in file order) becomes Error(io).
+template <class T, class PerLine>
+std::vector<Chunk<T>> parse_lines(std::string_view text, int64_t first_line, const std::string& source,
+                                  PerLine per_line) {
+  const int threads = omp_get_max_threads();
+  const size_t target = std::max<size_t>(1, std::min<size_t>(size_t(threads) * 8, text.size() / (1 << 16) + 1));
+  std::vector<size_t> bounds{0};
+  for (size_t k = 1; k < target; ++k) {
+    size_t b = std::max(bounds.back(), text.size() * k / target);
+    const void* nl = b < text.size() ? std::memchr(text.data() + b, '\n', text.size() - b) : nullptr;
+    b = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1 : text.size();
+    if (b > bounds.back() && b < text.size()) bounds.push_back(b);
+  }
+  bounds.push_back(text.size());
+  const size_t n_chunks = bounds.size() - 1;
+
+  // Line numbers first (a fast count), so every chunk knows the number of its first line.
+  std::vector<int64_t> start_line(n_chunks + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (size_t c = 0; c < n_chunks; ++c)
+    start_line[c + 1] = std::count(text.data() + bounds[c], text.data() + bounds[c + 1], '\n');
+  start_line[0] = first_line;
+  for (size_t c = 0; c < n_chunks; ++c) start_line[c + 1] += start_line[c];
+
+  std::vector<Chunk<T>> chunks(n_chunks);
+  std::vector<int64_t> bad_line(n_chunks, 0), bad_column(n_chunks, 0);
+  std::vector<std::string> bad_reason(n_chunks);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t c = 0; c < n_chunks; ++c) {
+    const char* p = text.data() + bounds[c];
+    const char* end = text.data() + bounds[c + 1];
+    int64_t line_no = start_line[c];
+    Problem problem;
+    try {
+      while (p < end) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+        const char* line_end = nl ? nl : end;
+        std::string_view line(p, static_cast<size_t>(line_end - p));
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (!per_line(chunks[c], line, line_no, problem)) {
+          bad_line[c] = line_no;
+          bad_column[c] = problem.at ? (problem.at - line.data()) + 1 : 0;
+          bad_reason[c] = std::move(problem.reason);
+          break;
+        }
+        p = line_end + 1;
+        ++line_no;
+      }
+    } catch (const std::bad_alloc&) {
+      bad_line[c] = line_no;
+      bad_reason[c] = "out of memory while reading";
+    }
+  }
+  for (size_t c = 0; c < n_chunks; ++c)
+    if (bad_line[c] > 0) throw Error(ErrorKind::io, bad_reason[c], {source, bad_line[c], bad_column[c]});
+  return chunks;
+}
+
+// Concatenates the chunks (in file order) into `edges`.
+template <class T>
+void gather(std::vector<Chunk<T>>& chunks, EdgeList<T>& edges) {
+  std::vector<size_t> at(chunks.size() + 1, 0);
+  for (size_t c = 0; c < chunks.size(); ++c) at[c + 1] = at[c] + chunks[c].rows.size();
+  const bool with_lines = std::any_of(chunks.begin(), chunks.end(), [](auto& c) { return !c.lines.empty(); });
+  edges.rows.resize(at.back());
+  edges.cols.resize(at.back());
+  if constexpr (stores_values<T>) edges.values.resize(at.back());
+  if (with_lines) edges.lines.resize(at.back());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    std::copy(chunks[c].rows.begin(), chunks[c].rows.end(), edges.rows.begin() + at[c]);
+    std::copy(chunks[c].cols.begin(), chunks[c].cols.end(), edges.cols.begin() + at[c]);
+    if constexpr (stores_values<T>)
+      std::copy(chunks[c].values.begin(), chunks[c].values.end(), edges.values.begin() + at[c]);
+    if (with_lines) std::copy(chunks[c].lines.begin(), chunks[c].lines.end(), edges.lines.begin() + at[c]);
+    chunks[c] = {};
+  }
+}
+
+// Appends the mirror (j, i) of every off-diagonal entry (i, j), negated when `negate` (skew-symmetric).
+template <class T>
+void mirror(EdgeList<T>& edges, bool negate) {
+  const size_t m = edges.rows.size();
+  for (size_t e = 0; e < m; ++e) {
+    if (edges.rows[e] == edges.cols[e]) continue;
+    edges.rows.push_back(edges.cols[e]);
+    edges.cols.push_back(edges.rows[e]);
+    if constexpr (stores_values<T>) {
+      if constexpr (std::is_signed_v<T> || std::is_floating_point_v<T>)
+        edges.values.push_back(negate ? static_cast<T>(-edges.values[e]) : edges.values[e]);
+      else
+        edges.values.push_back(edges.values[e]);
+    }
+    if (!edges.lines.empty()) edges.lines.push_back(edges.lines[e]);
+  }
+}
+
+// Splits off the first line of `text` (without its '\n' and '\r'); advances `text` past it.
+inline std::string_view take_line(std::string_view& text) {
+  const size_t nl = text.find('\n');
+  std::string_view line = text.substr(0, nl);
+  text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+}  // namespace gql::detail

@@ -26,7 +26,7 @@ class DenseAccumulator {
   explicit DenseAccumulator(int64_t n_cols)
       : marks_(static_cast<size_t>(n_cols), 0),
         values_(static_cast<size_t>(n_cols)),
-        touched_(static_cast<size_t>(n_cols)) {}
+        touched_(static_cast<size_t>(n_cols) + 1) {}  // +1: written before the count advances
 
   void begin_row() {
     if (stamp_ >= std::numeric_limits<uint32_t>::max() - 4) {  // wrap: forget every old stamp

@@ -96,7 +96,7 @@ struct ConstantDecl {  // `const NAME = value;` (folded: references become const
 
 // One semiring at one set of types; what gql/semiring.hpp's policy struct is generated from.
 struct SemiringInstance {
-  std::string name;       // unique in the module, usable as a C++ identifier: "min_plus_f32"
+  std::string name;       // unique in the module, a C++ identifier: "<semiring>_<a>_<b>_<value>"
   std::string semiring;   // the declared semiring's name: "min_plus"
   Scalar a_type = Scalar::bool_;      // left operand element (row i, column k)
   Scalar b_type = Scalar::bool_;      // right operand element (row k, column j)
@@ -289,7 +289,8 @@ struct Module {
 
 // The stable text form (`--emit ir`).
 std::string print_module(const Module& module);
-std::string print_expr(const Expr& expr, const Kernel* kernel = nullptr);
+// operand_names: how ExprKind::operand 0 and 1 print ("ab" in con, "xy" in a user agg).
+std::string print_expr(const Expr& expr, const Kernel* kernel = nullptr, const char* operand_names = "ab");
 const char* to_string(OpKind kind) noexcept;
 const char* to_string(gql::Monoid monoid) noexcept;
 const char* to_string(Accumulator a) noexcept;

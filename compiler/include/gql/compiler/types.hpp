@@ -49,8 +49,4 @@ std::string_view cpp_type(Scalar s) noexcept;       // "uint64_t", "bool", "int3
 std::optional<Scalar> scalar_from_name(std::string_view name) noexcept;
 std::string to_string(const Type& t);               // "graph<u64>", "(matrix<f64>, vector<i32>)"
 
-// The common type of a binary arithmetic operation on two scalars (usual promotion: float wins,
-// then the wider type, then unsigned at equal width); nullopt when there is none (bool with a number).
-std::optional<Scalar> common_scalar(Scalar a, Scalar b) noexcept;
-
 }  // namespace gql::compiler

@@ -1,0 +1,118 @@
+#include "gql/compiler/compiler.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "parse/parser.hpp"
+#include "sema/analyzer.hpp"
+
+namespace gql::compiler {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr int max_import_depth = 32;
+constexpr size_t max_files = 256;
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+}  // namespace
+
+const char* default_stdlib_dir() noexcept { return GQL_STDLIB_DIR; }
+
+Compiler::Compiler(Options options) : options_(std::move(options)), diagnostics_(options_.max_errors) {
+  if (options_.stdlib_dir.empty()) options_.stdlib_dir = default_stdlib_dir();
+}
+
+Compiler::~Compiler() = default;
+
+const ast::File* Compiler::main_ast() const noexcept { return files_.empty() ? nullptr : files_.front().get(); }
+
+bool Compiler::compile_file(const std::string& path) {
+  auto text = read_file(path);
+  if (!text) {
+    diagnostics_.error(Span{UINT32_MAX, 0, 0}, "cannot read '" + path + "'");
+    return false;
+  }
+  return compile_source(path, std::move(*text));
+}
+
+bool Compiler::compile_source(const std::string& path, std::string text) {
+  uint32_t id = sources_.add(path, std::move(text));
+  files_.push_back(std::make_unique<ast::File>(parse_file(sources_, id, diagnostics_)));
+  canonical_paths_.push_back(canonical(path));
+  load_imports(0, 0);
+  order_.push_back(0);
+  sema::Program program;
+  for (size_t i : order_) program.files.push_back(files_[i].get());
+  program.main = files_.front().get();
+  sema::AnalyzeOptions analyze_options;
+  analyze_options.target = options_.target;
+  analyze_options.check_laws = options_.check_laws;
+  ir::Module module = sema::analyze(program, analyze_options, diagnostics_);
+  if (diagnostics_.has_errors()) return false;
+  module_ = std::move(module);
+  return true;
+}
+
+std::optional<std::string> Compiler::resolve_import(const std::string& import, const std::string& from) const {
+  std::vector<fs::path> dirs;
+  dirs.push_back(fs::path(from).parent_path());
+  for (const std::string& d : options_.include_dirs) dirs.emplace_back(d);
+  dirs.emplace_back(options_.stdlib_dir);
+  for (const fs::path& dir : dirs) {
+    fs::path candidate = dir / import;
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+  }
+  return std::nullopt;
+}
+
+// Depth-first: every file's imports are analyzed before it (order_); a file is read once.
+void Compiler::load_imports(size_t file_index, int depth) {
+  const uint32_t source = files_[file_index]->source;
+  std::vector<ast::Import> imports = files_[file_index]->imports;
+  for (const ast::Import& imp : imports) {
+    if (depth >= max_import_depth || files_.size() >= max_files) {
+      diagnostics_.error(imp.span, "imports nest too deeply or name too many files");
+      return;
+    }
+    auto path = resolve_import(imp.path, sources_.file(source).path);
+    if (!path) {
+      diagnostics_.error(imp.span, "cannot find import \"" + imp.path + "\" (searched the file's folder, -I folders and " +
+                                       options_.stdlib_dir + ")");
+      continue;
+    }
+    std::string key = canonical(*path);
+    bool seen = false;
+    for (const std::string& c : canonical_paths_) seen = seen || c == key;
+    if (seen) continue;
+    auto text = read_file(*path);
+    if (!text) {
+      diagnostics_.error(imp.span, "cannot read import '" + *path + "'");
+      continue;
+    }
+    uint32_t id = sources_.add(*path, std::move(*text));
+    files_.push_back(std::make_unique<ast::File>(parse_file(sources_, id, diagnostics_)));
+    canonical_paths_.push_back(key);
+    size_t index = files_.size() - 1;
+    load_imports(index, depth + 1);
+    order_.push_back(index);
+  }
+}
+
+}  // namespace gql::compiler

@@ -1,0 +1,60 @@
+// Diagnostics: errors, warnings and notes with a source span, rendered clang-style:
+//   file:line:col: error: message
+//     source line
+//         ^~~~
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gql/compiler/source.hpp"
+
+namespace gql::compiler {
+
+enum class Severity { error, warning, note };
+const char* to_string(Severity s) noexcept;
+
+struct Note {
+  Span span;
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::error;
+  Span span;
+  std::string message;
+  std::vector<Note> notes;
+};
+
+// Collects the diagnostics of one compilation. After `max_errors` errors it records one last
+// "too many errors" error and ignores the rest, so the memory a bad input can take stays bounded.
+class Diagnostics {
+ public:
+  explicit Diagnostics(size_t max_errors = 50) : max_errors_(max_errors) {}
+
+  // Returns the recorded diagnostic (to attach notes) or nullptr when the cap dropped it.
+  Diagnostic* error(Span span, std::string message);
+  Diagnostic* warning(Span span, std::string message);
+
+  bool has_errors() const noexcept { return errors_ > 0; }
+  size_t error_count() const noexcept { return errors_; }
+  size_t warning_count() const noexcept { return warnings_; }
+  bool saturated() const noexcept { return errors_ >= max_errors_; }
+  const std::vector<Diagnostic>& all() const noexcept { return list_; }
+
+ private:
+  Diagnostic* add(Severity severity, Span span, std::string message);
+
+  size_t max_errors_;
+  size_t errors_ = 0;
+  size_t warnings_ = 0;
+  std::vector<Diagnostic> list_;
+};
+
+// "file:line:col: severity: message", the source line and a caret + tildes under the span,
+// then each note the same way.
+std::string render(const Diagnostic& diagnostic, const SourceManager& sources);
+std::string render_all(const Diagnostics& diagnostics, const SourceManager& sources);
+
+}  // namespace gql::compiler

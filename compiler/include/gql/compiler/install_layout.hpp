@@ -1,0 +1,27 @@
+// Where the runtime's headers, its library and the stdlib are, for gqlc and the JIT: an installed
+// tree (PREFIX/include, PREFIX/<libdir>, PREFIX/share/gql/stdlib) or, failing that, this build tree.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gql::compiler {
+
+struct RuntimeLayout {
+  std::string root;                         // the install prefix, empty for the build tree
+  std::string include_dir;                  // holds gql/graph.hpp
+  std::string runtime_library;              // libgql_runtime, linked into generated code
+  std::vector<std::string> link_libraries;  // what that library needs (zlib, BLAS, cudart)
+  std::string stdlib_dir;                   // holds std/semirings.gql
+  std::string host_compiler;                // the compiler this build used
+  std::string cuda_compiler;                // empty without CUDA
+  bool have_cuda = false;
+};
+
+// The first of: `root` when given; $GQL_ROOT; the prefix above the running executable (an
+// installed gqlc finds ../include, ../lib, ../share/gql/stdlib); this build tree; the prefix this
+// build installs to. A prefix counts when it holds include/gql/graph.hpp.
+// Throws gql::Error(usage) when `root` (or $GQL_ROOT) is given but holds no gql installation.
+RuntimeLayout runtime_layout(const std::string& root = "");
+
+}  // namespace gql::compiler

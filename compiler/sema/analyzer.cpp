@@ -1,0 +1,49 @@
+#include "sema/analyzer.hpp"
+
+#include <algorithm>
+
+namespace gql::compiler::sema {
+
+ir::Module Analyzer::run(const Program& program) {
+  module_.target = options_.target;
+  for (const ast::File* f : program.files) declare_globals(*f);
+  // Constants and functions in source order: each may use only what is defined above it.
+  for (const ast::File* f : program.files) {
+    struct Item {
+      uint32_t offset;
+      const ast::Const* c;
+      const ast::Function* fn;
+    };
+    std::vector<Item> items;
+    for (const ast::Const& c : f->consts) {
+      if (constant_decls_[c.name] == &c) items.push_back({c.span.begin, &c, nullptr});
+    }
+    for (const ast::Function& fn : f->functions) {
+      if (function_decls_[fn.name] == &fn) items.push_back({fn.span.begin, nullptr, &fn});
+    }
+    std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.offset < y.offset; });
+    for (const Item& item : items) {
+      if (item.c) check_constant(*item.c);
+      else check_function(*item.fn);
+    }
+  }
+  for (const ast::File* f : program.files) {
+    for (const ast::Semiring& s : f->semirings) {
+      if (semirings_[s.name] == &s) check_semiring_declaration(s);
+    }
+  }
+  // Kernels of imported files are not part of this module (each file is checked on its own).
+  if (program.main) {
+    for (const ast::Kernel& k : program.main->kernels) {
+      if (diagnostics_.saturated()) break;
+      if (kernels_[k.name] == &k) check_kernel(k);
+    }
+  }
+  return std::move(module_);
+}
+
+ir::Module analyze(const Program& program, const AnalyzeOptions& options, Diagnostics& diagnostics) {
+  return Analyzer(options, diagnostics).run(program);
+}
+
+}  // namespace gql::compiler::sema

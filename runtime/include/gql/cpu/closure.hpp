@@ -26,6 +26,7 @@
 
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/semiring.hpp"
 
 namespace gql::cpu {
 
@@ -58,7 +59,23 @@ inline void multiply_add(Block<T> X, Block<T> Y, Block<T> Z, int64_t m, int64_t 
   for (int64_t i = 0; i < m; ++i) {
     T* x = X.row(i);
     const T* y = Y.row(i);
-    for (int64_t k = 0; k < p; ++k) {
+    int64_t k = 0;
+    if (!px) {
+      // Four k at a time: one load and store of x per four products (agg is associative).
+      const long long gi = X.row0 + i;
+      for (; k + 4 <= p; k += 4) {
+        const T a0 = y[k], a1 = y[k + 1], a2 = y[k + 2], a3 = y[k + 3];
+        const T *z0 = Z.row(k), *z1 = Z.row(k + 1), *z2 = Z.row(k + 2), *z3 = Z.row(k + 3);
+        const long long gk = Y.col0 + k;
+        for (int64_t j = 0; j < q; ++j) {
+          const long long gj = X.col0 + j;
+          const T c01 = S::agg(S::con(a0, z0[j], gi, gk, gj), S::con(a1, z1[j], gi, gk + 1, gj));
+          const T c23 = S::agg(S::con(a2, z2[j], gi, gk + 2, gj), S::con(a3, z3[j], gi, gk + 3, gj));
+          x[j] = S::agg(x[j], S::agg(c01, c23));
+        }
+      }
+    }
+    for (; k < p; ++k) {
       const T a = y[k];
       const T* z = Z.row(k);
       const long long gi = X.row0 + i, gk = Y.col0 + k;

@@ -82,6 +82,12 @@ class DenseAccumulator {
 
   int64_t size() const noexcept { return static_cast<int64_t>(count_); }
 
+  // The entry at column j of the current row, or null when absent.
+  const storage_t<value_type>* find(index_t j) const noexcept {
+    const size_t c = static_cast<size_t>(j);
+    return marks_[c] == stamp_ + 1 ? &values_[c] : nullptr;
+  }
+
   // Calls sink(j, value) for every entry of the row in increasing column order (not after a
   // count_only row: its touched list is not kept).
   template <class Sink>

@@ -1,0 +1,222 @@
+// Specialized traversal loops for generated code: BFS levels and Bellman-Ford style single-source
+// paths with a frontier. Both keep a frontier as a list (push) or a bitmap (pull) and switch
+// direction by Beamer's rule (BFS) as DirectionOptions say.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <omp.h>
+
+#include "gql/cpu/direction.hpp"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+
+namespace gql::cpu {
+
+struct TraversalStats {
+  int64_t levels = 0;          // frontier steps taken
+  int64_t pull_steps = 0;      // of which pulled
+  int64_t edges_examined = 0;  // adjacency entries read
+};
+
+namespace detail {
+
+inline void check_source(int64_t n, int64_t source, const char* op) {
+  if (source < 0 || source >= n)
+    throw Error(ErrorKind::usage, std::string(op) + ": source " + std::to_string(source) + " is not a vertex of a " +
+                                      std::to_string(n) + "-vertex graph");
+}
+
+// BFS with levels stored as L (uint8_t while depth fits, else int32_t); `unseen` marks open vertices.
+// Returns false when a level would not fit in L (the caller retries with a wider type).
+template <class L, class TG>
+bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options,
+                   std::vector<L>& level, TraversalStats& stats) {
+  constexpr L unseen = std::numeric_limits<L>::max();
+  const int64_t n = G.n_rows();
+  level.assign(static_cast<size_t>(n), unseen);
+  level[static_cast<size_t>(source)] = 0;
+  std::vector<index_t> frontier{static_cast<index_t>(source)};
+  std::vector<uint8_t> in_frontier(static_cast<size_t>(n), 0);
+  DirectionChooser chooser(options);
+  int64_t open_edges = G.nvals();
+  stats = {};
+  const int n_threads = omp_get_max_threads();
+  std::vector<std::vector<index_t>> next_parts(static_cast<size_t>(n_threads));
+  for (int64_t depth = 1; !frontier.empty(); ++depth) {
+    if (depth >= static_cast<int64_t>(unseen)) return false;
+    const L d = static_cast<L>(depth);
+    int64_t frontier_edges = 0;
+#pragma omp parallel for reduction(+ : frontier_edges) schedule(static, 1024)
+    for (size_t f = 0; f < frontier.size(); ++f) frontier_edges += G.row_degree(frontier[f]);
+    const bool pull = chooser.pull(frontier_edges, open_edges, static_cast<int64_t>(frontier.size()), n);
+    int64_t examined = 0, discovered_edges = 0;
+    if (pull) {
+      for (index_t u : frontier) in_frontier[static_cast<size_t>(u)] = 1;
+#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges)
+      {
+        auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
+        mine.clear();
+#pragma omp for schedule(dynamic, 1024)
+        for (int64_t v = 0; v < n; ++v) {
+          if (level[static_cast<size_t>(v)] != unseen) continue;
+          for (offset_t p = GT.row_offsets()[static_cast<size_t>(v)]; p < GT.row_offsets()[static_cast<size_t>(v) + 1]; ++p) {
+            ++examined;
+            if (in_frontier[static_cast<size_t>(GT.col_indices()[static_cast<size_t>(p)])]) {
+              level[static_cast<size_t>(v)] = d;  // only this thread writes v
+              mine.push_back(static_cast<index_t>(v));
+              discovered_edges += GT.row_degree(v);
+              break;
+            }
+          }
+        }
+      }
+      for (index_t u : frontier) in_frontier[static_cast<size_t>(u)] = 0;
+      ++stats.pull_steps;
+    } else {
+#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges)
+      {
+        auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
+        mine.clear();
+#pragma omp for schedule(dynamic, 64)
+        for (size_t f = 0; f < frontier.size(); ++f) {
+          const index_t u = frontier[f];
+          for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
+            ++examined;
+            const index_t v = G.col_indices()[static_cast<size_t>(p)];
+            std::atomic_ref<L> slot(level[static_cast<size_t>(v)]);
+            if (slot.load(std::memory_order_relaxed) != unseen) continue;
+            L expected = unseen;
+            if (slot.compare_exchange_strong(expected, d, std::memory_order_relaxed)) {
+              mine.push_back(v);
+              discovered_edges += GT.row_degree(v);
+            }
+          }
+        }
+      }
+    }
+    open_edges -= discovered_edges;
+    stats.edges_examined += examined;
+    ++stats.levels;
+    frontier.clear();
+    for (auto& part : next_parts) frontier.insert(frontier.end(), part.begin(), part.end());
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// BFS levels from `source`: a sparse vector with the level (0 at the source) of every reached
+// vertex. GT is the transpose of G (G itself for a symmetric graph), read by pull steps. Levels are
+// kept as bytes while the depth stays below 255 and as int32 beyond (the search reruns then).
+template <class TG>
+Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options = {},
+                           TraversalStats* stats = nullptr) {
+  if (G.n_rows() != G.n_cols() || GT.n_rows() != G.n_rows() || GT.n_cols() != G.n_cols() || GT.nvals() != G.nvals())
+    throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
+  detail::check_source(G.n_rows(), source, "bfs");
+  TraversalStats local;
+  std::vector<index_t> idx;
+  std::vector<int32_t> val;
+  const auto collect = [&](const auto& level) {
+    using L = typename std::decay_t<decltype(level)>::value_type;
+    for (size_t v = 0; v < level.size(); ++v)
+      if (level[v] != std::numeric_limits<L>::max()) {
+        idx.push_back(static_cast<index_t>(v));
+        val.push_back(static_cast<int32_t>(level[v]));
+      }
+  };
+  std::vector<uint8_t> narrow;
+  if (detail::bfs_levels_as(G, GT, source, options, narrow, local)) {
+    collect(narrow);
+  } else {
+    narrow = {};
+    std::vector<int32_t> wide;
+    detail::bfs_levels_as(G, GT, source, options, wide, local);
+    collect(wide);
+  }
+  if (stats) *stats = local;
+  return Vector<int32_t>::sparse(G.n_rows(), std::move(idx), std::move(val));
+}
+
+// Single-source paths over a selective semiring S (agg picks one of its operands: min_plus,
+// max_min, max_times...), Bellman-Ford style: each round relaxes the out-edges of the vertices
+// whose value changed in the previous round, with an atomic compare-and-swap per improvement.
+// Returns the reached vertices and their values (the source holds `source_value`). Throws when
+// more than n rounds run (a cycle that keeps improving, e.g. a negative cycle under min_plus).
+template <class S, class TG>
+Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t source,
+                                                   typename S::value_type source_value,
+                                                   TraversalStats* stats = nullptr) {
+  using V = typename S::value_type;
+  static_assert(!std::is_same_v<V, bool>, "single_source_paths: use bfs_levels for reachability");
+  const int64_t n = G.n_rows();
+  if (G.n_cols() != n) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
+  detail::check_source(n, source, "single_source_paths");
+  std::vector<V> value(static_cast<size_t>(n), S::zero());
+  std::vector<uint8_t> reached(static_cast<size_t>(n), 0), queued(static_cast<size_t>(n), 0);
+  value[static_cast<size_t>(source)] = source_value;
+  reached[static_cast<size_t>(source)] = 1;
+  std::vector<index_t> frontier{static_cast<index_t>(source)};
+  const int n_threads = omp_get_max_threads();
+  std::vector<std::vector<index_t>> next_parts(static_cast<size_t>(n_threads));
+  TraversalStats local;
+  while (!frontier.empty()) {
+    if (local.levels++ > n)
+      throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle improves "
+                                    "every path through it)");
+    int64_t examined = 0;
+#pragma omp parallel num_threads(n_threads) reduction(+ : examined)
+    {
+      auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
+      mine.clear();
+#pragma omp for schedule(dynamic, 64)
+      for (size_t f = 0; f < frontier.size(); ++f) {
+        const index_t u = frontier[f];
+        const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
+        for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
+          ++examined;
+          const index_t v = G.col_indices()[static_cast<size_t>(p)];
+          typename S::b_type w{};
+          if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
+          const V candidate = S::con(du, w, source, u, v);
+          // zero() is agg's identity, so an unreached vertex needs no special case.
+          std::atomic_ref<V> slot(value[static_cast<size_t>(v)]);
+          V old = slot.load(std::memory_order_relaxed);
+          bool improved = false;
+          for (V better = S::agg(old, candidate); better != old; better = S::agg(old, candidate)) {
+            if (slot.compare_exchange_weak(old, better, std::memory_order_relaxed)) {
+              improved = true;
+              break;
+            }
+          }
+          if (improved) {
+            std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
+            std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);
+            uint8_t no = 0;
+            if (q.compare_exchange_strong(no, 1)) mine.push_back(v);
+          }
+        }
+      }
+    }
+    local.edges_examined += examined;
+    frontier.clear();
+    for (auto& part : next_parts) frontier.insert(frontier.end(), part.begin(), part.end());
+    for (index_t v : frontier) queued[static_cast<size_t>(v)] = 0;
+  }
+  std::vector<index_t> idx;
+  std::vector<storage_t<V>> val;
+  for (int64_t v = 0; v < n; ++v)
+    if (reached[static_cast<size_t>(v)]) {
+      idx.push_back(static_cast<index_t>(v));
+      val.push_back(value[static_cast<size_t>(v)]);
+    }
+  if (stats) *stats = local;
+  return Vector<V>::sparse(n, std::move(idx), std::move(val));
+}
+
+}  // namespace gql::cpu

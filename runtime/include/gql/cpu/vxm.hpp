@@ -1,0 +1,246 @@
+// w<mask> = v * G and w<mask> = G * v over a semiring S, by push or pull.
+//
+//   push  every frontier entry v(k) scatters con(v(k), G(k, j)) over row k of G into a per-thread
+//         dense accumulator; the threads' accumulators are then merged column block by block.
+//   pull  every open column j gathers over row j of the transpose (the in-edges of j) from a
+//         bitmap of the frontier, stopping early once the entry is settled (any / terminal).
+//
+// The direction comes from a DirectionChooser (push, pull, or Beamer's alpha/beta rule); pull
+// needs the transpose, without it the product pushes. The result holds entries only where the
+// mask allows; composing with an existing output (replace or merge) is vector_masked_assign's job.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <omp.h>
+
+#include "gql/cpu/accumulator_dense.hpp"
+#include "gql/cpu/direction.hpp"
+#include "gql/cpu/mask.hpp"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+#include "gql/semiring.hpp"
+
+namespace gql::cpu {
+
+// G * v is v * G' with the operands of con swapped; this adapter lets one kernel serve both.
+template <class S>
+struct SwappedOperands {
+  using a_type = typename S::b_type;
+  using b_type = typename S::a_type;
+  using value_type = typename S::value_type;
+  static constexpr Monoid monoid = S::monoid;
+  static constexpr bool reads_values = S::reads_values;
+  static constexpr bool positional = S::positional;
+  static constexpr bool has_terminal = S::has_terminal;
+  static value_type con(a_type a, b_type b, long long i, long long k, long long j) { return S::con(b, a, j, k, i); }
+  static value_type agg(value_type x, value_type y) { return S::agg(x, y); }
+  static value_type zero() { return S::zero(); }
+  static value_type terminal() { return S::terminal(); }
+};
+
+namespace detail {
+
+inline constexpr int64_t column_block = 4096;
+
+template <class V>
+struct SparseParts {
+  std::vector<std::vector<index_t>> indices;
+  std::vector<std::vector<storage_t<V>>> values;
+  explicit SparseParts(int64_t blocks) : indices(static_cast<size_t>(blocks)), values(static_cast<size_t>(blocks)) {}
+
+  Vector<V> concatenate(int64_t size) {
+    std::vector<index_t> idx;
+    std::vector<storage_t<V>> val;
+    for (size_t b = 0; b < indices.size(); ++b) {
+      idx.insert(idx.end(), indices[b].begin(), indices[b].end());
+      val.insert(val.end(), values[b].begin(), values[b].end());
+    }
+    return Vector<V>::sparse(size, std::move(idx), std::move(val));
+  }
+};
+
+// The vector's entries as a dense lookup: a presence byte and a value per index.
+template <class T>
+struct DenseLookup {
+  std::vector<uint8_t> present;
+  std::vector<storage_t<T>> values;
+  explicit DenseLookup(const Vector<T>& v)
+      : present(static_cast<size_t>(v.size()), v.is_dense() ? 1 : 0),
+        values(v.is_dense() ? std::vector<storage_t<T>>(v.values().begin(), v.values().end())
+                            : std::vector<storage_t<T>>(static_cast<size_t>(v.size()))) {
+    if (v.is_dense()) return;
+    for (size_t p = 0; p < v.indices().size(); ++p) {
+      present[static_cast<size_t>(v.indices()[p])] = 1;
+      values[static_cast<size_t>(v.indices()[p])] = v.values()[p];
+    }
+  }
+};
+
+template <class T, class F>
+void for_each_entry(const Vector<T>& v, F&& f) {
+  if (v.is_dense()) {
+    for (int64_t k = 0; k < v.size(); ++k) f(static_cast<index_t>(k), v.values()[static_cast<size_t>(k)]);
+  } else {
+    for (size_t p = 0; p < v.indices().size(); ++p) f(v.indices()[p], v.values()[p]);
+  }
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// v * G over S where G is given by its rows (out-edges, for push) and/or the rows of its
+// transpose (in-edges, for pull); at least one of them.
+template <class S, class TV, class TG>
+Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT,
+                                        const VectorMask& mask, DirectionChooser& chooser, bool* pulled) {
+  using V = typename S::value_type;
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  const int64_t rows = out_edges ? out_edges->n_rows() : GT->n_cols();
+  const int64_t n = out_edges ? out_edges->n_cols() : GT->n_rows();
+  if (v.size() != rows)
+    throw Error(ErrorKind::usage, "vxm: the vector has " + std::to_string(v.size()) + " entries, the graph " +
+                                      std::to_string(rows) + " rows");
+  if (out_edges && GT && (GT->n_rows() != n || GT->n_cols() != rows))
+    throw Error(ErrorKind::usage, "vxm: the transpose's shape does not match the graph");
+  check_mask_size(mask, n, "vxm");
+  const Csr<TG>& G = out_edges ? *out_edges : *GT;  // only read on the push side
+  const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
+  detail::SparseParts<V> parts(blocks);
+
+  bool use_pull = !out_edges;
+  if (GT && out_edges) {
+    int64_t frontier_edges = 0, open_edges = 0;
+    detail::for_each_entry(v, [&](index_t k, const auto&) { frontier_edges += G.row_degree(k); });
+#pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096)
+    for (int64_t j = 0; j < n; ++j)
+      if (mask.allows(j)) open_edges += GT->row_degree(j);
+    use_pull = chooser.pull(frontier_edges, open_edges, v.nvals(), n);
+  }
+  if (pulled) *pulled = use_pull;
+
+  if (use_pull) {
+    const detail::DenseLookup<TV> frontier(v);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t b = 0; b < blocks; ++b) {
+      auto& idx = parts.indices[static_cast<size_t>(b)];
+      auto& val = parts.values[static_cast<size_t>(b)];
+      for (int64_t j = b * detail::column_block; j < std::min(n, (b + 1) * detail::column_block); ++j) {
+        if (!mask.allows(j)) continue;
+        bool found = false;
+        V acc{};
+        for (offset_t p = GT->row_offsets()[static_cast<size_t>(j)]; p < GT->row_offsets()[static_cast<size_t>(j) + 1]; ++p) {
+          const index_t k = GT->col_indices()[static_cast<size_t>(p)];
+          if (!frontier.present[static_cast<size_t>(k)]) continue;
+          a_type a{};
+          b_type g{};
+          if constexpr (S::reads_values) {
+            a = convert_element<a_type>(static_cast<TV>(frontier.values[static_cast<size_t>(k)]));
+            g = convert_element<b_type>(GT->value_at(p));
+          }
+          const V x = S::con(a, g, 0, k, j);
+          acc = found ? S::agg(acc, x) : x;
+          found = true;
+          if constexpr (can_settle<S>) {
+            if (settled<S>(acc)) break;
+          }
+        }
+        if (found) {
+          idx.push_back(static_cast<index_t>(j));
+          val.push_back(acc);
+        }
+      }
+    }
+    return parts.concatenate(n);
+  }
+
+  // Push: per-thread accumulators over the frontier, then a merge by column blocks.
+  const int n_threads = omp_get_max_threads();
+  std::vector<std::optional<DenseAccumulator<S>>> accs(static_cast<size_t>(n_threads));
+  std::vector<index_t> ks;
+  std::vector<storage_t<TV>> kv;
+  detail::for_each_entry(v, [&](index_t k, const storage_t<TV>& x) {
+    if (G.row_degree(k) == 0) return;
+    ks.push_back(k);
+    kv.push_back(x);
+  });
+#pragma omp parallel num_threads(n_threads)
+  {
+    auto& acc = accs[static_cast<size_t>(omp_get_thread_num())];
+    acc.emplace(n);
+    acc->begin_row();
+#pragma omp for schedule(dynamic, 64)
+    for (size_t f = 0; f < ks.size(); ++f) {
+      const index_t k = ks[f];
+      const a_type a = S::reads_values ? convert_element<a_type>(static_cast<TV>(kv[f])) : a_type{};
+      for (offset_t p = G.row_offsets()[static_cast<size_t>(k)]; p < G.row_offsets()[static_cast<size_t>(k) + 1]; ++p) {
+        const index_t j = G.col_indices()[static_cast<size_t>(p)];
+        if (!mask.allows(j)) continue;
+        acc->template add<MaskMode::none, false>(j, [&] {
+          b_type g{};
+          if constexpr (S::reads_values) g = convert_element<b_type>(G.value_at(p));
+          return S::con(a, g, 0, k, j);
+        });
+      }
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < blocks; ++b) {
+      auto& idx = parts.indices[static_cast<size_t>(b)];
+      auto& val = parts.values[static_cast<size_t>(b)];
+      for (int64_t j = b * detail::column_block; j < std::min(n, (b + 1) * detail::column_block); ++j) {
+        bool found = false;
+        V x{};
+        for (const auto& other : accs) {
+          const auto* e = other ? other->find(static_cast<index_t>(j)) : nullptr;
+          if (!e) continue;
+          x = found ? S::agg(x, static_cast<V>(*e)) : static_cast<V>(*e);
+          found = true;
+        }
+        if (found) {
+          idx.push_back(static_cast<index_t>(j));
+          val.push_back(x);
+        }
+      }
+    }
+  }
+  return parts.concatenate(n);
+}
+
+}  // namespace detail
+
+// v * G over S. GT (the transpose of G, or G itself when G is symmetric) enables pull; may be null.
+template <class S, class TV, class TG>
+Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT, const VectorMask& mask,
+                                   DirectionChooser& chooser, bool* pulled = nullptr) {
+  return detail::vxm_core<S>(v, &G, GT, mask, chooser, pulled);
+}
+
+template <class S, class TV, class TG>
+Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT = nullptr,
+                                   const VectorMask& mask = {}, const DirectionOptions& options = {}) {
+  DirectionChooser chooser(options);
+  return vxm<S>(v, G, GT, mask, chooser);
+}
+
+// G * v over S: w(i) = agg over k of con(G(i, k), v(k)): pulls over the rows of G; GT (the
+// transpose of G) enables push.
+template <class S, class TG, class TV>
+Vector<typename S::value_type> mxv(const Csr<TG>& G, const Csr<TG>* GT, const Vector<TV>& v, const VectorMask& mask,
+                                   DirectionChooser& chooser, bool* pulled = nullptr) {
+  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, pulled);
+}
+
+template <class S, class TG, class TV>
+Vector<typename S::value_type> mxv(const Csr<TG>& G, const Vector<TV>& v, const Csr<TG>* GT = nullptr,
+                                   const VectorMask& mask = {}, const DirectionOptions& options = {}) {
+  DirectionChooser chooser(options);
+  return mxv<S>(G, GT, v, mask, chooser);
+}
+
+}  // namespace gql::cpu

@@ -57,6 +57,11 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   canonical_paths_.push_back(canonical(path));
   load_imports(0, 0);
   order_.push_back(0);
+  // Syntax errors stop here: checking a half-parsed program would only add noise.
+  if (diagnostics_.has_errors()) {
+    diagnostics_.sort_by_location();
+    return false;
+  }
   sema::Program program;
   for (size_t i : order_) program.files.push_back(files_[i].get());
   program.main = files_.front().get();
@@ -64,6 +69,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   analyze_options.target = options_.target;
   analyze_options.check_laws = options_.check_laws;
   ir::Module module = sema::analyze(program, analyze_options, diagnostics_);
+  diagnostics_.sort_by_location();
   if (diagnostics_.has_errors()) return false;
   module_ = std::move(module);
   return true;

@@ -36,6 +36,14 @@ Diagnostic* Diagnostics::warning(Span span, std::string message) {
   return add(Severity::warning, span, std::move(message));
 }
 
+void Diagnostics::sort_by_location() {
+  auto end = saturated() && !list_.empty() ? list_.end() - 1 : list_.end();
+  std::stable_sort(list_.begin(), end, [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.span.file != b.span.file) return a.span.file < b.span.file;
+    return a.span.begin < b.span.begin;
+  });
+}
+
 namespace {
 
 void render_one(std::string& out, Severity severity, Span span, const std::string& message,

@@ -32,6 +32,16 @@ ir::Module Analyzer::run(const Program& program) {
       if (semirings_[s.name] == &s) check_semiring_declaration(s);
     }
   }
+  // A semiring of the main file with a concrete signature has one instantiation: check it now,
+  // used or not, so its errors show without a kernel that uses it.
+  if (program.main) {
+    for (const ast::Semiring& s : program.main->semirings) {
+      if (semirings_[s.name] != &s || !semiring_ok_[s.name] || !s.type_params.empty() || s.params.size() != 2) continue;
+      auto a = resolve_type(*s.params[0].type, {});
+      auto b = resolve_type(*s.params[1].type, {});
+      if (a && b && a->is_scalar() && b->is_scalar()) instantiate(s.name, s.name_span, a->element, b->element);
+    }
+  }
   // Kernels of imported files are not part of this module (each file is checked on its own).
   if (program.main) {
     for (const ast::Kernel& k : program.main->kernels) {

@@ -73,9 +73,13 @@ class KernelChecker {
     scopes_.emplace_back();
     for (const ast::Param& p : ast_.params) {
       auto t = a_.resolve_type(*p.type, {});
-      if (!t) continue;
-      if (t->kind == TypeKind::tuple) {
+      bool ok = t.has_value();
+      if (ok && t->kind == TypeKind::tuple) {
         d_.error(p.type->span, "a kernel parameter cannot be a tuple");
+        ok = false;
+      }
+      if (!ok) {
+        poison(p.name, p.span);
         continue;
       }
       int id = builder_.add_variable(p.name, *t, ir::VariableRole::parameter, true, p.span);
@@ -113,6 +117,14 @@ class KernelChecker {
     scopes_.back()[name] = id;
     return true;
   }
+  // A name whose declaration failed: later uses stay quiet instead of reporting it unknown.
+  void poison(const std::string& name, Span span) {
+    if (lookup(name) >= 0) return;
+    int id = builder_.add_variable(name, Type::invalid(), ir::VariableRole::local, true, span);
+    scopes_.back()[name] = id;
+  }
+  bool poisoned(int id) const { return id >= 0 && !var(id).type.is_valid(); }
+
   std::vector<std::string> visible_names() const {
     std::vector<std::string> names = a_.global_value_names();
     for (const auto& scope : scopes_) {
@@ -198,6 +210,12 @@ class KernelChecker {
   }
 
   void declaration(const ast::Stmt& s, ir::Block& out) {
+    size_t errors = d_.error_count();
+    declare_checked(s, out);
+    if (d_.error_count() != errors) poison(s.name, s.span);
+  }
+
+  void declare_checked(const ast::Stmt& s, ir::Block& out) {
     bool immutable = s.kind == ast::StmtKind::let_decl;
     std::optional<Type> declared;
     if (s.type) {
@@ -251,6 +269,7 @@ class KernelChecker {
 
   std::optional<ir::Mask> mask(const ast::Mask& m, const Type& output) {
     int id = lookup(m.name);
+    if (poisoned(id)) return std::nullopt;
     if (id < 0) {
       a_.report_unknown(m.span, "mask", m.name, visible_names());
       return std::nullopt;
@@ -272,6 +291,7 @@ class KernelChecker {
     const ast::Expr& target = *s.target;
     if (target.kind == ast::ExprKind::index) return element_assignment(s, out);
     int id = lookup(target.text);
+    if (poisoned(id)) return;
     if (id < 0) {
       a_.report_unknown(target.span, "variable", target.text, visible_names());
       return;
@@ -334,6 +354,7 @@ class KernelChecker {
     const ast::Expr& target = *s.target;
     const ast::Expr& base = target.args[0];
     int id = base.kind == ast::ExprKind::name ? lookup(base.text) : -1;
+    if (poisoned(id)) return;
     if (id < 0) {
       a_.report_unknown(base.span, "variable", base.text, visible_names());
       return;
@@ -515,6 +536,7 @@ class KernelChecker {
 
   std::optional<Value> name_value(const ast::Expr& e) {
     int id = lookup(e.text);
+    if (poisoned(id)) return std::nullopt;
     if (id >= 0) {
       const ir::Variable& v = var(id);
       Value out;

@@ -258,7 +258,9 @@ class ScheduleChecker {
       const std::string& name = v.argument_names[i];
       const ast::DirectiveValue& a = v.arguments[i];
       if (name.empty() || !args.count(name)) {
-        a_.report_unknown(a.span, "argument of '" + v.ident + "'", name.empty() ? "(unnamed)" : name, names);
+        std::string guess = closest_name(name, names);
+        d_.error(a.span, (name.empty() ? "'" + v.ident + "' takes named arguments" : "unknown argument '" + name + "' of '" + v.ident + "'") +
+                             (guess.empty() ? "" : "; did you mean '" + guess + "'?"));
         return false;
       }
       if (!a.is_number || (integral && !a.is_integer) || a.number <= lo || a.number > hi) {

@@ -1,6 +1,7 @@
 // Types of scalar expressions: literals that adapt to their context, operators, builtins, casts,
 // calls of pure functions; plus the declarations made only of scalars (const, fn).
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "gql/error.hpp"
@@ -89,7 +90,9 @@ bool Analyzer::coerce(Value& v, Scalar to, Span span, const std::string& what) {
     return true;
   }
   ir::Value value{e.type, e.value};
-  std::string shown = e.type == Scalar::f64 ? std::to_string(e.value.floating) : std::to_string(e.value.signed_);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%g", e.value.floating);
+  std::string shown = e.type == Scalar::f64 ? buffer : std::to_string(e.value.signed_);
   if (e.type == Scalar::u64) shown = std::to_string(e.value.unsigned_);
   bool fits = true;
   if (to == Scalar::bool_) {

@@ -42,6 +42,8 @@ class Diagnostics {
   size_t warning_count() const noexcept { return warnings_; }
   bool saturated() const noexcept { return errors_ >= max_errors_; }
   const std::vector<Diagnostic>& all() const noexcept { return list_; }
+  // Orders diagnostics by file and position (a "too many errors" line stays last).
+  void sort_by_location();
 
  private:
   Diagnostic* add(Severity severity, Span span, std::string message);

@@ -423,6 +423,10 @@ class KernelChecker {
         return;
       }
       if (!a_.coerce(m, want.element, s.value->span, "return type mismatch: the value returned by '" + kernel_.name + "'")) return;
+      if (m.scalar->kind == ir::ExprKind::variable) {
+        r.results.push_back(m.scalar->index);
+        continue;
+      }
       int temp = builder_.add_temporary(want, s.span);
       out.push_back(ir::KernelBuilder::declare(temp, std::move(m.scalar), s.span));
       r.results.push_back(temp);

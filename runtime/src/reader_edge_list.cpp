@@ -49,6 +49,31 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
   }
 
   auto chunks = parse_lines<T>(text, line_no, source, [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& p) {
+    const auto same_columns = [&](int columns) {
+      if (c.columns == 0) {
+        c.columns = columns;
+        c.first_data_line = no;
+      } else if (columns != c.columns) {
+        p = {nullptr, "this line has " + std::to_string(columns) + " columns, earlier lines " + std::to_string(c.columns)};
+        return false;
+      }
+      return true;
+    };
+    const auto add = [&](int64_t source_id, int64_t target_id, storage_t<T> v) {
+      c.rows.push_back(static_cast<index_t>(source_id));
+      c.cols.push_back(static_cast<index_t>(target_id));
+      if constexpr (stores_values<T>) c.values.push_back(v);
+      if (record_lines) c.lines.push_back(no);
+      c.max_id = std::max({c.max_id, source_id, target_id});
+    };
+    int64_t id[2];
+    std::string_view rest;
+    if (scan_two_ids(line, true, id[0], id[1], rest) && rest.empty() && id[0] < max_vertex_count &&
+        id[1] < max_vertex_count) {
+      if (!same_columns(2)) return false;
+      add(id[0], id[1], storage_t<T>{1});
+      return true;
+    }
     if (is_blank(line) || is_comment(line)) return true;
     Tokens tokens(line, true);
     std::string_view tok[3];
@@ -64,14 +89,7 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
       p = {nullptr, "an edge line reads 'source target [weight]'"};
       return false;
     }
-    if (c.columns == 0) {
-      c.columns = columns;
-      c.first_data_line = no;
-    } else if (columns != c.columns) {
-      p = {nullptr, "this line has " + std::to_string(columns) + " columns, earlier lines " + std::to_string(c.columns)};
-      return false;
-    }
-    int64_t id[2];
+    if (!same_columns(columns)) return false;
     for (int k = 0; k < 2; ++k) {
       if (!parse_id(tok[k], id[k], p)) return false;
       if (id[k] >= max_vertex_count) {
@@ -81,11 +99,7 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
     }
     storage_t<T> v{1};
     if (columns == 3 && !parse_value<T>(tok[2], v, p)) return false;
-    c.rows.push_back(static_cast<index_t>(id[0]));
-    c.cols.push_back(static_cast<index_t>(id[1]));
-    if constexpr (stores_values<T>) c.values.push_back(v);
-    if (record_lines) c.lines.push_back(no);
-    c.max_id = std::max({c.max_id, id[0], id[1]});
+    add(id[0], id[1], v);
     return true;
   });
 

@@ -110,13 +110,23 @@ Header parse_header(std::string_view text, const std::string& source) {
   return h;
 }
 
+template <class T>
+bool finish_entry(Tokens& tokens, const int64_t (&id)[2], int64_t line_no, bool with_value, Chunk<T>& out,
+                  Problem& problem, bool record_lines);
+
 // `row col [value]` with 1-based ids; returns false with a problem on a bad line.
 template <class T>
 bool parse_entry(std::string_view line, int64_t line_no, bool with_value, Chunk<T>& out, Problem& problem,
                  bool record_lines) {
+  int64_t id[2];
+  std::string_view rest;
+  if (scan_two_ids(line, false, id[0], id[1], rest) && id[0] > 0 && id[1] > 0 && id[0] <= max_vertex_count &&
+      id[1] <= max_vertex_count) {
+    Tokens tail(rest, false);
+    return finish_entry<T>(tail, id, line_no, with_value, out, problem, record_lines);
+  }
   Tokens tokens(line, false);
   std::string_view tok;
-  int64_t id[2];
   for (int k = 0; k < 2; ++k) {
     if (!tokens.next(tok)) {
       problem = {nullptr, with_value ? "expected 'row column value'" : "expected 'row column'"};
@@ -132,6 +142,14 @@ bool parse_entry(std::string_view line, int64_t line_no, bool with_value, Chunk<
       return false;
     }
   }
+  return finish_entry<T>(tokens, id, line_no, with_value, out, problem, record_lines);
+}
+
+// The value (if the field has one) and the end of the line, after the two indices.
+template <class T>
+bool finish_entry(Tokens& tokens, const int64_t (&id)[2], int64_t line_no, bool with_value, Chunk<T>& out,
+                  Problem& problem, bool record_lines) {
+  std::string_view tok;
   if (with_value) {
     if (!tokens.next(tok)) {
       problem = {nullptr, "expected 'row column value': the value is missing"};

@@ -62,8 +62,22 @@ inline char first_char(std::string_view line) {
   return '\0';
 }
 
-// Parses a non-negative integer id token; on failure fills `problem`.
+// Parses a non-negative integer id token; on failure fills `problem`. Ids are the bulk of every text
+// file, so plain digits (up to 18, which cannot overflow) take a short loop; the rest from_chars.
 inline bool parse_id(std::string_view token, int64_t& out, Problem& problem) {
+  if (!token.empty() && token.size() <= 18) {
+    int64_t value = 0;
+    bool digits = true;
+    for (const char ch : token) {
+      const unsigned d = static_cast<unsigned char>(ch) - unsigned{'0'};
+      digits &= d < 10;
+      value = value * 10 + d;
+    }
+    if (digits) {
+      out = value;
+      return true;
+    }
+  }
   const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
   if (ec == std::errc() && ptr == token.data() + token.size()) {
     if (out < 0) {
@@ -78,6 +92,28 @@ inline bool parse_id(std::string_view token, int64_t& out, Problem& problem) {
     problem = {token.data(), "expected an integer index, found '" + std::string(token) + "'"};
   }
   return false;
+}
+
+// The common line "ID<sep>ID[<sep>more]" with both ids plain digits, scanned in one pass. Returns false
+// for anything else; the caller then takes the general path, which also words the errors.
+inline bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int64_t& second,
+                         std::string_view& rest) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  const auto separator = [commas](char c) { return c == ' ' || c == '\t' || c == '\r' || (commas && c == ','); };
+  while (p < end && separator(*p)) ++p;
+  int64_t id[2];
+  for (int64_t& value : id) {
+    const char* const start = p;
+    value = 0;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + (*p++ - '0');
+    if (p == start || p - start > 18 || (p < end && !separator(*p))) return false;
+    while (p < end && separator(*p)) ++p;
+  }
+  first = id[0];
+  second = id[1];
+  rest = std::string_view(p, static_cast<size_t>(end - p));
+  return true;
 }
 
 template <class T>
@@ -158,6 +194,12 @@ struct Chunk {
   int64_t max_id = -1;       // largest 0-based id seen (edge lists)
   int columns = 0;           // tokens per data line (edge lists: all lines must agree)
   int64_t first_data_line = 0;
+
+  void reserve(size_t entries) {
+    rows.reserve(entries);
+    cols.reserve(entries);
+    if constexpr (stores_values<T>) values.reserve(entries);
+  }
 };
 
 // Runs per_line(chunk, line, line_number, problem) on every line of `text` (without '\n' or a trailing
@@ -196,6 +238,8 @@ std::vector<Chunk<T>> parse_lines(std::string_view text, int64_t first_line, con
     int64_t line_no = start_line[c];
     Problem problem;
     try {
+      // At most one entry per line (plus one for a last line without '\n'): no regrowth while parsing.
+      chunks[c].reserve(static_cast<size_t>(start_line[c + 1] - start_line[c]) + 1);
       while (p < end) {
         const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
         const char* line_end = nl ? nl : end;

@@ -1,0 +1,223 @@
+// Just-in-time kernels from C++ host programs: load a .gql spec at run time, get its kernels
+// compiled for this machine (through one on-disk cache, so a second run compiles nothing) and call
+// them like functions.
+//
+//   gql::Compiler compiler({.target = gql::Target::openmp});
+//   gql::Module m = compiler.compile_file("fof.gql");
+//   auto fof = m.kernel("fof").bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
+//   gql::Csr<uint64_t> C = fof(G);
+//
+// Errors are gql::Error: parse/type with the spec's rendered diagnostics, usage for a signature
+// that does not match the kernel's, jit when the generated code cannot be built or loaded.
+// GQL_JIT_VERBOSE=1 (or Options::verbose) reports what was compiled or reused, how long it took,
+// and the plan of every operation.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+#include "gql/kernel_context.hpp"
+
+namespace gql {
+
+enum class Target { openmp, cuda };
+
+struct CompilerOptions {
+  // Every member has an initializer, so designated initializers may name any subset warning-free.
+  std::vector<std::string> include_dirs{};  // searched for imports after the importing file's folder
+  Target target = Target::openmp;
+  std::string cache_dir{};                // empty: $GQL_CACHE_DIR, else $XDG_CACHE_HOME/gql, else ~/.cache/gql
+  bool verbose = false;                   // report to `log`; $GQL_JIT_VERBOSE=1 turns it on too
+  std::function<void(const std::string&)> log{};  // where verbose lines go; empty: standard error
+  std::string cxx{};                      // CPU: empty: $GQL_CXX, else clang++ when present, else g++
+  std::vector<std::string> cxx_flags{};   // CPU: added to the host compiler's command line
+  uint64_t cache_max_bytes = 0;           // 0: $GQL_CACHE_MAX_BYTES, else 2 GiB; least recently used go first
+  // The gql installation whose headers and stdlib kernels are built with; empty: $GQL_ROOT, else the
+  // package that find_package(gql) found, else the build tree this library came from.
+#ifdef GQL_PACKAGE_ROOT
+  std::string root = GQL_PACKAGE_ROOT;
+#else
+  std::string root{};
+#endif
+};
+
+// A kernel's parameters and result as the language spells them: "graph<bool>", "vertex", "u64",
+// "(matrix<f32>, vector<i32>)".
+struct KernelSignature {
+  std::string name;
+  std::vector<std::string> parameter_names;
+  std::vector<std::string> parameter_types;
+  std::string result_type;
+  // "fof(G: graph<bool>) -> graph<u64>"
+  std::string to_string() const;
+};
+
+namespace jit_detail {
+
+struct Library;  // a loaded shared object (CPU) or module (CUDA); kept alive by every handle into it
+
+// The type-erased entry of a kernel: args[i] points to the i-th argument, `result` to a
+// default-constructed result that the kernel move-assigns. Returns null or the exception thrown.
+using Entry = void (*)(const void* const* args, void* result, KernelContext* context, std::exception_ptr* error);
+
+template <class T> struct dependent_false : std::false_type {};
+
+template <class T>
+constexpr const char* scalar_name() {
+  if constexpr (std::is_same_v<T, bool>) return "bool";
+  else if constexpr (std::is_same_v<T, int8_t>) return "i8";
+  else if constexpr (std::is_same_v<T, int16_t>) return "i16";
+  else if constexpr (std::is_same_v<T, int32_t>) return "i32";
+  else if constexpr (std::is_same_v<T, int64_t>) return "i64";
+  else if constexpr (std::is_same_v<T, uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<T, uint16_t>) return "u16";
+  else if constexpr (std::is_same_v<T, uint32_t>) return "u32";
+  else if constexpr (std::is_same_v<T, uint64_t>) return "u64";
+  else if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else static_assert(dependent_false<T>::value, "not an element type of the gql language");
+}
+
+// The language's name of a C++ argument or result type (references and const removed).
+template <class T> struct type_name {
+  static std::string get() { return scalar_name<T>(); }
+};
+template <class T> struct type_name<Csr<T>> {
+  static std::string get() { return std::string("graph<") + scalar_name<T>() + ">"; }
+};
+template <class T> struct type_name<Matrix<T>> {
+  static std::string get() { return std::string("matrix<") + scalar_name<T>() + ">"; }
+};
+template <class T> struct type_name<Vector<T>> {
+  static std::string get() { return std::string("vector<") + scalar_name<T>() + ">"; }
+};
+template <class... T> struct type_name<std::tuple<T...>> {
+  static std::string get() {
+    std::string out = "(";
+    ((out += (out.size() > 1 ? ", " : "") + type_name<T>::get()), ...);
+    return out + ")";
+  }
+};
+template <class T> std::string name_of() { return type_name<std::remove_cvref_t<T>>::get(); }
+
+// Throws Error(usage) naming both signatures unless the requested types are the kernel's (a
+// `vertex` parameter is passed as an int32_t, gql::index_t).
+void check_signature(const KernelSignature& kernel, const std::vector<std::string>& parameter_types,
+                     const std::string& result_type);
+
+// Empties the process-wide table of loaded kernel libraries, so that the next compile looks in the
+// disk cache as a new process would (tests and benchmarks). Handles already given out stay valid.
+void forget_loaded_libraries();
+
+}  // namespace jit_detail
+
+template <class Signature> class BoundKernel;
+
+// A typed kernel: call it like the function it was bound as.
+template <class R, class... Args>
+class BoundKernel<R(Args...)> {
+ public:
+  R operator()(Args... args) const {
+    KernelContext context;
+    return run(context, std::forward<Args>(args)...);
+  }
+  // With a context of one's own: its work counts, and its plan lines when it explains.
+  R run(KernelContext& context, Args... args) const {
+    const void* pointers[sizeof...(Args) + 1] = {static_cast<const void*>(&args)...};
+    R result{};
+    std::exception_ptr error;
+    entry_(pointers, &result, &context, &error);
+    if (error) std::rethrow_exception(error);
+    return result;
+  }
+  const KernelSignature& signature() const noexcept { return *signature_; }
+
+ private:
+  friend class Kernel;
+  BoundKernel(std::shared_ptr<const jit_detail::Library> library, const KernelSignature* signature,
+              jit_detail::Entry entry)
+      : library_(std::move(library)), signature_(signature), entry_(entry) {}
+
+  std::shared_ptr<const jit_detail::Library> library_;
+  const KernelSignature* signature_;
+  jit_detail::Entry entry_;
+};
+
+// One kernel of a compiled module; bind it to a C++ signature to call it.
+class Kernel {
+ public:
+  const KernelSignature& signature() const noexcept { return *signature_; }
+  const std::string& name() const noexcept { return signature_->name; }
+
+  // Throws Error(usage) when Signature is not the kernel's, naming both.
+  template <class Signature>
+  BoundKernel<Signature> bind() const {
+    return bind_as(static_cast<Signature*>(nullptr));
+  }
+
+ private:
+  friend class Module;
+  Kernel(std::shared_ptr<const jit_detail::Library> library, const KernelSignature* signature, jit_detail::Entry entry)
+      : library_(std::move(library)), signature_(signature), entry_(entry) {}
+
+  template <class R, class... Args>
+  BoundKernel<R(Args...)> bind_as(R (*)(Args...)) const {
+    jit_detail::check_signature(*signature_, {jit_detail::name_of<Args>()...}, jit_detail::name_of<R>());
+    return BoundKernel<R(Args...)>(library_, signature_, entry_);
+  }
+
+  std::shared_ptr<const jit_detail::Library> library_;
+  const KernelSignature* signature_;
+  jit_detail::Entry entry_;
+};
+
+// The kernels of one spec, compiled and loaded. Cheap to copy; the code stays loaded while any
+// Module, Kernel or BoundKernel into it lives.
+class Module {
+ public:
+  // Throws Error(usage) listing the module's kernels when there is no kernel `name`.
+  Kernel kernel(const std::string& name) const;
+  std::vector<std::string> kernel_names() const;
+  // The plan chosen for every operation (what GQL_JIT_VERBOSE prints).
+  const std::string& plan() const noexcept;
+  // The generated source that was compiled (or found in the cache).
+  const std::string& source() const noexcept;
+
+ private:
+  friend class Compiler;
+  struct State;
+  explicit Module(std::shared_ptr<const State> state) : state_(std::move(state)) {}
+  std::shared_ptr<const State> state_;
+};
+
+// Compiles specs into loaded modules. Thread-safe: threads asking for the same kernels at once
+// share one compilation; processes share the on-disk cache, and one compiles while the others wait.
+class Compiler {
+ public:
+  explicit Compiler(CompilerOptions options = {});
+  ~Compiler();
+  Compiler(const Compiler&) = delete;
+  Compiler& operator=(const Compiler&) = delete;
+
+  // Throws Error(parse/type) with the rendered diagnostics when the spec has errors.
+  Module compile_file(const std::string& path) const;
+  // `text` is a spec named `name` in diagnostics; imports are searched from the working folder.
+  Module compile_source(const std::string& text, const std::string& name = "<source>") const;
+
+  const CompilerOptions& options() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gql

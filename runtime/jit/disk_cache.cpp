@@ -1,0 +1,208 @@
+#include "disk_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+#include "file_lock.hpp"
+#include "gql/error.hpp"
+
+namespace gql::jit {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr char magic[8] = {'G', 'Q', 'L', 'J', 'I', 'T', '0', '1'};
+struct Trailer {
+  uint64_t checksum;
+  uint64_t payload_size;
+  char magic[8];
+};
+static_assert(sizeof(Trailer) == 24);
+
+bool read_file(const std::string& path, std::string& bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  bytes = std::move(s).str();
+  return true;
+}
+
+// Splits an entry into payload and trailer; false when the trailer does not vouch for the payload.
+bool check_entry(const std::string& bytes, uint64_t& payload_size) {
+  if (bytes.size() < sizeof(Trailer)) return false;
+  Trailer t;
+  std::memcpy(&t, bytes.data() + bytes.size() - sizeof(Trailer), sizeof(Trailer));
+  if (std::memcmp(t.magic, magic, sizeof magic) != 0) return false;
+  if (t.payload_size != bytes.size() - sizeof(Trailer)) return false;
+  if (checksum(bytes.data(), t.payload_size) != t.checksum) return false;
+  payload_size = t.payload_size;
+  return true;
+}
+
+void make_dirs(const fs::path& p) {
+  std::error_code ec;
+  fs::create_directories(p, ec);
+  if (ec) throw Error(ErrorKind::io, "cannot create the cache folder: " + ec.message(), {p.string()});
+}
+
+// A name no other thread or process uses at the same time.
+std::string unique_suffix() {
+  static std::atomic<uint64_t> counter{0};
+  return std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+}
+
+bool is_entry(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".so" || ext == ".cubin" || ext == ".ptx";
+}
+
+}  // namespace
+
+const char* to_string(CacheOrigin origin) noexcept {
+  switch (origin) {
+    case CacheOrigin::disk: return "reused from the disk cache";
+    case CacheOrigin::built: return "compiled";
+    case CacheOrigin::waited: return "reused (compiled meanwhile by another thread or process)";
+    case CacheOrigin::rebuilt: return "compiled again (the cached entry was corrupt)";
+  }
+  return "?";
+}
+
+DiskCache::DiskCache(std::string dir, uint64_t max_bytes)
+    : root_((fs::path(dir) / "v1").string()), max_bytes_(max_bytes) {
+  make_dirs(fs::path(root_) / "locks");
+  make_dirs(fs::path(root_) / "tmp");
+}
+
+void DiskCache::write_payload(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw Error(ErrorKind::io, "cannot write the cache payload", {path});
+}
+
+bool DiskCache::read_payload(const std::string& path, std::string& payload) {
+  std::string bytes;
+  uint64_t size = 0;
+  if (!read_file(path, bytes) || !check_entry(bytes, size)) return false;
+  bytes.resize(size);
+  payload = std::move(bytes);
+  return true;
+}
+
+bool DiskCache::verified(const std::string& path, uint64_t& payload_size) const {
+  std::string bytes;
+  if (!read_file(path, bytes) || !check_entry(bytes, payload_size)) return false;
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // a use: most recently used now
+  return true;
+}
+
+void DiskCache::publish(const std::string& payload_path, const std::string& final_path) const {
+  std::string bytes;
+  if (!read_file(payload_path, bytes))
+    throw Error(ErrorKind::jit, "the build wrote no output", {payload_path});
+  Trailer t{checksum(bytes.data(), bytes.size()), bytes.size(), {}};
+  std::memcpy(t.magic, magic, sizeof magic);
+  {
+    std::ofstream out(payload_path, std::ios::binary | std::ios::app);
+    out.write(reinterpret_cast<const char*>(&t), sizeof t);
+    out.flush();
+    if (!out) throw Error(ErrorKind::io, "cannot write the cache entry", {payload_path});
+  }
+  if (std::rename(payload_path.c_str(), final_path.c_str()) != 0)
+    throw Error(ErrorKind::io, std::string("cannot publish the cache entry: ") + std::strerror(errno), {final_path});
+}
+
+CacheEntry DiskCache::get_or_build(const CacheKey& key, const std::string& ext,
+                                   const std::function<void(const std::string&)>& build) {
+  const std::string name = key.hex();
+  CacheEntry entry;
+  entry.path = (fs::path(root_) / (name + ext)).string();
+  if (verified(entry.path, entry.payload_size)) return entry;
+
+  FileLock lock((fs::path(root_) / "locks" / (name + ".lock")).string());
+  // Whoever held the lock before may have published the entry meanwhile.
+  std::error_code ec;
+  const bool present = fs::exists(entry.path, ec);
+  if (present && verified(entry.path, entry.payload_size)) {
+    entry.origin = CacheOrigin::waited;
+    return entry;
+  }
+  entry.origin = present ? CacheOrigin::rebuilt : CacheOrigin::built;
+  const std::string payload_path = (fs::path(root_) / "tmp" / (name + "." + unique_suffix() + ext)).string();
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    build(payload_path);
+    entry.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    publish(payload_path, entry.path);
+  } catch (...) {
+    fs::remove(payload_path, ec);
+    throw;
+  }
+  if (!verified(entry.path, entry.payload_size))
+    throw Error(ErrorKind::io, "the cache entry changed while it was published", {entry.path});
+  evict(entry.path);
+  return entry;
+}
+
+void DiskCache::evict(const std::string& keep) {
+  // One evicting process at a time; the others skip (the next publish tries again).
+  FileLock lock((fs::path(root_) / "locks" / "evict.lock").string(), FileLock::Mode::try_only);
+  if (!lock.held()) return;
+  struct Item {
+    fs::path path;
+    uint64_t size;
+    fs::file_time_type used;
+  };
+  std::vector<Item> items;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root_, ec)) {
+    std::error_code item_ec;
+    if (!e.is_regular_file(item_ec) || !is_entry(e.path())) continue;
+    const uint64_t size = e.file_size(item_ec);
+    const auto used = e.last_write_time(item_ec);
+    if (item_ec) continue;  // removed meanwhile
+    items.push_back({e.path(), size, used});
+    total += size;
+  }
+  if (total <= max_bytes_) return;
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.used < b.used; });
+  for (const Item& item : items) {
+    if (total <= max_bytes_) break;
+    if (item.path == keep) continue;
+    // A process that loaded this entry keeps its mapping; later lookups rebuild it.
+    if (fs::remove(item.path, ec)) total -= item.size;
+  }
+}
+
+std::string default_cache_dir() {
+  if (const char* d = std::getenv("GQL_CACHE_DIR"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return (fs::path(d) / "gql").string();
+  if (const char* d = std::getenv("HOME"); d && *d) return (fs::path(d) / ".cache" / "gql").string();
+  return "/tmp/gql-cache-" + std::to_string(::getuid());
+}
+
+uint64_t default_cache_max_bytes() {
+  if (const char* s = std::getenv("GQL_CACHE_MAX_BYTES"); s && *s) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s, &end, 10);
+    if (end && *end == '\0' && v > 0) return v;
+    throw Error(ErrorKind::usage, std::string("GQL_CACHE_MAX_BYTES must be a positive number of bytes, not '") + s + "'");
+  }
+  return uint64_t{2} << 30;
+}
+
+}  // namespace gql::jit

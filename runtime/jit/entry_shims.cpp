@@ -1,0 +1,62 @@
+#include "entry_shims.hpp"
+
+#include "gql/compiler/types.hpp"
+
+namespace gql::jit {
+namespace {
+
+using compiler::Type;
+using compiler::TypeKind;
+
+std::string cpp_type(const Type& t) {
+  const std::string e(compiler::cpp_type(t.element));
+  switch (t.kind) {
+    case TypeKind::graph: return "gql::Csr<" + e + ">";
+    case TypeKind::matrix: return "gql::Matrix<" + e + ">";
+    case TypeKind::vector: return "gql::Vector<" + e + ">";
+    case TypeKind::tuple: {
+      std::string out = "std::tuple<";
+      for (size_t n = 0; n < t.members.size(); ++n) out += (n ? ", " : "") + cpp_type(t.members[n]);
+      return out + ">";
+    }
+    default: return e;
+  }
+}
+
+Type result_of(const compiler::ir::Kernel& k) {
+  return k.results.size() == 1 ? k.results[0] : Type::tuple(k.results);
+}
+
+}  // namespace
+
+std::string entry_symbol(const std::string& kernel) { return "gql_entry_" + kernel; }
+
+std::string generate_entry_shims(const compiler::ir::Module& module) {
+  std::string out = "\n// Entry points for gql::Module (see gql/jit.hpp): type-erased arguments and result.\n";
+  out += "#include <exception>\n#include <gql/kernel_context.hpp>\n\n";
+  for (const compiler::ir::Kernel& k : module.kernels) {
+    out += "extern \"C\" __attribute__((visibility(\"default\"))) void " + entry_symbol(k.name) +
+           "(const void* const* args, void* result, gql::KernelContext* ctx, std::exception_ptr* error) {\n"
+           "  try {\n    *static_cast<" + cpp_type(result_of(k)) + "*>(result) = gqlgen::" + k.name + "(";
+    for (size_t n = 0; n < k.parameters.size(); ++n) {
+      const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;
+      out += "*static_cast<const " + cpp_type(t) + "*>(args[" + std::to_string(n) + "]), ";
+    }
+    out += "*ctx);\n  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
+  }
+  return out;
+}
+
+KernelSignature signature_of(const compiler::ir::Kernel& kernel) {
+  KernelSignature s;
+  s.name = kernel.name;
+  for (int id : kernel.parameters) {
+    const compiler::ir::Variable& v = kernel.variables.at(static_cast<size_t>(id));
+    s.parameter_names.push_back(v.name);
+    s.parameter_types.push_back(compiler::to_string(v.type));
+  }
+  s.result_type = compiler::to_string(result_of(kernel));
+  return s;
+}
+
+}  // namespace gql::jit

@@ -1,0 +1,21 @@
+// The type-erased entry points of a CPU kernel library and the signatures they are checked against.
+#pragma once
+
+#include <string>
+
+#include "gql/compiler/ir.hpp"
+#include "gql/jit.hpp"
+
+namespace gql::jit {
+
+// The exported symbol of a kernel's entry.
+std::string entry_symbol(const std::string& kernel);
+
+// One extern "C" function per kernel, appended to the generated kernels: it unpacks the argument
+// pack (args[i] points to the i-th argument), calls gqlgen::KERNEL and move-assigns the result,
+// catching what it throws (jit_detail::Entry).
+std::string generate_entry_shims(const compiler::ir::Module& module);
+
+KernelSignature signature_of(const compiler::ir::Kernel& kernel);
+
+}  // namespace gql::jit

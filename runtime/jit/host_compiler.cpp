@@ -1,0 +1,97 @@
+#include "host_compiler.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gql/compiler/run_command.hpp"
+#include "gql/error.hpp"
+
+namespace gql::jit {
+namespace fs = std::filesystem;
+namespace {
+
+// The absolute path of `name` (searched in PATH unless it holds a slash), or "".
+std::string resolve(const std::string& name) {
+  if (name.find('/') != std::string::npos) return fs::exists(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return "";
+}
+
+}  // namespace
+
+HostCompiler find_host_compiler(const std::string& requested) {
+  std::vector<std::string> candidates;
+  if (!requested.empty()) candidates = {requested};
+  else if (const char* env = std::getenv("GQL_CXX"); env && *env) candidates = {env};
+  else candidates = {"clang++", "g++"};
+  for (const std::string& name : candidates) {
+    const std::string found = resolve(name);
+    if (found.empty()) continue;
+    std::error_code ec;
+    const fs::path real = fs::canonical(found, ec);
+    struct stat st {};
+    ::stat(found.c_str(), &st);
+    return {found, (ec ? fs::path(found) : real).string() + " " + std::to_string(st.st_size) + " " +
+                       std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec)};
+  }
+  std::string tried;
+  for (const auto& c : candidates) tried += (tried.empty() ? "" : ", ") + c;
+  throw Error(ErrorKind::jit, "no host compiler found (tried " + tried + "; set GQL_CXX)");
+}
+
+std::vector<std::string> shared_object_flags(const compiler::RuntimeLayout& layout,
+                                             const std::vector<std::string>& extra) {
+  std::vector<std::string> flags = {"-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-fopenmp", "-fPIC", "-shared",
+                                    // The runtime is linked in statically; keep its symbols private to the
+                                    // kernel library so they never interpose on the host program's.
+                                    "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-w", "-I" + layout.include_dir};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return flags;
+}
+
+void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
+                         const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output) {
+  const std::string source_path = output + ".cpp";
+  {
+    std::ofstream file(source_path, std::ios::binary | std::ios::trunc);
+    file << source;
+    if (!file) throw Error(ErrorKind::io, "cannot write the generated source", {source_path});
+  }
+  std::vector<std::string> argv = {compiler.path};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {source_path, "-o", output, layout.runtime_library});
+  argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
+  std::string log;
+  const int status = compiler::run_command(argv, log);
+  if (status != 0) {
+    // Kept for inspection next to the failed output, outside the cache's published entries.
+    throw Error(ErrorKind::jit, "compiling the generated kernels failed (exit " + std::to_string(status) +
+                                    "); the source is kept in " + source_path + "\ncommand: " +
+                                    compiler::command_line(argv) + "\n" + log);
+  }
+  std::remove(source_path.c_str());
+}
+
+std::string host_cpu_identity() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model, flags;
+  while (std::getline(in, line) && (model.empty() || flags.empty())) {
+    if (model.empty() && line.rfind("model name", 0) == 0) model = line;
+    if (flags.empty() && line.rfind("flags", 0) == 0) flags = line;
+  }
+  return model + "\n" + flags;
+}
+
+}  // namespace gql::jit

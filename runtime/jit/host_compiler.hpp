@@ -1,0 +1,31 @@
+// The CPU JIT's compiler: generated OpenMP C++ -> a shared object, with the host compiler.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gql/compiler/install_layout.hpp"
+
+namespace gql::jit {
+
+struct HostCompiler {
+  std::string path;      // what is run
+  std::string identity;  // resolved path, size and modification time: changes when the compiler does
+};
+
+// `requested`, else $GQL_CXX, else clang++ when present, else g++.
+// Throws gql::Error(jit) when none can be found.
+HostCompiler find_host_compiler(const std::string& requested);
+
+// The flags every CPU kernel library is built with, then `extra`.
+std::vector<std::string> shared_object_flags(const compiler::RuntimeLayout& layout, const std::vector<std::string>& extra);
+
+// Compiles `source` into the shared object `output`; the source is written next to it as
+// OUTPUT.cpp and removed afterwards. Throws gql::Error(jit) with the compiler's messages on failure.
+void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
+                         const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output);
+
+// What the generated code is specialized for (-march=native): the CPU model and feature flags.
+std::string host_cpu_identity();
+
+}  // namespace gql::jit

@@ -1,0 +1,259 @@
+// gql::Compiler and gql::Module: spec -> front end -> generated OpenMP C++ + entry shims -> the
+// cache key -> the in-process table -> the disk cache (built with the host compiler on a miss)
+// -> dlopen.
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "build_id.hpp"
+#include "disk_cache.hpp"
+#include "entry_shims.hpp"
+#include "gql/compiler/codegen.hpp"
+#include "gql/compiler/compiler.hpp"
+#include "gql/compiler/install_layout.hpp"
+#include "gql/compiler/plan.hpp"
+#include "gql/jit.hpp"
+#include "host_compiler.hpp"
+#include "once_table.hpp"
+#include "parse/parser.hpp"
+
+namespace gql {
+
+namespace jit_detail {
+// A loaded kernel library; stays loaded for the life of the process (the in-process table keeps it).
+struct Library {
+  void* handle = nullptr;
+  std::string path;
+  std::vector<KernelSignature> signatures;
+  std::vector<Entry> entries;
+};
+}  // namespace jit_detail
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using jit_detail::Library;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string format_duration(double s) {
+  char buf[32];
+  if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  else if (s < 1) std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::string(v) != "0";
+}
+
+// Every process shares one table, so that all Compiler objects load a library once.
+jit::OnceTable<jit::CacheKey, Library, jit::CacheKeyHash>& loaded_libraries() {
+  static jit::OnceTable<jit::CacheKey, Library, jit::CacheKeyHash> table;
+  return table;
+}
+
+std::shared_ptr<const Library> load_library(const std::string& path, const compiler::ir::Module& module) {
+  auto library = std::make_shared<Library>();
+  library->path = path;
+  library->handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library->handle) throw Error(ErrorKind::jit, std::string("cannot load the kernel library: ") + ::dlerror(), {path});
+  for (const compiler::ir::Kernel& k : module.kernels) {
+    void* entry = ::dlsym(library->handle, jit::entry_symbol(k.name).c_str());
+    if (!entry) throw Error(ErrorKind::jit, "the kernel library has no entry for '" + k.name + "'", {path});
+    library->signatures.push_back(jit::signature_of(k));
+    library->entries.push_back(reinterpret_cast<jit_detail::Entry>(entry));
+  }
+  return library;
+}
+
+// Modification stamp of a file read by the front end; a memoized module is reused while they all hold.
+struct FileStamp {
+  std::string path;
+  int64_t size = -1;
+  int64_t mtime_ns = -1;
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+FileStamp stamp(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {path};
+  return {path, static_cast<int64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
+void jit_detail::forget_loaded_libraries() { loaded_libraries().clear(); }
+
+struct Module::State {
+  std::shared_ptr<const Library> library;
+  std::string plan;
+  std::string source;
+};
+
+struct Compiler::Impl {
+  CompilerOptions options;
+  compiler::RuntimeLayout layout;
+  jit::HostCompiler host;
+  std::vector<std::string> flags;
+  std::unique_ptr<jit::DiskCache> cache;
+
+  struct Memo {
+    std::shared_ptr<const Module::State> state;
+    std::vector<FileStamp> files;
+  };
+  std::mutex memo_mutex;
+  std::map<std::string, Memo> memo;  // by spec path (compile_file) or by name + text (compile_source)
+
+  void log(const std::string& line) const {
+    if (!options.verbose) return;
+    if (options.log) options.log(line);
+    else std::fprintf(stderr, "gql jit: %s\n", line.c_str());
+  }
+
+  // Compiles a file (text == nullptr) or text named `name`; `read` gets the stamps of the files read.
+  std::shared_ptr<const Module::State> compile(const std::string& name, const std::string* text,
+                                               std::vector<FileStamp>& read);
+  std::shared_ptr<const Module::State> lookup_memo(const std::string& memo_key);
+};
+
+std::shared_ptr<const Module::State> Compiler::Impl::lookup_memo(const std::string& memo_key) {
+  std::lock_guard lock(memo_mutex);
+  auto it = memo.find(memo_key);
+  if (it == memo.end()) return nullptr;
+  for (const FileStamp& f : it->second.files)
+    if (!(stamp(f.path) == f)) return nullptr;
+  return it->second.state;
+}
+
+std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& name, const std::string* text,
+                                                             std::vector<FileStamp>& read) {
+  const auto start = Clock::now();
+  compiler::Options front_options;
+  front_options.include_dirs = options.include_dirs;
+  front_options.stdlib_dir = layout.stdlib_dir;
+  front_options.target = options.target == Target::cuda ? compiler::ir::Target::cuda : compiler::ir::Target::openmp;
+  compiler::Compiler front(front_options);
+  const bool ok = text ? front.compile_source(name, *text) : front.compile_file(name);
+  if (!ok) {
+    // Syntax errors in the spec itself are parse errors; everything else the front end reports is a type error.
+    ErrorKind kind = ErrorKind::type;
+    if (front.sources().size() > 0) {
+      compiler::Diagnostics syntax;
+      compiler::parse_file(front.sources(), 0, syntax);
+      if (syntax.has_errors()) kind = ErrorKind::parse;
+    } else {
+      kind = ErrorKind::io;
+    }
+    throw Error(kind, front.rendered_diagnostics(), {name});
+  }
+  const compiler::ir::Module& ir = *front.module();
+  // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
+  for (uint32_t f = text ? 1 : 0; f < front.sources().size(); ++f) read.push_back(stamp(front.sources().file(f).path));
+  if (options.target == Target::cuda)
+    throw Error(ErrorKind::usage, "the CUDA target has no code generator yet; compile with gql::Target::openmp", {name});
+  const double front_seconds = seconds_since(start);
+
+  auto state = std::make_shared<Module::State>();
+  compiler::CodegenOptions codegen;
+  codegen.source_name = fs::path(name).filename().string();
+  codegen.with_main = false;
+  state->source = compiler::generate_openmp(ir, codegen) + jit::generate_entry_shims(ir);
+  state->plan = compiler::plan::print_plan(compiler::plan::plan_module(ir));
+
+  jit::CacheKeyBuilder key_builder;
+  key_builder.add("source", state->source).add("target", "openmp").add("compiler", host.identity);
+  for (const std::string& f : flags) key_builder.add("flag", f);
+  key_builder.add("cpu", jit::host_cpu_identity()).add("build", jit::build_id(layout));
+  const jit::CacheKey key = key_builder.finish();
+
+  jit::CacheEntry entry;
+  bool made = false;
+  const auto load_start = Clock::now();
+  state->library = loaded_libraries().get(
+      key,
+      [&] {
+        entry = cache->get_or_build(key, ".so", [&](const std::string& output) {
+          jit::build_shared_object(host, flags, layout, state->source, output);
+        });
+        return load_library(entry.path, ir);
+      },
+      &made);
+  if (options.verbose) {
+    std::string what = made ? std::string(jit::to_string(entry.origin)) : "reused (already loaded in this process)";
+    if (made && entry.build_seconds > 0) what += " by " + fs::path(host.path).filename().string() + " in " + format_duration(entry.build_seconds);
+    log(codegen.source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
+        format_duration(front_seconds) + ", ready after " + format_duration(seconds_since(start)) + " (load " +
+        format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path);
+    if (!state->plan.empty()) log("plan of " + codegen.source_name + ":\n" + state->plan);
+  }
+  return state;
+}
+
+Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  s.options = std::move(options);
+  if (env_flag("GQL_JIT_VERBOSE")) s.options.verbose = true;
+  s.layout = compiler::runtime_layout(s.options.root);
+  if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
+  if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
+  s.host = jit::find_host_compiler(s.options.cxx);
+  s.flags = jit::shared_object_flags(s.layout, s.options.cxx_flags);
+  s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
+}
+
+Compiler::~Compiler() = default;
+
+const CompilerOptions& Compiler::options() const noexcept { return impl_->options; }
+
+Module Compiler::compile_file(const std::string& path) const {
+  std::error_code ec;
+  const std::string memo_key = "file:" + fs::weakly_canonical(path, ec).string();
+  if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
+  std::vector<FileStamp> read;
+  auto state = impl_->compile(path, nullptr, read);
+  std::lock_guard lock(impl_->memo_mutex);
+  impl_->memo[memo_key] = Impl::Memo{state, std::move(read)};
+  return Module(std::move(state));
+}
+
+Module Compiler::compile_source(const std::string& text, const std::string& name) const {
+  const std::string memo_key = "text:" + name + "\n" + text;
+  if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
+  std::vector<FileStamp> read;
+  auto state = impl_->compile(name, &text, read);
+  std::lock_guard lock(impl_->memo_mutex);
+  impl_->memo[memo_key] = Impl::Memo{state, std::move(read)};
+  return Module(std::move(state));
+}
+
+Kernel Module::kernel(const std::string& name) const {
+  const Library& lib = *state_->library;
+  for (size_t n = 0; n < lib.signatures.size(); ++n)
+    if (lib.signatures[n].name == name) return Kernel(state_->library, &lib.signatures[n], lib.entries[n]);
+  std::string names;
+  for (const auto& s : lib.signatures) names += (names.empty() ? "" : ", ") + s.name;
+  throw Error(ErrorKind::usage, "the module has no kernel '" + name + "' (it has: " + names + ")");
+}
+
+std::vector<std::string> Module::kernel_names() const {
+  std::vector<std::string> names;
+  for (const auto& s : state_->library->signatures) names.push_back(s.name);
+  return names;
+}
+
+const std::string& Module::plan() const noexcept { return state_->plan; }
+const std::string& Module::source() const noexcept { return state_->source; }
+
+}  // namespace gql

@@ -1,0 +1,184 @@
+// The on-disk cache with stand-in payloads (no compiler): hit, miss, corruption, failed builds,
+// LRU eviction and several processes asking for the same entry at once.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "disk_cache.hpp"
+#include "gql/error.hpp"
+#include "jit_test_support.hpp"
+
+namespace gql::jit {
+namespace {
+
+namespace fs = std::filesystem;
+
+CacheKey key(const std::string& name) { return CacheKeyBuilder().add("name", name).finish(); }
+
+void write(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A build function that writes `payload` and counts its calls.
+struct CountingBuild {
+  std::string payload;
+  int calls = 0;
+  void operator()(const std::string& out) {
+    ++calls;
+    write(out, payload);
+  }
+};
+
+TEST(DiskCache, MissBuildsThenHitReuses) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  CountingBuild build{"payload one"};
+  auto fn = [&](const std::string& p) { build(p); };
+  const CacheEntry first = cache.get_or_build(key("a"), ".so", fn);
+  EXPECT_EQ(first.origin, CacheOrigin::built);
+  EXPECT_EQ(first.payload_size, build.payload.size());
+  const CacheEntry second = cache.get_or_build(key("a"), ".so", fn);
+  EXPECT_EQ(second.origin, CacheOrigin::disk);
+  EXPECT_EQ(second.path, first.path);
+  EXPECT_EQ(build.calls, 1);
+  std::string payload;
+  ASSERT_TRUE(DiskCache::read_payload(first.path, payload));
+  EXPECT_EQ(payload, "payload one");
+  // Published atomically: nothing is left in the temporary folder.
+  EXPECT_TRUE(fs::is_empty(fs::path(cache.root()) / "tmp"));
+}
+
+TEST(DiskCache, DifferentKeysAreDifferentEntries) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  CountingBuild a{"A"}, b{"B"};
+  const auto ea = cache.get_or_build(key("a"), ".so", [&](const std::string& p) { a(p); });
+  const auto eb = cache.get_or_build(key("b"), ".so", [&](const std::string& p) { b(p); });
+  EXPECT_NE(ea.path, eb.path);
+  std::string payload;
+  ASSERT_TRUE(DiskCache::read_payload(eb.path, payload));
+  EXPECT_EQ(payload, "B");
+}
+
+TEST(DiskCache, CorruptEntriesAreRebuilt) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  CountingBuild build{std::string(1000, 'p')};
+  auto fn = [&](const std::string& p) { build(p); };
+  const std::string path = cache.get_or_build(key("a"), ".so", fn).path;
+
+  std::string bytes = read(path);
+  bytes[500] ^= 1;  // one flipped bit in the payload
+  write(path, bytes);
+  EXPECT_EQ(cache.get_or_build(key("a"), ".so", fn).origin, CacheOrigin::rebuilt);
+
+  write(path, read(path).substr(0, 700));  // truncated
+  EXPECT_EQ(cache.get_or_build(key("a"), ".so", fn).origin, CacheOrigin::rebuilt);
+
+  write(path, "");  // empty
+  EXPECT_EQ(cache.get_or_build(key("a"), ".so", fn).origin, CacheOrigin::rebuilt);
+  EXPECT_EQ(build.calls, 4);
+  std::string payload;
+  ASSERT_TRUE(DiskCache::read_payload(path, payload));
+  EXPECT_EQ(payload, build.payload);
+}
+
+TEST(DiskCache, FailedBuildPublishesNothing) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  auto failing = [](const std::string& p) {
+    write(p, "half");
+    throw Error(ErrorKind::jit, "compiler failed");
+  };
+  EXPECT_THROW(cache.get_or_build(key("a"), ".so", failing), Error);
+  EXPECT_TRUE(fs::is_empty(fs::path(cache.root()) / "tmp"));
+  CountingBuild build{"ok"};
+  EXPECT_EQ(cache.get_or_build(key("a"), ".so", [&](const std::string& p) { build(p); }).origin, CacheOrigin::built);
+}
+
+TEST(DiskCache, EvictsLeastRecentlyUsedOverTheCap) {
+  test::ScratchDir dir;
+  // Each entry is 1000 bytes of payload + a 24-byte trailer; three fit under the cap, four do not.
+  DiskCache cache(dir.str(), 3 * 1024 + 100);
+  auto build = [](const std::string& p) { write(p, std::string(1000, 'x')); };
+  std::string paths[4];
+  for (int n = 0; n < 3; ++n) paths[n] = cache.get_or_build(key(std::to_string(n)), ".so", build).path;
+  // Entry 1 is the oldest, then 0, then 2: make it so explicitly (file times may tie).
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(paths[1], now - std::chrono::hours(3));
+  fs::last_write_time(paths[0], now - std::chrono::hours(2));
+  fs::last_write_time(paths[2], now - std::chrono::hours(1));
+  // A hit makes entry 1 the most recently used, so entry 0 is the one to go.
+  EXPECT_EQ(cache.get_or_build(key("1"), ".so", build).origin, CacheOrigin::disk);
+  paths[3] = cache.get_or_build(key("3"), ".so", build).path;
+  EXPECT_FALSE(fs::exists(paths[0]));
+  EXPECT_TRUE(fs::exists(paths[1]));
+  EXPECT_TRUE(fs::exists(paths[2]));
+  EXPECT_TRUE(fs::exists(paths[3]));
+  // An evicted entry is simply built again.
+  EXPECT_EQ(cache.get_or_build(key("0"), ".so", build).origin, CacheOrigin::built);
+}
+
+TEST(DiskCache, ConcurrentProcessesBuildOnce) {
+  test::ScratchDir dir;
+  const std::string log = dir.str() + "/builds.log";
+  constexpr int processes = 4;
+  pid_t children[processes];
+  for (int n = 0; n < processes; ++n) {
+    children[n] = fork();
+    ASSERT_GE(children[n], 0);
+    if (children[n] == 0) {
+      int status = 0;
+      try {
+        DiskCache cache(dir.str() + "/cache", 1 << 20);
+        const CacheEntry e = cache.get_or_build(key("shared"), ".so", [&](const std::string& p) {
+          std::ofstream(log, std::ios::app) << getpid() << "\n";
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the others arrive meanwhile
+          write(p, "built once");
+        });
+        std::string payload;
+        if (!DiskCache::read_payload(e.path, payload) || payload != "built once") status = 1;
+      } catch (...) {
+        status = 2;
+      }
+      _exit(status);
+    }
+  }
+  for (pid_t child : children) {
+    int status = -1;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  std::istringstream lines(read(log));
+  int builds = 0;
+  for (std::string line; std::getline(lines, line);) ++builds;
+  EXPECT_EQ(builds, 1);
+}
+
+TEST(DiskCache, MaxBytesFromTheEnvironment) {
+  ::setenv("GQL_CACHE_MAX_BYTES", "12345", 1);
+  EXPECT_EQ(default_cache_max_bytes(), 12345u);
+  ::setenv("GQL_CACHE_MAX_BYTES", "lots", 1);
+  EXPECT_THROW(default_cache_max_bytes(), Error);
+  ::unsetenv("GQL_CACHE_MAX_BYTES");
+  EXPECT_EQ(default_cache_max_bytes(), uint64_t{2} << 30);
+}
+
+}  // namespace
+}  // namespace gql::jit

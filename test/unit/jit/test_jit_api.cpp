@@ -1,0 +1,213 @@
+// gql::Compiler end to end on the CPU: spec -> generated code -> host compiler -> dlopen -> calls,
+// compared against reference code written here. Every test shares one cache, so the spec is
+// compiled once per build folder.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <limits>
+#include <queue>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gql/gql.hpp"
+#include "jit_test_support.hpp"
+
+namespace gql {
+namespace {
+
+const std::string spec = std::string(GQL_SOURCE_DIR) + "/test/unit/jit/specs/kernels.gql";
+
+CompilerOptions test_options() {
+  CompilerOptions o;
+  o.cache_dir = test::shared_kernel_cache();
+  return o;
+}
+
+// A random pattern graph without self loops, rows sorted.
+Csr<bool> random_graph(int64_t n, int degree, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> pick(0, static_cast<int32_t>(n - 1));
+  std::vector<offset_t> offsets{0};
+  std::vector<index_t> cols;
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<bool> row(static_cast<size_t>(n), false);
+    for (int d = 0; d < degree; ++d) {
+      const int32_t j = pick(rng);
+      if (j != i) row[static_cast<size_t>(j)] = true;
+    }
+    for (int64_t j = 0; j < n; ++j)
+      if (row[static_cast<size_t>(j)]) cols.push_back(static_cast<index_t>(j));
+    offsets.push_back(static_cast<offset_t>(cols.size()));
+  }
+  return Csr<bool>(n, n, std::move(offsets), std::move(cols));
+}
+
+std::vector<std::vector<bool>> dense_pattern(const Csr<bool>& g) {
+  std::vector<std::vector<bool>> a(static_cast<size_t>(g.n_rows()), std::vector<bool>(static_cast<size_t>(g.n_cols())));
+  for (int64_t i = 0; i < g.n_rows(); ++i)
+    for (offset_t p = g.row_offsets()[i]; p < g.row_offsets()[i + 1]; ++p) a[i][g.col_indices()[p]] = true;
+  return a;
+}
+
+TEST(JitApi, FriendsOfFriendsMatchesReference) {
+  Compiler compiler(test_options());
+  Module m = compiler.compile_file(spec);
+  auto fof = m.kernel("fof").bind<Csr<uint64_t>(const Csr<bool>&)>();
+  const Csr<bool> G = random_graph(60, 4, 1);
+  const Csr<uint64_t> C = fof(G);
+  C.validate();
+  // C(i,j) = #k with G(i,k) and G(k,j), kept where G(i,j) is absent and the count is not zero.
+  const auto a = dense_pattern(G);
+  std::vector<std::vector<uint64_t>> got(60, std::vector<uint64_t>(60, 0));
+  for (int64_t i = 0; i < 60; ++i)
+    for (offset_t p = C.row_offsets()[i]; p < C.row_offsets()[i + 1]; ++p) got[i][C.col_indices()[p]] = C.values()[p];
+  int64_t want_nvals = 0;
+  for (int i = 0; i < 60; ++i)
+    for (int j = 0; j < 60; ++j) {
+      uint64_t count = 0;
+      for (int k = 0; k < 60; ++k) count += a[i][k] && a[k][j];
+      const uint64_t want = a[i][j] ? 0 : count;
+      want_nvals += want != 0;
+      EXPECT_EQ(got[i][j], want) << i << "," << j;
+    }
+  EXPECT_EQ(C.nvals(), want_nvals);
+}
+
+TEST(JitApi, BfsMatchesReference) {
+  Compiler compiler(test_options());
+  auto bfs = compiler.compile_file(spec).kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>();
+  const Csr<bool> G = random_graph(200, 2, 2);
+  const Vector<int32_t> depth = bfs(G, 5);
+  depth.validate();
+  std::vector<int32_t> want(200, -1);
+  std::queue<int32_t> q;
+  want[5] = 0;
+  q.push(5);
+  while (!q.empty()) {
+    const int32_t u = q.front();
+    q.pop();
+    for (offset_t p = G.row_offsets()[u]; p < G.row_offsets()[u + 1]; ++p)
+      if (const index_t v = G.col_indices()[p]; want[v] < 0) {
+        want[v] = want[u] + 1;
+        q.push(v);
+      }
+  }
+  std::vector<int32_t> got(200, -1);
+  if (depth.is_dense()) {
+    for (size_t v = 0; v < 200; ++v) got[v] = depth.values()[v];
+  } else {
+    for (size_t p = 0; p < depth.indices().size(); ++p) got[depth.indices()[p]] = depth.values()[p];
+  }
+  EXPECT_EQ(got, want);
+}
+
+TEST(JitApi, ApspMatchesFloydWarshall) {
+  Compiler compiler(test_options());
+  auto apsp = compiler.compile_file(spec).kernel("apsp").bind<Matrix<float>(const Matrix<float>&)>();
+  constexpr int n = 40;
+  const float inf = std::numeric_limits<float>::infinity();
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> weight(1, 9), coin(0, 9);
+  Matrix<float> D(n, n, inf);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (coin(rng) < 2) D(i, j) = static_cast<float>(weight(rng));
+  Matrix<float> want = D.clone();
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) want(i, j) = std::min(want(i, j), want(i, k) + want(k, j));
+  const Matrix<float> got = apsp(D);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) EXPECT_EQ(got(i, j), want(i, j)) << i << "," << j;
+}
+
+TEST(JitApi, SignatureMismatchNamesBothSignatures) {
+  Compiler compiler(test_options());
+  const Kernel fof = compiler.compile_file(spec).kernel("fof");
+  EXPECT_EQ(fof.signature().to_string(), "fof(G: graph<bool>) -> graph<u64>");
+  try {
+    (void)fof.bind<Csr<double>(const Csr<bool>&)>();
+    FAIL() << "bind accepted a wrong result type";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(e.reason().find("fof(graph<bool>) -> graph<f64>"), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("fof(G: graph<bool>) -> graph<u64>"), std::string::npos) << e.reason();
+  }
+  EXPECT_THROW((void)fof.bind<Csr<uint64_t>(const Csr<bool>&, int32_t)>(), Error);
+  EXPECT_THROW((void)fof.bind<Csr<uint64_t>(const Matrix<bool>&)>(), Error);
+  // A vertex parameter is passed as an int32_t; an int64_t is refused.
+  const Kernel bfs = compiler.compile_file(spec).kernel("bfs");
+  EXPECT_NO_THROW((void)bfs.bind<Vector<int32_t>(const Csr<bool>&, int32_t)>());
+  EXPECT_THROW((void)bfs.bind<Vector<int32_t>(const Csr<bool>&, int64_t)>(), Error);
+}
+
+TEST(JitApi, UnknownKernelListsTheModulesKernels) {
+  Compiler compiler(test_options());
+  const Module m = compiler.compile_file(spec);
+  EXPECT_EQ(m.kernel_names(), (std::vector<std::string>{"fof", "bfs", "apsp"}));
+  try {
+    (void)m.kernel("sssp");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(e.reason().find("fof, bfs, apsp"), std::string::npos) << e.reason();
+  }
+}
+
+TEST(JitApi, SpecErrorsCarryTheDiagnostics) {
+  Compiler compiler(test_options());
+  try {
+    (void)compiler.compile_source("kernel f(G: graph<bool>) -> graph<bool> { return G * ; }", "bad.gql");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::parse);
+    EXPECT_NE(e.reason().find("bad.gql:1:"), std::string::npos) << e.reason();
+  }
+  try {
+    (void)compiler.compile_source("kernel f(G: graph<bool>) -> graph<bool> { return H; }", "typo.gql");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::type);
+    EXPECT_NE(e.reason().find("typo.gql:1:"), std::string::npos) << e.reason();
+  }
+}
+
+TEST(JitApi, SecondCompileIsAnInProcessHit) {
+  std::vector<std::string> lines;
+  CompilerOptions o = test_options();
+  o.verbose = true;
+  o.log = [&](const std::string& line) { lines.push_back(line); };
+  Compiler compiler(o);
+  const Module first = compiler.compile_file(spec);
+  const size_t logged = lines.size();
+  ASSERT_GT(logged, 0u);
+  EXPECT_NE(lines[0].find("kernels.gql: 3 kernel(s)"), std::string::npos) << lines[0];
+  const Module second = compiler.compile_file(spec);
+  EXPECT_EQ(lines.size(), logged);  // memoized: no front end, nothing to report
+  EXPECT_EQ(&first.source(), &second.source());
+  // Another Compiler finds the library already loaded in this process.
+  Compiler other(o);
+  (void)other.compile_file(spec);
+  ASSERT_GT(lines.size(), logged);
+  EXPECT_NE(lines[logged].find("already loaded in this process"), std::string::npos) << lines[logged];
+}
+
+TEST(JitApi, ThreadsShareOneModule) {
+  Compiler compiler(test_options());
+  std::vector<std::thread> threads;
+  std::vector<std::string> sources(8);
+  const Csr<bool> G = random_graph(30, 3, 4);
+  std::vector<int64_t> nvals(8);
+  for (size_t t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      const Module m = compiler.compile_file(spec);
+      nvals[t] = m.kernel("fof").bind<Csr<uint64_t>(const Csr<bool>&)>()(G).nvals();
+    });
+  for (auto& t : threads) t.join();
+  for (int64_t v : nvals) EXPECT_EQ(v, nvals[0]);
+}
+
+}  // namespace
+}  // namespace gql

@@ -1,0 +1,153 @@
+// The JIT through its cache: a fresh cache compiles, a new Compiler (as in a new process) reuses
+// the disk entry, an edited spec compiles again, a corrupt entry is rebuilt, and processes
+// starting together compile once.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "disk_cache.hpp"
+#include "gql/gql.hpp"
+#include "jit_test_support.hpp"
+
+namespace gql {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* two_hop = R"(
+semiring count(a: bool, b: bool) -> u64 { con(a, b) = 1; agg(x, y) = x + y; zero = 0; }
+kernel paths2(G: graph<bool>) -> graph<u64> { return G * G over count; }
+)";
+// The same kernel with a mask: a different generated source, so a different cache entry.
+const char* two_hop_new = R"(
+semiring count(a: bool, b: bool) -> u64 { con(a, b) = 1; agg(x, y) = x + y; zero = 0; }
+kernel paths2(G: graph<bool>) -> graph<u64> {
+  var C: graph<u64> = graph<u64>(rows(G), cols(G));
+  C<!G, replace> = G * G over count;
+  return C;
+}
+)";
+
+// 0 -> 1 -> 2 and 0 -> 2: one two-hop path 0 -> 2, which is also an edge.
+Csr<bool> triangle() { return Csr<bool>(3, 3, {0, 2, 3, 3}, {1, 2, 2}); }
+
+struct Logged {
+  std::vector<std::string> lines;
+  CompilerOptions options(const std::string& cache) {
+    CompilerOptions o;
+    o.cache_dir = cache;
+    o.verbose = true;
+    o.log = [this](const std::string& line) { lines.push_back(line); };
+    return o;
+  }
+  bool said(const std::string& what) const {
+    for (const auto& l : lines)
+      if (l.find(what) != std::string::npos) return true;
+    return false;
+  }
+};
+
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+TEST(JitCache, ColdThenDiskHitThenEditedSpecRecompiles) {
+  test::ScratchDir dir;
+  const fs::path spec = dir.path() / "paths.gql";
+  write_file(spec, two_hop);
+  {
+    Logged log;
+    Compiler c(log.options(dir.str() + "/cache"));
+    auto k = c.compile_file(spec.string()).kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
+    EXPECT_EQ(k(triangle()).nvals(), 1);
+    EXPECT_TRUE(log.said("compiled by")) << log.lines.at(0);
+  }
+  // Clearing the in-process table is what a new process sees: the entry is on disk.
+  jit_detail::forget_loaded_libraries();
+  {
+    Logged log;
+    Compiler c(log.options(dir.str() + "/cache"));
+    EXPECT_EQ(c.compile_file(spec.string()).kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>()(triangle()).nvals(), 1);
+    EXPECT_TRUE(log.said("reused from the disk cache")) << log.lines.at(0);
+  }
+  // Edit the spec: the memo sees the new stamp, the new source has a new key.
+  {
+    Logged log;
+    Compiler c(log.options(dir.str() + "/cache"));
+    (void)c.compile_file(spec.string());
+    write_file(spec, two_hop_new);
+    fs::last_write_time(spec, fs::last_write_time(spec) + std::chrono::seconds(2));  // coarse clocks
+    auto k = c.compile_file(spec.string()).kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
+    EXPECT_EQ(k(triangle()).nvals(), 0);  // the only path is masked out by the edge 0 -> 2
+    EXPECT_TRUE(log.said("compiled by"));
+  }
+}
+
+TEST(JitCache, CorruptLibraryIsRebuilt) {
+  test::ScratchDir dir;
+  std::string entry_path;
+  jit_detail::forget_loaded_libraries();  // another test of this process may have loaded the same kernel
+  {
+    Compiler c({.cache_dir = dir.str()});
+    const Module m = c.compile_source(two_hop, "paths.gql");
+    // The entry path is the only .so in the cache.
+    for (const auto& e : fs::directory_iterator(dir.path() / "v1"))
+      if (e.path().extension() == ".so") entry_path = e.path().string();
+  }
+  ASSERT_FALSE(entry_path.empty());
+  {
+    std::fstream f(entry_path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(4096);
+    f.put('\x5a');
+  }
+  std::string payload;
+  EXPECT_FALSE(jit::DiskCache::read_payload(entry_path, payload));
+  jit_detail::forget_loaded_libraries();
+  Logged log;
+  Compiler c(log.options(dir.str()));
+  auto k = c.compile_source(two_hop, "paths.gql").kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
+  EXPECT_EQ(k(triangle()).nvals(), 1);
+  EXPECT_TRUE(log.said("corrupt")) << log.lines.at(0);
+  EXPECT_TRUE(jit::DiskCache::read_payload(entry_path, payload));
+}
+
+TEST(JitCache, ProcessesStartingTogetherCompileOnce) {
+  test::ScratchDir dir;
+  const std::string cache = dir.str() + "/cache";
+  constexpr int processes = 3;
+  pid_t children[processes];
+  for (int n = 0; n < processes; ++n) {
+    children[n] = fork();
+    ASSERT_GE(children[n], 0);
+    if (children[n] == 0) {
+      int status = 3;
+      try {
+        jit_detail::forget_loaded_libraries();
+        Logged log;
+        Compiler c(log.options(cache));
+        auto k = c.compile_source(two_hop, "paths.gql").kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
+        status = k(triangle()).nvals() != 1 ? 4 : log.said("compiled by") ? 0 : 1;
+      } catch (...) {
+        status = 2;
+      }
+      _exit(status);
+    }
+  }
+  int compiled = 0, reused = 0;
+  for (pid_t child : children) {
+    int status = -1;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    const int code = WEXITSTATUS(status);
+    EXPECT_TRUE(code == 0 || code == 1) << "child exit " << code;
+    (code == 0 ? compiled : reused) += 1;
+  }
+  EXPECT_EQ(compiled, 1);
+  EXPECT_EQ(reused, processes - 1);
+}
+
+}  // namespace
+}  // namespace gql

@@ -508,12 +508,19 @@ class Parser {
     return 0;
   }
 
+  // A left-leaning chain (a + b + c ...) nests one level per operator, however it was written.
+  void chain_link(int& links) {
+    if (depth_ + ++links > max_nesting) fail("expression nested deeper than " + std::to_string(max_nesting) + " levels");
+  }
+
   ast::Expr binary(int min_precedence) {
     ast::Expr left = unary();
+    int links = 0;
     for (;;) {
       const Token& t = peek();
       int p = t.kind == TokenKind::punct ? precedence(t.text) : 0;
       if (p == 0 || p <= min_precedence) return left;
+      chain_link(links);
       Nest nest(*this);
       std::string op(advance().text);
       ast::Expr right = binary(p);
@@ -543,7 +550,9 @@ class Parser {
 
   ast::Expr postfix() {
     ast::Expr e = primary();
+    int links = 0;
     while (is("[")) {
+      chain_link(links);
       Nest nest(*this);
       advance();
       ast::Expr index;

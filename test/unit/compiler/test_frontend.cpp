@@ -1,0 +1,174 @@
+// The front end through its public API: IR shape for the language issue's example, explicit
+// schedule defaults, literal typing, the agg-law sampler, and robustness on broken input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "gql/compiler/compiler.hpp"
+
+namespace gql::compiler {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string example() { return read(std::string(GQL_SOURCE_DIR) + "/test/lit/language/issue_example.gql"); }
+
+std::vector<const ir::Op*> ops_of(const ir::Block& block) {
+  std::vector<const ir::Op*> out;
+  for (const ir::Stmt& s : block) {
+    if (s.kind == ir::StmtKind::op) out.push_back(&s.op);
+    for (const ir::Block* b : {&s.prelude, &s.body, &s.otherwise}) {
+      auto inner = ops_of(*b);
+      out.insert(out.end(), inner.begin(), inner.end());
+    }
+  }
+  return out;
+}
+
+const ir::Op* find_op(const ir::Kernel& k, ir::OpKind kind) {
+  for (const ir::Op* op : ops_of(k.body)) {
+    if (op->kind == kind) return op;
+  }
+  return nullptr;
+}
+
+TEST(Frontend, IssueExampleLowersForCuda) {
+  Options options;
+  options.target = ir::Target::cuda;
+  Compiler c(options);
+  ASSERT_TRUE(c.compile_source("example.gql", example())) << c.rendered_diagnostics();
+  const ir::Module& m = *c.module();
+  EXPECT_EQ(m.kernels.size(), 6u);
+
+  const ir::Kernel* fof = m.find_kernel("fof");
+  ASSERT_NE(fof, nullptr);
+  const ir::Op* mxm = find_op(*fof, ir::OpKind::mxm);
+  ASSERT_NE(mxm, nullptr);
+  const auto& product = std::get<ir::ProductSchedule>(mxm->schedule);
+  ASSERT_EQ(product.rows.size(), 3u);
+  EXPECT_EQ(product.rows[0].min_work, 65536);
+  EXPECT_EQ(product.rows[1].accumulator, ir::Accumulator::hash);
+  EXPECT_EQ(product.rows[2].chunk, 512);
+  EXPECT_EQ(product.block, 256);
+  const ir::SemiringInstance& paths = m.semirings.at(static_cast<size_t>(mxm->semiring));
+  EXPECT_EQ(paths.monoid, gql::Monoid::user);
+  EXPECT_EQ(paths.value_type, Scalar::u64);
+  EXPECT_FALSE(paths.reads_values);
+
+  const ir::Kernel* bfs = m.find_kernel("bfs");
+  const ir::Op* vxm = find_op(*bfs, ir::OpKind::vxm);
+  ASSERT_NE(vxm, nullptr);
+  EXPECT_EQ(vxm->label, "expand");
+  ASSERT_TRUE(vxm->mask.has_value());
+  EXPECT_TRUE(vxm->mask->complement);
+  EXPECT_TRUE(vxm->replace);
+  const auto& traversal = std::get<ir::TraversalSchedule>(vxm->schedule);
+  EXPECT_EQ(traversal.direction, ir::Direction::auto_);
+  EXPECT_DOUBLE_EQ(traversal.alpha, 15);
+  EXPECT_DOUBLE_EQ(traversal.beta, 18);
+  const ir::Op* assign = find_op(*bfs, ir::OpKind::assign_scalar);
+  ASSERT_NE(assign, nullptr);
+  EXPECT_FALSE(assign->mask->complement);
+
+  const ir::Op* closure = find_op(*m.find_kernel("apsp"), ir::OpKind::closure);
+  const auto& tiles = std::get<ir::ClosureSchedule>(closure->schedule);
+  EXPECT_EQ(tiles.tile, 64);
+  EXPECT_EQ(tiles.per_thread, 4);
+  EXPECT_TRUE(tiles.spread);
+  EXPECT_EQ(tiles.shared_bytes, 3 * 64 * 64 * 4);
+  EXPECT_EQ(tiles.out_of_core, ir::Toggle::auto_);
+  EXPECT_EQ(tiles.streams, 3);
+
+  const ir::Kernel* factor = m.find_kernel("factor");
+  EXPECT_EQ(factor->results.size(), 2u);
+  const ir::Op* lu = find_op(*factor, ir::OpKind::lu);
+  EXPECT_EQ(lu->outputs.size(), 2u);
+  EXPECT_EQ(std::get<ir::LuSchedule>(lu->schedule).tile, 128);
+}
+
+TEST(Frontend, OpenmpScheduleDefaultsAreExplicit) {
+  Compiler c(Options{});
+  ASSERT_TRUE(c.compile_source("example.gql", example())) << c.rendered_diagnostics();
+  const ir::Module& m = *c.module();
+  const auto& fof = std::get<ir::ProductSchedule>(find_op(*m.find_kernel("fof"), ir::OpKind::mxm)->schedule);
+  EXPECT_EQ(fof.accumulator, ir::Accumulator::dense);  // from the spec
+  const auto& fof_new = std::get<ir::ProductSchedule>(find_op(*m.find_kernel("fof_new"), ir::OpKind::mxm)->schedule);
+  EXPECT_EQ(fof_new.accumulator, ir::Accumulator::auto_);  // default
+  EXPECT_EQ(fof_new.threads, 0);
+  const auto& apsp = std::get<ir::ClosureSchedule>(find_op(*m.find_kernel("apsp"), ir::OpKind::closure)->schedule);
+  EXPECT_EQ(apsp.tile, 128);
+  EXPECT_EQ(apsp.parallelism, ir::ClosureParallelism::tasks);
+}
+
+int errors_of(const std::string& text) {
+  Compiler c(Options{});
+  c.compile_source("t.gql", text);
+  return static_cast<int>(c.diagnostics().error_count());
+}
+
+TEST(Frontend, LiteralsTakeTheirContextsType) {
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> u8 { var x: u8 = 255; return x; }"), 0);
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> u8 { var x: u8 = 256; return x; }"), 1);
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> u32 { var x: u32 = -1; return x; }"), 1);
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> i32 { var x: i32 = 2.0; return x; }"), 0);
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> i32 { var x: i32 = 2.5; return x; }"), 1);
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> f32 { var x: f32 = 1; return x * 2 + inf; }"), 0);
+  EXPECT_EQ(errors_of("kernel k(G: graph<bool>) -> bool { return 1; }"), 1);
+}
+
+TEST(Frontend, InfinityOfIntegersIsTheirRange) {
+  Compiler c(Options{});
+  ASSERT_TRUE(c.compile_source("t.gql", "semiring s<T> { con(a, b) = a + b; agg = min; }\n"
+                                        "kernel k(G: graph<u8>) -> graph<u8> { return G * G over s; }"))
+      << c.rendered_diagnostics();
+  const ir::SemiringInstance& s = c.module()->semirings.at(0);
+  ir::Value zero = ir::evaluate(s.zero, *c.module(), {});
+  ir::Value terminal = ir::evaluate(*s.terminal, *c.module(), {});
+  EXPECT_EQ(zero.v.unsigned_, 255u);
+  EXPECT_EQ(terminal.v.unsigned_, 0u);
+}
+
+size_t warnings_of(const std::string& agg, const std::string& zero, const std::string& type) {
+  Options options;
+  options.check_laws = true;
+  Compiler c(options);
+  std::string text = "semiring s(a: " + type + ", b: " + type + ") -> " + type + " { con(a, b) = a; agg(x, y) = " +
+                     agg + "; zero = " + zero + "; }";
+  EXPECT_TRUE(c.compile_source("t.gql", text)) << c.rendered_diagnostics();
+  return c.diagnostics().warning_count();
+}
+
+TEST(Frontend, SamplerWarnsOnlyOnBrokenLaws) {
+  EXPECT_EQ(warnings_of("x + y", "0", "i64"), 0u);
+  EXPECT_EQ(warnings_of("max(x, y)", "-inf", "f32"), 0u);
+  EXPECT_EQ(warnings_of("x * y", "1.0", "f64"), 0u);            // float rounding stays within 1e-6
+  EXPECT_EQ(warnings_of("x - y", "0", "i32"), 3u);              // not associative, commutative, 0 - x != x
+  EXPECT_EQ(warnings_of("x + y", "1", "u16"), 1u);              // zero is no identity
+  EXPECT_EQ(warnings_of("x", "0", "i64"), 2u);                  // first: not commutative, no identity
+}
+
+TEST(Frontend, NeverThrowsOnAnyPrefixOfAValidProgram) {
+  const std::string text = example();
+  for (size_t n = 0; n <= text.size(); n += 7) {
+    Compiler c(Options{});
+    EXPECT_NO_THROW(c.compile_source("prefix.gql", text.substr(0, n)));
+  }
+}
+
+TEST(Frontend, DeepNestingIsAnErrorNotACrash) {
+  std::string deep = "const X = " + std::string(5000, '(') + "1" + std::string(5000, ')') + ";";
+  EXPECT_GE(errors_of(deep), 1);
+  std::string chain = "const X = 1";
+  for (int i = 0; i < 100000; ++i) chain += " + 1";
+  EXPECT_GE(errors_of(chain + ";"), 1);
+  EXPECT_GE(errors_of(std::string(100000, '-') + "1"), 1);
+}
+
+}  // namespace
+}  // namespace gql::compiler

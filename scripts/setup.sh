@@ -24,5 +24,5 @@ fi
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGQL_WERROR=ON "$@"
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGQL_WERROR=ON -DGQL_REQUIRE_LIT=ON "$@"
 cmake --build build -j"$(nproc)"

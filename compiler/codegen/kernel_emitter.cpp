@@ -171,10 +171,10 @@ class KernelEmitter {
 
   std::string closure_options(const ir::Op& o) const {
     const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
-    const char* par = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
-                      : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"
-                                                                              : "recursive";
-    return ns(o) + "ClosureOptions{" + std::to_string(c.tile) + ", " + ns(o) + "ClosureParallelism::" + par + ", " +
+    const char* variant = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
+                          : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"
+                                                                                  : "recursive";
+    return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", " + ns(o) + "ClosureVariant::" + variant + ", " +
            std::to_string(c.recursive_base) + ", " + std::to_string(c.threads) + ", \"" + label(o) + "\"}";
   }
 
@@ -184,10 +184,12 @@ class KernelEmitter {
            std::to_string(l.threads) + ", \"" + label(o) + "\"}";
   }
 
-  // The statement label, or a description of the op for --explain lines.
+  // How --explain names an op: "KERNEL @label", or "KERNEL: mxm -> C" (temporaries: "result").
   std::string label(const ir::Op& o) const {
-    return o.label.empty() ? std::string(ir::to_string(o.kind)) + " -> " + variable(o.outputs.at(0)).name
-                           : "@" + o.label;
+    if (!o.label.empty()) return kernel_.name + " @" + o.label;
+    const ir::Variable& out = variable(o.outputs.at(0));
+    return kernel_.name + ": " + ir::to_string(o.kind) + " -> " +
+           (out.role == ir::VariableRole::temporary ? std::string("result") : out.name);
   }
 
   void op(const ir::Op& o, const std::string& pad, std::string& out) const {

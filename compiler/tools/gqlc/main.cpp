@@ -3,13 +3,18 @@
 #include <cstring>
 #include <string>
 
+#include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
+#include "gql/compiler/plan.hpp"
+#include "gql/compiler/toolchain.hpp"
 #include "gql/compiler/version.hpp"
+#include "gql/error.hpp"
 
 namespace {
 
 const char* usage =
-    "usage: gqlc [options] FILE --emit ast|ir\n"
+    "usage: gqlc [options] FILE -o PROGRAM\n"
+    "       gqlc [options] FILE --emit ast|ir|plan|source\n"
     "       gqlc check [options] FILE\n"
     "\n"
     "Compiles a .gql spec of semiring graph kernels.\n"
@@ -17,8 +22,12 @@ const char* usage =
     "commands:\n"
     "  check              check FILE, sampling user-written aggs for their laws (warnings)\n"
     "options:\n"
-    "  --emit ast|ir      print the syntax tree or the typed IR\n"
-    "  --target T         openmp (default) or cuda: whose schedules the IR carries\n"
+    "  -o PROGRAM         build an executable: PROGRAM KERNEL --PARAM VALUE ... [--out FILE] [--stats]\n"
+    "  --emit ast|ir|plan|source\n"
+    "                     print the syntax tree, the typed IR, the plan per operation, or the\n"
+    "                     generated C++ (OpenMP) or CUDA source\n"
+    "  --target T         openmp (default) or cuda: the back end, and whose schedules apply\n"
+    "  --keep-source      with -o: keep the generated source next to PROGRAM\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
     "  --help             print this help\n"
     "  --version          print the version\n";
@@ -32,8 +41,8 @@ int fail_usage(const std::string& message) {
 
 int main(int argc, char** argv) {
   gql::compiler::Options options;
-  std::string file, emit;
-  bool check = false;
+  std::string file, emit, output;
+  bool check = false, keep_source = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -49,7 +58,9 @@ int main(int argc, char** argv) {
       check = true;
     } else if (arg == "--emit" || arg.rfind("--emit=", 0) == 0) {
       const char* v = arg == "--emit" ? next() : argv[i] + 7;
-      if (!v || (std::strcmp(v, "ast") != 0 && std::strcmp(v, "ir") != 0)) return fail_usage("--emit takes ast or ir");
+      const std::string what = v ? v : "";
+      if (what != "ast" && what != "ir" && what != "plan" && what != "source")
+        return fail_usage("--emit takes ast, ir, plan or source");
       emit = v;
     } else if (arg == "--target" || arg.rfind("--target=", 0) == 0) {
       const char* v = arg == "--target" ? next() : argv[i] + 9;
@@ -60,6 +71,12 @@ int main(int argc, char** argv) {
       const char* v = arg == "-I" ? next() : argv[i] + 2;
       if (!v) return fail_usage("-I takes a folder");
       options.include_dirs.emplace_back(v);
+    } else if (arg == "-o") {
+      const char* v = next();
+      if (!v) return fail_usage("-o takes the program to write");
+      output = v;
+    } else if (arg == "--keep-source") {
+      keep_source = true;
     } else if (!arg.empty() && arg[0] == '-') {
       return fail_usage("unknown option '" + arg + "'");
     } else if (file.empty()) {
@@ -69,7 +86,8 @@ int main(int argc, char** argv) {
     }
   }
   if (file.empty()) return fail_usage("no input file");
-  if (!check && emit.empty()) return fail_usage("nothing to do: use 'gqlc check FILE' or --emit ast|ir");
+  if (!check && emit.empty() && output.empty())
+    return fail_usage("nothing to do: use -o PROGRAM, --emit ast|ir|plan|source, or 'gqlc check FILE'");
   options.check_laws = check;
 
   gql::compiler::Compiler compiler(options);
@@ -78,6 +96,20 @@ int main(int argc, char** argv) {
   // The syntax tree prints even when later stages found errors, as long as the file was read.
   if (emit == "ast" && compiler.main_ast()) std::fputs(gql::compiler::ast::print(*compiler.main_ast()).c_str(), stdout);
   if (!ok) return 1;
-  if (emit == "ir") std::fputs(gql::compiler::ir::print_module(*compiler.module()).c_str(), stdout);
+  const auto& module = *compiler.module();
+  if (emit == "ir") std::fputs(gql::compiler::ir::print_module(module).c_str(), stdout);
+  if (emit == "plan") std::fputs(gql::compiler::plan::print_plan(gql::compiler::plan::plan_module(module)).c_str(), stdout);
+  if (emit != "source" && output.empty()) return 0;
+  try {
+    const gql::compiler::CodegenOptions codegen{file, /*with_main=*/true};
+    const std::string source = options.target == gql::compiler::ir::Target::cuda
+                                   ? gql::compiler::generate_cuda(module, codegen)
+                                   : gql::compiler::generate_openmp(module, codegen);
+    if (emit == "source") std::fputs(source.c_str(), stdout);
+    if (!output.empty()) gql::compiler::build_executable(source, {options.target, output, "", keep_source});
+  } catch (const gql::Error& e) {
+    std::fprintf(stderr, "gqlc: %s\n", e.what());
+    return 1;
+  }
   return 0;
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,7 +32,17 @@ class KernelContext {
   }
   std::span<const std::string> plan() const noexcept { return plan_; }
 
+  // State an operation keeps across the iterations of its loop (e.g. a traversal's direction and
+  // its graph's transpose), made on first use from `args` and owned by the context.
+  template <class State, class... Args>
+  State& op_state(const std::string& key, Args&&... args) {
+    auto& slot = op_state_[key];
+    if (!slot) slot = std::make_shared<State>(std::forward<Args>(args)...);
+    return *std::static_pointer_cast<State>(slot);
+  }
+
  private:
+  std::map<std::string, std::shared_ptr<void>> op_state_;
   bool explain_;
   WorkCounts work_;
   std::vector<std::string> plan_;

@@ -48,6 +48,10 @@ struct MatrixMask {
 
 inline MatrixMask no_matrix_mask() noexcept { return {}; }
 
+// "No mask" as generated code passes it: every position is allowed.
+struct NoMask {};
+inline NoMask no_mask() noexcept { return {}; }
+
 template <class M>
 MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) noexcept {
   return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement};

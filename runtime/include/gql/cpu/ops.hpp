@@ -9,18 +9,25 @@
 #include <string>
 #include <type_traits>
 
+#include <memory>
+#include <tuple>
+
 #include "gql/cpu/assign.hpp"
+#include "gql/cpu/closure.hpp"
+#include "gql/cpu/direction.hpp"
+#include "gql/cpu/elementwise.hpp"
+#include "gql/cpu/lu.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/cpu/spgemm.hpp"
+#include "gql/cpu/transpose.hpp"
+#include "gql/cpu/vector_assign.hpp"
+#include "gql/cpu/vxm.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
 
 namespace gql::cpu {
 
 // ---- masks -----------------------------------------------------------------------------------
-
-struct NoMask {};
-inline NoMask no_mask() noexcept { return {}; }
 
 template <class M>
 MatrixMask mask(const Csr<M>& m, bool complement) noexcept {
@@ -97,6 +104,255 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
               std::to_string(stats.rows_hash) + " rows hash accumulator, " + std::to_string(stats.products) +
               " products, " + std::to_string(stats.nvals) + " entries");
   assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
+}
+
+// ---- traversals ---------------------------------------------------------------------------------
+
+struct TraversalOptions {
+  Direction direction = Direction::automatic;
+  double alpha = 15;
+  double beta = 18;
+  int threads = 0;
+  const char* label;
+};
+
+namespace detail {
+
+// What one vxm/mxv op keeps across the iterations of its loop: Beamer's direction state (it has
+// hysteresis) and the transpose of its graph, built once for pulling.
+template <class TG>
+struct TraversalState {
+  explicit TraversalState(const DirectionOptions& d) : chooser(d) {}
+  DirectionChooser chooser;
+  const Csr<TG>* graph = nullptr;
+  int64_t graph_nvals = -1;
+  Csr<TG> transposed;
+  int64_t steps = 0, pulls = 0;
+};
+
+template <class TG>
+TraversalState<TG>& traversal_state(KernelContext& ctx, const TraversalOptions& options, const Csr<TG>& G,
+                                    bool need_transpose) {
+  auto& state = ctx.op_state<TraversalState<TG>>(
+      options.label, DirectionOptions{options.direction, options.alpha, options.beta});
+  if (need_transpose && (state.graph != &G || state.graph_nvals != G.nvals())) {
+    state.transposed = transpose(G);
+    state.graph = &G;
+    state.graph_nvals = G.nvals();
+  }
+  return state;
+}
+
+// Out-edges of the vector's entries: the edges a push step reads (the traversal's work measure).
+template <class TV, class TG>
+int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
+  if (v.is_dense()) return G.nvals();
+  int64_t edges = 0;
+  for (index_t i : v.indices()) edges += G.row_degree(i);
+  return edges;
+}
+
+inline std::string direction_note(int64_t steps, int64_t pulls) {
+  return std::to_string(steps - pulls) + " push and " + std::to_string(pulls) + " pull steps so far";
+}
+
+}  // namespace detail
+
+// w<mask, replace> = v * G over S, push or pull as the schedule and Beamer's rule say.
+template <class S, class TW, class Mask, class TV, class TG>
+void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, const Csr<TG>& G,
+         const TraversalOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  const VectorMask m = as_vector_mask(mask_in);
+  auto& state = detail::traversal_state(ctx, options, G, options.direction != Direction::push);
+  bool pulled = false;
+  auto result = cpu::vxm<S>(v, G, options.direction == Direction::push ? nullptr : &state.transposed, m,
+                            state.chooser, &pulled);
+  ++state.steps;
+  state.pulls += pulled;
+  ctx.work().edges += detail::frontier_edges(v, G);
+  ctx.explain(std::string(options.label) + ": vxm " + (pulled ? "pull" : "push") + " step, " +
+              detail::direction_note(state.steps, state.pulls));
+  assign_result(w, std::move(result), m, replace);
+}
+
+// w<mask, replace> = G * v over S.
+template <class S, class TW, class Mask, class TG, class TV>
+void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
+         const TraversalOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  const VectorMask m = as_vector_mask(mask_in);
+  auto& state = detail::traversal_state(ctx, options, G, options.direction != Direction::pull);
+  bool pulled = false;
+  auto result = cpu::mxv<S>(G, options.direction == Direction::pull ? nullptr : &state.transposed, v, m,
+                            state.chooser, &pulled);
+  ++state.steps;
+  state.pulls += pulled;
+  ctx.explain(std::string(options.label) + ": mxv " + (pulled ? "pull" : "push") + " step, " +
+              detail::direction_note(state.steps, state.pulls));
+  assign_result(w, std::move(result), m, replace);
+}
+
+// ---- element-wise, copies, reductions ----------------------------------------------------------
+
+template <class TC, class Mask, class TA, class TB, class F>
+void ewise_union(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, const Csr<TB>& B, F fn) {
+  assign_result(C, cpu::ewise_union<TC>(A, B, fn), as_matrix_mask(mask), replace, false);
+}
+template <class TC, class Mask, class TA, class TB, class F>
+void ewise_intersect(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, const Csr<TB>& B, F fn) {
+  assign_result(C, cpu::ewise_intersect<TC>(A, B, fn), as_matrix_mask(mask), replace, false);
+}
+template <class TC, class Mask, class TA, class F>
+void apply(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, F fn) {
+  assign_result(C, cpu::apply<TC>(A, fn), as_matrix_mask(mask), replace, false);
+}
+template <class TW, class Mask, class TA, class TB, class F>
+void ewise_union(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, const Vector<TB>& b, F fn) {
+  assign_result(w, cpu::ewise_union<TW>(a, b, fn), as_vector_mask(mask), replace);
+}
+template <class TW, class Mask, class TA, class TB, class F>
+void ewise_intersect(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, const Vector<TB>& b, F fn) {
+  assign_result(w, cpu::ewise_intersect<TW>(a, b, fn), as_vector_mask(mask), replace);
+}
+template <class TW, class Mask, class TA, class F>
+void apply(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, F fn) {
+  assign_result(w, cpu::apply<TW>(a, fn), as_vector_mask(mask), replace);
+}
+template <class TC, class TA, class F>
+void apply(Matrix<TC>& C, NoMask, bool, const Matrix<TA>& A, F fn) {
+  C = cpu::apply<TC>(A, fn);
+}
+
+template <class TC, class Mask, class TA>
+void transpose(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A) {
+  assign_result(C, cpu::transpose(A), as_matrix_mask(mask), replace, false);
+}
+
+// C<mask, replace> = A (a copy, converting the element type when the output's differs).
+template <class TC, class Mask, class TA>
+void assign(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A) {
+  assign_result(C, A.clone(), as_matrix_mask(mask), replace, false);
+}
+template <class TW, class Mask, class TA>
+void assign(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a) {
+  assign_result(w, a.clone(), as_vector_mask(mask), replace);
+}
+template <class TC, class TA>
+void assign(Matrix<TC>& C, NoMask, bool, const Matrix<TA>& A) {
+  if constexpr (std::is_same_v<TC, TA>) C = A.clone();
+  else C = cpu::apply<TC>(A, [](auto x) { return x; });
+}
+
+// C<mask, replace> = value on a graph: the mask's positions (every position without a mask or
+// under a complemented one) get the value.
+template <class TC, class Mask, class S>
+void assign_scalar(Csr<TC>& C, const Mask& mask_in, bool replace, S value) {
+  const MatrixMask m = as_matrix_mask(mask_in);
+  const int64_t n = C.n_rows(), cols = C.n_cols();
+  const bool everywhere = m.mode() != MaskMode::allow;
+  if (everywhere && n * cols > (int64_t{1} << 31))
+    throw Error(ErrorKind::usage, "assign: filling every position of a " + std::to_string(n) + " x " +
+                                      std::to_string(cols) + " graph would store more than 2^31 entries");
+  const auto v = detail::cast_value<TC>(value);
+  auto filled = detail::build_rows<TC>(
+      n, cols, [&](int64_t i) { return everywhere ? cols : static_cast<offset_t>(m.row(i).size()); },
+      [&](int64_t i, index_t* out_cols, storage_t<TC>* vals) {
+        for (int64_t j = 0; j < (everywhere ? cols : static_cast<int64_t>(m.row(i).size())); ++j) {
+          out_cols[j] = everywhere ? static_cast<index_t>(j) : m.row(i)[static_cast<size_t>(j)];
+          if constexpr (stores_values<TC>) vals[j] = v;
+        }
+      });
+  assign_result(C, std::move(filled), m, replace, false);
+}
+
+// C(i, j) = value.
+template <class TC, class S>
+void set_element(Csr<TC>& C, int64_t i, int64_t j, S value) {
+  if (i < 0 || i >= C.n_rows() || j < 0 || j >= C.n_cols())
+    throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
+                                      std::to_string(C.n_rows()) + " x " + std::to_string(C.n_cols()) + " graph");
+  std::vector<offset_t> offsets(static_cast<size_t>(C.n_rows()) + 1, 0);
+  for (int64_t r = i; r < C.n_rows(); ++r) offsets[static_cast<size_t>(r) + 1] = 1;
+  std::vector<storage_t<TC>> vals;
+  if constexpr (stores_values<TC>) vals.push_back(detail::cast_value<TC>(value));
+  const Csr<TC> single(C.n_rows(), C.n_cols(), std::move(offsets), {static_cast<index_t>(j)}, std::move(vals));
+  C = cpu::ewise_union<TC>(C, single, [](auto, auto b) { return b; });
+}
+template <class TC, class S>
+void set_element(Matrix<TC>& C, int64_t i, int64_t j, S value) {
+  if (i < 0 || i >= C.n_rows() || j < 0 || j >= C.n_cols())
+    throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
+                                      std::to_string(C.n_rows()) + " x " + std::to_string(C.n_cols()) + " matrix");
+  C(i, j) = detail::cast_value<TC>(value);
+}
+
+// ---- closures and LU -----------------------------------------------------------------------------
+
+struct ClosureSchedule {
+  int64_t tile = 128;
+  ClosureVariant variant = ClosureVariant::tasks;
+  int64_t recursive_base = 0;  // 0: the tile
+  int threads = 0;
+  const char* label;
+};
+
+namespace detail {
+inline ClosureOptions closure_options(const ClosureSchedule& s) {
+  ClosureOptions o;
+  o.variant = s.variant;
+  o.tile = s.tile;
+  o.recursive_base = s.recursive_base > 0 ? s.recursive_base : s.tile;
+  return o;
+}
+inline const char* variant_name(ClosureVariant v) {
+  return v == ClosureVariant::tasks ? "tasks" : v == ClosureVariant::parallel_for ? "parallel_for" : "recursive";
+}
+}  // namespace detail
+
+// D_out = closure(D over S).
+template <class S, class T>
+void closure(Matrix<T>& out, const Matrix<T>& D, const ClosureSchedule& schedule, KernelContext& ctx) {
+  ThreadScope threads(schedule.threads);
+  out = D.clone();
+  cpu::closure<S>(out, detail::closure_options(schedule));
+  ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
+  ctx.explain(std::string(schedule.label) + ": closure, " + detail::variant_name(schedule.variant) + ", tile " +
+              std::to_string(schedule.tile));
+}
+
+// D_out, pred = closure(D over S, paths): pred(i, j) is the vertex before j on the best path from i.
+template <class S, class T>
+void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, const ClosureSchedule& schedule,
+                   KernelContext& ctx) {
+  ThreadScope threads(schedule.threads);
+  out = D.clone();
+  pred = initial_predecessors<S>(D);
+  cpu::closure<S>(out, detail::closure_options(schedule), &pred);
+  ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
+  ctx.explain(std::string(schedule.label) + ": closure with predecessors, " +
+              detail::variant_name(schedule.variant) + ", tile " + std::to_string(schedule.tile));
+}
+
+struct LuOptions {
+  int64_t tile = 128;
+  bool vendor_gemm = true;
+  int threads = 0;
+  const char* label;
+};
+
+// LU, pivots = lu(A).
+template <class T>
+void lu(Matrix<T>& LU, Vector<int32_t>& pivots, const Matrix<T>& A, const LuOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  auto factors = cpu::lu(A, options.tile);
+  const int64_t n = A.n_rows();
+  LU = std::move(factors.lu);
+  pivots = Vector<int32_t>::dense(static_cast<int64_t>(factors.pivots.size()), 0);
+  std::copy(factors.pivots.begin(), factors.pivots.end(), pivots.values().begin());
+  ctx.work().updates += 2 * n * n * n / 3;
+  ctx.explain(std::string(options.label) + ": LU, panel " + std::to_string(options.tile) + ", trailing update by " +
+              (std::is_same_v<T, float> || std::is_same_v<T, double> ? "OpenBLAS gemm" : "tiled OpenMP loops"));
 }
 
 }  // namespace gql::cpu

@@ -1,0 +1,274 @@
+// Element-wise operations as GraphBLAS defines them: union (eWiseAdd: fn where both operands have
+// an entry, the one entry elsewhere, cast to the result type), intersection (eWiseMult: fn where
+// both have one), apply (fn on every entry), and reduce to a scalar. Each returns a
+// fresh result; generated code writes it through the output's mask (ops.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gql/cpu/vector_assign.hpp"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+#include "gql/scalar_ops.hpp"
+#include "gql/semiring.hpp"
+
+namespace gql::cpu {
+
+namespace detail {
+
+inline void check_same_shape(int64_t ar, int64_t ac, int64_t br, int64_t bc, const char* op) {
+  if (ar != br || ac != bc)
+    throw Error(ErrorKind::usage, std::string(op) + ": operands are " + std::to_string(ar) + " x " +
+                                      std::to_string(ac) + " and " + std::to_string(br) + " x " + std::to_string(bc));
+}
+
+// Merges row i of A and B in column order: emit(j, pa, pb) with -1 for a missing side.
+template <class TA, class TB, class Emit>
+void merge_row(const Csr<TA>& A, const Csr<TB>& B, int64_t i, Emit&& emit) {
+  offset_t pa = A.row_offsets()[i], ea = A.row_offsets()[i + 1];
+  offset_t pb = B.row_offsets()[i], eb = B.row_offsets()[i + 1];
+  while (pa < ea || pb < eb) {
+    const index_t ja = pa < ea ? A.col_indices()[pa] : INT32_MAX;
+    const index_t jb = pb < eb ? B.col_indices()[pb] : INT32_MAX;
+    const index_t j = std::min(ja, jb);
+    emit(j, ja == j ? pa : offset_t{-1}, jb == j ? pb : offset_t{-1});
+    if (ja == j) ++pa;
+    if (jb == j) ++pb;
+  }
+}
+
+// Builds a Csr<R> row by row (in parallel): count(i) entries, then fill(i, cols, vals).
+template <class R, class Count, class Fill>
+Csr<R> build_rows(int64_t n_rows, int64_t n_cols, Count&& count, Fill&& fill) {
+  std::vector<offset_t> offsets(static_cast<size_t>(n_rows) + 1, 0);
+#pragma omp parallel for schedule(dynamic, 512)
+  for (int64_t i = 0; i < n_rows; ++i) offsets[static_cast<size_t>(i) + 1] = count(i);
+  for (int64_t i = 0; i < n_rows; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
+  std::vector<index_t> cols(static_cast<size_t>(offsets.back()));
+  std::vector<storage_t<R>> vals(stores_values<R> ? cols.size() : 0);
+#pragma omp parallel for schedule(dynamic, 512)
+  for (int64_t i = 0; i < n_rows; ++i) fill(i, cols.data() + offsets[i], vals.data() + (stores_values<R> ? offsets[i] : 0));
+  return Csr<R>(n_rows, n_cols, std::move(offsets), std::move(cols), std::move(vals));
+}
+
+template <class R, class T>
+storage_t<R> cast_value(T x) {
+  return static_cast<storage_t<R>>(convert_element<R>(x));
+}
+
+// Entries kept by a pattern result: a bool result keeps only its true values, as the products do.
+template <class R>
+bool keeps(const storage_t<R>& v) {
+  if constexpr (std::is_same_v<R, bool>) return v != 0;
+  else return true;
+}
+
+}  // namespace detail
+
+// union(A, B, fn) on graphs.
+template <class R, class TA, class TB, class F>
+Csr<R> ewise_union(const Csr<TA>& A, const Csr<TB>& B, F fn) {
+  detail::check_same_shape(A.n_rows(), A.n_cols(), B.n_rows(), B.n_cols(), "union");
+  auto value = [&](offset_t pa, offset_t pb) {
+    if (pa >= 0 && pb >= 0) return detail::cast_value<R>(fn(A.value_at(pa), B.value_at(pb)));
+    return pa >= 0 ? detail::cast_value<R>(A.value_at(pa)) : detail::cast_value<R>(B.value_at(pb));
+  };
+  return detail::build_rows<R>(
+      A.n_rows(), A.n_cols(),
+      [&](int64_t i) {
+        offset_t c = 0;
+        detail::merge_row(A, B, i, [&](index_t, offset_t pa, offset_t pb) { c += detail::keeps<R>(value(pa, pb)); });
+        return c;
+      },
+      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
+        detail::merge_row(A, B, i, [&](index_t j, offset_t pa, offset_t pb) {
+          const auto v = value(pa, pb);
+          if (!detail::keeps<R>(v)) return;
+          *cols++ = j;
+          if constexpr (stores_values<R>) *vals++ = v;
+        });
+      });
+}
+
+// intersect(A, B, fn) on graphs.
+template <class R, class TA, class TB, class F>
+Csr<R> ewise_intersect(const Csr<TA>& A, const Csr<TB>& B, F fn) {
+  detail::check_same_shape(A.n_rows(), A.n_cols(), B.n_rows(), B.n_cols(), "intersect");
+  auto each = [&](int64_t i, auto&& emit) {
+    detail::merge_row(A, B, i, [&](index_t j, offset_t pa, offset_t pb) {
+      if (pa < 0 || pb < 0) return;
+      const auto v = detail::cast_value<R>(fn(A.value_at(pa), B.value_at(pb)));
+      if (detail::keeps<R>(v)) emit(j, v);
+    });
+  };
+  return detail::build_rows<R>(
+      A.n_rows(), A.n_cols(),
+      [&](int64_t i) {
+        offset_t c = 0;
+        each(i, [&](index_t, const storage_t<R>&) { ++c; });
+        return c;
+      },
+      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
+        each(i, [&](index_t j, const storage_t<R>& v) {
+          *cols++ = j;
+          if constexpr (stores_values<R>) *vals++ = v;
+        });
+      });
+}
+
+// apply(A, fn) on graphs.
+template <class R, class T, class F>
+Csr<R> apply(const Csr<T>& A, F fn) {
+  auto each = [&](int64_t i, auto&& emit) {
+    for (offset_t p = A.row_offsets()[i]; p < A.row_offsets()[i + 1]; ++p) {
+      const auto v = detail::cast_value<R>(fn(A.value_at(p)));
+      if (detail::keeps<R>(v)) emit(A.col_indices()[p], v);
+    }
+  };
+  return detail::build_rows<R>(
+      A.n_rows(), A.n_cols(),
+      [&](int64_t i) {
+        offset_t c = 0;
+        each(i, [&](index_t, const storage_t<R>&) { ++c; });
+        return c;
+      },
+      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
+        each(i, [&](index_t j, const storage_t<R>& v) {
+          *cols++ = j;
+          if constexpr (stores_values<R>) *vals++ = v;
+        });
+      });
+}
+
+// Vectors: the same operations over slots.
+template <class R, class TA, class TB, class F>
+Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
+  check_same_size(a.size(), b.size(), "union");
+  const auto sa = VectorSlots<TA>::of(a);
+  const auto sb = VectorSlots<TB>::of(b);
+  VectorSlots<R> out(a.size());
+  for (size_t i = 0; i < out.present.size(); ++i) {
+    if (sa.present[i] && sb.present[i]) out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
+    else if (sa.present[i]) out.values[i] = detail::cast_value<R>(TA(sa.values[i]));
+    else if (sb.present[i]) out.values[i] = detail::cast_value<R>(TB(sb.values[i]));
+    out.present[i] = (sa.present[i] || sb.present[i]) && detail::keeps<R>(out.values[i]);
+  }
+  return std::move(out).to_vector();
+}
+
+template <class R, class TA, class TB, class F>
+Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
+  check_same_size(a.size(), b.size(), "intersect");
+  const auto sa = VectorSlots<TA>::of(a);
+  const auto sb = VectorSlots<TB>::of(b);
+  VectorSlots<R> out(a.size());
+  for (size_t i = 0; i < out.present.size(); ++i) {
+    if (!sa.present[i] || !sb.present[i]) continue;
+    out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
+    out.present[i] = detail::keeps<R>(out.values[i]);
+  }
+  return std::move(out).to_vector();
+}
+
+template <class R, class T, class F>
+Vector<R> apply(const Vector<T>& a, F fn) {
+  const auto sa = VectorSlots<T>::of(a);
+  VectorSlots<R> out(a.size());
+  for (size_t i = 0; i < out.present.size(); ++i) {
+    if (!sa.present[i]) continue;
+    out.values[i] = detail::cast_value<R>(fn(T(sa.values[i])));
+    out.present[i] = detail::keeps<R>(out.values[i]);
+  }
+  return std::move(out).to_vector();
+}
+
+// Dense matrices: apply entry by entry.
+template <class R, class T, class F>
+Matrix<R> apply(const Matrix<T>& a, F fn) {
+  Matrix<R> out(a.n_rows(), a.n_cols());
+  const auto in = a.data();
+  auto dst = out.data();
+#pragma omp parallel for schedule(static)
+  for (size_t p = 0; p < in.size(); ++p) dst[p] = detail::cast_value<R>(fn(T(in[p])));
+  return out;
+}
+
+// ---- reduce --------------------------------------------------------------------------------------
+
+// The identity and the combining step of a builtin monoid over R.
+template <Monoid M, class R>
+struct BuiltinMonoid {
+  static R identity() {
+    if constexpr (M == Monoid::sum || M == Monoid::any) return R(0);
+    else if constexpr (M == Monoid::prod) return R(1);
+    else if constexpr (M == Monoid::min) {
+      if constexpr (std::is_floating_point_v<R>) return R(__builtin_huge_val());
+      else if constexpr (std::is_same_v<R, bool>) return true;
+      else return highest<R>();
+    } else if constexpr (M == Monoid::max) {
+      if constexpr (std::is_floating_point_v<R>) return R(-__builtin_huge_val());
+      else if constexpr (std::is_same_v<R, bool>) return false;
+      else return lowest<R>();
+    } else if constexpr (M == Monoid::lor) return R(false);
+    else return R(true);  // land
+  }
+  static R combine(R x, R y) {
+    if constexpr (M == Monoid::sum) return R(x + y);
+    else if constexpr (M == Monoid::prod) return R(x * y);
+    else if constexpr (M == Monoid::min) return builtin_min<R>(x, y);
+    else if constexpr (M == Monoid::max) return builtin_max<R>(x, y);
+    else if constexpr (M == Monoid::lor) return R(x || y);
+    else if constexpr (M == Monoid::land) return R(x && y);
+    else return x;  // any: every entry will do
+  }
+};
+
+namespace detail {
+template <Monoid M, class R, class Span>
+R reduce_values(const Span& values, int64_t count) {
+  using Mo = BuiltinMonoid<M, R>;
+  R total = Mo::identity();
+  if (count == 0) return total;
+  if constexpr (M == Monoid::any) {
+    return cast_value<R>(values[0]);
+  } else {
+#pragma omp parallel
+    {
+      R mine = Mo::identity();
+#pragma omp for schedule(static) nowait
+      for (int64_t p = 0; p < count; ++p) mine = Mo::combine(mine, R(values[static_cast<size_t>(p)]));
+#pragma omp critical(gql_reduce)
+      total = Mo::combine(total, mine);
+    }
+    return total;
+  }
+}
+}  // namespace detail
+
+// reduce(x, monoid) of every stored entry (an empty container gives the monoid's identity).
+// Floating-point sums combine per-thread partial sums, so the last bits may vary with threads.
+template <Monoid M, class R, class T>
+R reduce(const Csr<T>& A) {
+  if constexpr (!stores_values<T>) {
+    // A pattern graph: every entry is true (1).
+    std::vector<uint8_t> ones(static_cast<size_t>(std::min<int64_t>(A.nvals(), 1)), 1);
+    if constexpr (M == Monoid::sum) return R(A.nvals());
+    else return detail::reduce_values<M, R>(ones, static_cast<int64_t>(ones.size()));
+  } else {
+    return detail::reduce_values<M, R>(A.values(), A.nvals());
+  }
+}
+template <Monoid M, class R, class T>
+R reduce(const Vector<T>& v) {
+  return detail::reduce_values<M, R>(v.values(), static_cast<int64_t>(v.values().size()));
+}
+template <Monoid M, class R, class T>
+R reduce(const Matrix<T>& m) {
+  return detail::reduce_values<M, R>(m.data(), static_cast<int64_t>(m.data().size()));
+}
+
+}  // namespace gql::cpu

@@ -5,6 +5,13 @@ include(CMakePackageConfigHelpers)
 set_target_properties(gql_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(gql_compiler PROPERTIES EXPORT_NAME compiler)
 
+# The package finds what the exported targets link: BLAS only when the runtime was built with it.
+get_target_property(GQL_RUNTIME_LINKS gql_runtime LINK_LIBRARIES)
+set(GQL_PACKAGE_NEEDS_BLAS OFF)
+if("BLAS::BLAS" IN_LIST GQL_RUNTIME_LINKS)
+  set(GQL_PACKAGE_NEEDS_BLAS ON)
+endif()
+
 set(GQL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/gql)
 set(GQL_INSTALL_STDLIB ${CMAKE_INSTALL_DATADIR}/gql/stdlib)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/stdlib/ DESTINATION ${GQL_INSTALL_STDLIB})

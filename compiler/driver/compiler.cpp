@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "gql/compiler/install_layout.hpp"
+#include "gql/error.hpp"
 #include "parse/parser.hpp"
 #include "sema/analyzer.hpp"
 
@@ -32,7 +34,17 @@ std::string canonical(const std::string& path) {
 }
 }  // namespace
 
-const char* default_stdlib_dir() noexcept { return GQL_STDLIB_DIR; }
+const char* default_stdlib_dir() noexcept {
+  // An installed gqlc uses the stdlib installed beside it (install_layout.hpp), else this build's.
+  static const std::string dir = [] {
+    try {
+      return runtime_layout().stdlib_dir;
+    } catch (const Error&) {
+      return std::string(GQL_STDLIB_DIR);
+    }
+  }();
+  return dir.c_str();
+}
 
 Compiler::Compiler(Options options) : options_(std::move(options)), diagnostics_(options_.max_errors) {
   if (options_.stdlib_dir.empty()) options_.stdlib_dir = default_stdlib_dir();

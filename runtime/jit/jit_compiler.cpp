@@ -218,8 +218,9 @@ Compiler::~Compiler() = default;
 const CompilerOptions& Compiler::options() const noexcept { return impl_->options; }
 
 Module Compiler::compile_file(const std::string& path) const {
-  std::error_code ec;
-  const std::string memo_key = "file:" + fs::weakly_canonical(path, ec).string();
+  // Keyed by the path as given (no canonicalization: a hot lookup stays a few system calls); other
+  // spellings of the same file get their own memo entry and share the loaded library.
+  const std::string memo_key = "file:" + path;
   if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
   std::vector<FileStamp> read;
   auto state = impl_->compile(path, nullptr, read);

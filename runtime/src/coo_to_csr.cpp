@@ -14,9 +14,18 @@
 namespace gql {
 namespace {
 
+// An entry in its row's bucket. The value travels with it, so combining reads the buckets in order
+// instead of gathering values from the whole edge list.
+template <class T, bool = stores_values<T>>
 struct Slot {
   index_t col;
+  storage_t<T> value;
   uint64_t pos;  // position in the edge list
+};
+template <class T>
+struct Slot<T, false> {
+  index_t col;
+  uint64_t pos;
 };
 
 // The first error of a parallel pass, by row, so the message does not depend on scheduling.
@@ -66,12 +75,13 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
   std::inclusive_scan(offsets.begin(), offsets.end(), offsets.begin());
 
   std::vector<offset_t> cursor(offsets.begin(), offsets.end() - 1);
-  std::vector<Slot> slots(static_cast<size_t>(offsets.back()));
+  std::vector<Slot<T>> slots(static_cast<size_t>(offsets.back()));
 #pragma omp parallel for schedule(static)
   for (int64_t e = 0; e < m; ++e) {
     if (drop_loops && in.rows[e] == in.cols[e]) continue;
     const offset_t p = std::atomic_ref<offset_t>(cursor[in.rows[e]]).fetch_add(1, std::memory_order_relaxed);
-    slots[p] = Slot{in.cols[e], static_cast<uint64_t>(e)};
+    if constexpr (stores_values<T>) slots[p] = {in.cols[e], in.values[e], static_cast<uint64_t>(e)};
+    else slots[p] = {in.cols[e], static_cast<uint64_t>(e)};
   }
   cursor = {};
 
@@ -80,7 +90,7 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
   for (int64_t r = 0; r < n; ++r) {
     auto* b = slots.data() + offsets[r];
     auto* e = slots.data() + offsets[r + 1];
-    std::sort(b, e, [&](const Slot& x, const Slot& y) {
+    std::sort(b, e, [&](const Slot<T>& x, const Slot<T>& y) {
       return x.col != y.col ? x.col < y.col : key(x.pos) < key(y.pos);
     });
     offset_t unique = 0;
@@ -105,19 +115,19 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
     for (offset_t g = offsets[r]; g < offsets[r + 1]; ++q) {
       offset_t g_end = g + 1;
       while (g_end < offsets[r + 1] && slots[g_end].col == slots[g].col) ++g_end;
-      const Slot& head = slots[g];
+      const Slot<T>& head = slots[g];
       out_cols[q] = head.col;
       if (want_keys) first_key[q] = key(head.pos);
       if (g_end - g > 1 && policy == Duplicates::error && !agree) {
-        const Slot& second = slots[g + 1];
+        const Slot<T>& second = slots[g + 1];
         std::string reason = "duplicate entry " + pair_text(r, head.col);
         if (line_of(head.pos) > 0) reason += " (first on line " + std::to_string(line_of(head.pos)) + ")";
         failure.offer(r, Error(ErrorKind::io, reason, {source, line_of(second.pos)}));
       }
       if constexpr (stores_values<T>) {
-        T v = in.values[head.pos];
+        T v = head.value;
         for (offset_t s = g + 1; s < g_end; ++s) {
-          const T x = in.values[slots[s].pos];
+          const T x = slots[s].value;
           switch (policy) {
             case Duplicates::first: break;
             case Duplicates::min: v = std::min(v, x); break;

@@ -114,6 +114,8 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
     if (columns == 0) columns = c.columns;
     max_id = std::max(max_id, c.max_id);
   }
+  // An edge list has no header to declare an empty graph: no edges at all means a wrong or emptied file.
+  if (max_id < 0) throw Error(ErrorKind::io, "no edges: the file is empty or holds only comments", {source});
   edges.n_rows = edges.n_cols = max_id + 1;
   gather(chunks, edges);
   return edges;

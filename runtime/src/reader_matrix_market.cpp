@@ -205,6 +205,7 @@ EdgeList<T> read_headerless(std::string_view text, const std::string& source, bo
     if (columns == 0) columns = c.columns;
     max_id = std::max(max_id, c.max_id);
   }
+  if (max_id < 0) fail(source, 1, "no Matrix Market banner and no entries: the file is empty or not Matrix Market");
   // n = the largest id: a headerless body cannot tell trailing isolated vertices.
   edges.n_rows = edges.n_cols = max_id + 1;
   gather(chunks, edges);

@@ -46,6 +46,8 @@ TEST(ReadEdgeList, BadInput) {
   expect_io_error([] { el<int>("0 99999999999999999999\n"); }, {"out of range"});
   expect_io_error([] { el<uint8_t>("0 1 256\n"); }, {"does not fit u8"});
   expect_io_error([] { el<int>("0 1 x\n"); }, {"g.txt:1:5", "expected a number"});
+  expect_io_error([] { el<int>(""); }, {"g.txt", "no edges"});
+  expect_io_error([] { el<int>("# only a comment\n"); }, {"no edges"});
 }
 
 TEST(ReadEdgeList, ErrorLineIsRightInALargeParallelParse) {

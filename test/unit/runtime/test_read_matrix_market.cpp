@@ -51,6 +51,7 @@ TEST(ReadMatrixMarket, HeaderlessBodyIsOneBasedWithNFromTheLargestId) {
   EXPECT_EQ(g.nvals(), 2);
   EXPECT_EQ(entries(g).count({4, 1}), 1u);
   expect_io_error([] { mm<bool>("3 1 4\n5 2\n"); }, {"t.mtx:2:", "columns"});
+  expect_io_error([] { mm<bool>(""); }, {"t.mtx:1", "empty"});
 }
 
 TEST(ReadMatrixMarket, BadInputNamesFileLineAndReason) {

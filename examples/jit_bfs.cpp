@@ -1,4 +1,5 @@
-// Breadth-first search through the JIT: jit_bfs [GRAPH] [SOURCE] (default kron:14, vertex 0).
+// Breadth-first search through the JIT: jit_bfs [GRAPH] [SOURCE] (default kron:14 from its
+// highest-degree vertex: many Kronecker vertices are isolated).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -7,11 +8,17 @@
 
 int main(int argc, char** argv) try {
   const std::string graph = argc > 1 ? argv[1] : "kron:14";
-  const int32_t source = argc > 2 ? static_cast<int32_t>(std::atoi(argv[2])) : 0;
   gql::Compiler compiler;
   auto bfs = compiler.compile_file(GQL_EXAMPLES_DIR "/bfs.gql").kernel("bfs")
                  .bind<gql::Vector<int32_t>(const gql::Csr<bool>&, int32_t)>();
   const gql::Csr<bool> G = gql::read_graph<bool>(graph);
+  int32_t source = 0;
+  if (argc > 2) {
+    source = static_cast<int32_t>(std::atoi(argv[2]));
+  } else {
+    for (int64_t v = 1; v < G.n_rows(); ++v)
+      if (G.row_degree(v) > G.row_degree(source)) source = static_cast<int32_t>(v);
+  }
   const gql::Vector<int32_t> depth = bfs(G, source);
   int32_t deepest = 0;
   for (int32_t d : depth.values()) deepest = d > deepest ? d : deepest;

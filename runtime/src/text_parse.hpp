@@ -70,7 +70,10 @@ inline bool parse_id(std::string_view token, int64_t& out, Problem& problem) {
     bool digits = true;
     for (const char ch : token) {
       const unsigned d = static_cast<unsigned char>(ch) - unsigned{'0'};
-      digits &= d < 10;
+      if (d >= 10) {
+        digits = false;
+        break;
+      }
       value = value * 10 + d;
     }
     if (digits) {

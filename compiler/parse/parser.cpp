@@ -345,7 +345,7 @@ class Parser {
       advance();
       v.is_number = true;
       v.is_integer = t.kind == TokenKind::integer;
-      v.integer = static_cast<int64_t>(t.integer) * (negative ? -1 : 1);
+      v.integer = static_cast<int64_t>(negative ? 0 - t.integer : t.integer);  // wraps, never overflows
       v.number = (v.is_integer ? static_cast<double>(t.integer) : t.floating) * (negative ? -1 : 1);
     } else if (t.kind == TokenKind::identifier && !negative) {
       v.ident = std::string(advance().text);

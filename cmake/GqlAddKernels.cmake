@@ -34,7 +34,8 @@ function(gql_add_kernels target)
     set(source ${ARG_OUTPUT_DIR}/${name}.gql.${ext})
     set(header ${ARG_OUTPUT_DIR}/${name}.gql.hpp)
     add_custom_command(OUTPUT ${source} ${header}
-      COMMAND gql::gqlc ${spec} --target ${ARG_TARGET} ${includes} --emit kernels -o ${source} --header ${header}
+      COMMAND gql::gqlc ${spec} --target ${ARG_TARGET} ${includes} --emit kernels
+              --kernels-out ${ARG_OUTPUT_DIR}/${name}.gql
       DEPENDS ${spec} gql::gqlc
       COMMENT "gqlc: ${name}.gql -> ${ARG_TARGET} kernels"
       VERBATIM)

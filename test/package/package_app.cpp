@@ -1,10 +1,13 @@
-// package_app PREFIX: compiles two_hop.gql through the installed gql, checks the answer against a
-// direct count, and checks that the JIT built against the installation under PREFIX.
+// package_app PREFIX: runs two_hop.gql as generated at build time (gql_add_kernels) and through the
+// JIT of the installed gql, checks both answers against a direct count, and checks that the JIT
+// built against the installation under PREFIX.
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
 #include <gql/gql.hpp>
+
+#include "two_hop.gql.hpp"
 
 int main(int argc, char** argv) try {
   if (argc != 2) return 2;
@@ -19,14 +22,19 @@ int main(int argc, char** argv) try {
   // A directed 4-cycle 0 -> 1 -> 2 -> 3 -> 0 plus the chord 0 -> 2: two-hop paths 0->2 (via 1),
   // 0->3 (via 2), 1->3, 2->0, 3->1, 3->2 (via 0): six entries, each one path.
   const gql::Csr<bool> G(4, 4, {0, 2, 3, 4, 5}, {1, 2, 2, 3, 0});
-  const gql::Csr<uint64_t> C = paths2(G);
-  C.validate();
-  uint64_t total = 0;
-  for (uint64_t v : C.values()) total += v;
-  if (C.nvals() != 6 || total != 6) {
-    std::fprintf(stderr, "package_app: wrong answer (%lld entries, %llu paths)\n", static_cast<long long>(C.nvals()),
-                 static_cast<unsigned long long>(total));
-    return 1;
+  gql::KernelContext context;
+  const gql::Csr<uint64_t> jit = paths2(G);
+  const gql::Csr<uint64_t> aot = gqlgen::paths2(G, context);
+  for (const gql::Csr<uint64_t>* C : {&jit, &aot}) {
+    C->validate();
+    uint64_t total = 0;
+    for (uint64_t v : C->values()) total += v;
+    if (C->nvals() != 6 || total != 6) {
+      std::fprintf(stderr, "package_app: wrong answer from the %s kernel (%lld entries, %llu paths)\n",
+                   C == &jit ? "JIT" : "build-time", static_cast<long long>(C->nvals()),
+                   static_cast<unsigned long long>(total));
+      return 1;
+    }
   }
   std::printf("package_app: ok\n");
   return 0;

@@ -1,6 +1,7 @@
 // gqlc: the command line over gql::compiler. Argument parsing and printing only.
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "gql/compiler/codegen.hpp"
@@ -15,6 +16,7 @@ namespace {
 const char* usage =
     "usage: gqlc [options] FILE -o PROGRAM\n"
     "       gqlc [options] FILE --emit ast|ir|plan|source\n"
+    "       gqlc [options] FILE --emit kernels --kernels-out BASE\n"
     "       gqlc check [options] FILE\n"
     "\n"
     "Compiles a .gql spec of semiring graph kernels.\n"
@@ -26,6 +28,8 @@ const char* usage =
     "  --emit ast|ir|plan|source\n"
     "                     print the syntax tree, the typed IR, the plan per operation, or the\n"
     "                     generated C++ (OpenMP) or CUDA source\n"
+    "  --emit kernels     write the kernels without main() to BASE.cpp (BASE.cu for cuda) and their\n"
+    "                     declarations to BASE.hpp (--kernels-out BASE), for linking into a program\n"
     "  --target T         openmp (default) or cuda: the back end, and whose schedules apply\n"
     "  --keep-source      with -o: keep the generated source next to PROGRAM\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
@@ -37,11 +41,18 @@ int fail_usage(const std::string& message) {
   return 2;
 }
 
+// Writes a generated file; throws gql::Error(io) when it cannot.
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw gql::Error(gql::ErrorKind::io, "cannot write the generated file", {path});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   gql::compiler::Options options;
-  std::string file, emit, output;
+  std::string file, emit, output, kernels_out;
   bool check = false, keep_source = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -59,8 +70,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--emit" || arg.rfind("--emit=", 0) == 0) {
       const char* v = arg == "--emit" ? next() : argv[i] + 7;
       const std::string what = v ? v : "";
-      if (what != "ast" && what != "ir" && what != "plan" && what != "source")
-        return fail_usage("--emit takes ast, ir, plan or source");
+      if (what != "ast" && what != "ir" && what != "plan" && what != "source" && what != "kernels")
+        return fail_usage("--emit takes ast, ir, plan, source or kernels");
       emit = v;
     } else if (arg == "--target" || arg.rfind("--target=", 0) == 0) {
       const char* v = arg == "--target" ? next() : argv[i] + 9;
@@ -75,6 +86,10 @@ int main(int argc, char** argv) {
       const char* v = next();
       if (!v) return fail_usage("-o takes the program to write");
       output = v;
+    } else if (arg == "--kernels-out") {
+      const char* v = next();
+      if (!v) return fail_usage("--kernels-out takes the base name of the files to write");
+      kernels_out = v;
     } else if (arg == "--keep-source") {
       keep_source = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -86,6 +101,7 @@ int main(int argc, char** argv) {
     }
   }
   if (file.empty()) return fail_usage("no input file");
+  if ((emit == "kernels") != !kernels_out.empty()) return fail_usage("--emit kernels goes with --kernels-out BASE");
   if (!check && emit.empty() && output.empty())
     return fail_usage("nothing to do: use -o PROGRAM, --emit ast|ir|plan|source, or 'gqlc check FILE'");
   options.check_laws = check;
@@ -99,6 +115,19 @@ int main(int argc, char** argv) {
   const auto& module = *compiler.module();
   if (emit == "ir") std::fputs(gql::compiler::ir::print_module(module).c_str(), stdout);
   if (emit == "plan") std::fputs(gql::compiler::plan::print_plan(gql::compiler::plan::plan_module(module)).c_str(), stdout);
+  if (emit == "kernels") {
+    try {
+      const gql::compiler::CodegenOptions codegen{file, /*with_main=*/false};
+      const bool cuda = options.target == gql::compiler::ir::Target::cuda;
+      write_file(kernels_out + (cuda ? ".cu" : ".cpp"), cuda ? gql::compiler::generate_cuda(module, codegen)
+                                                             : gql::compiler::generate_openmp(module, codegen));
+      write_file(kernels_out + ".hpp", gql::compiler::generate_kernel_declarations(module, codegen));
+    } catch (const gql::Error& e) {
+      std::fprintf(stderr, "gqlc: %s\n", e.what());
+      return 1;
+    }
+    return 0;
+  }
   if (emit != "source" && output.empty()) return 0;
   try {
     const gql::compiler::CodegenOptions codegen{file, /*with_main=*/true};

@@ -20,4 +20,8 @@ std::string generate_openmp(const ir::Module& module, const CodegenOptions& opti
 // (module.target must be cuda). Ops without GPU kernels run on the host through gql/cpu/ops.hpp.
 std::string generate_cuda(const ir::Module& module, const CodegenOptions& options);
 
+// A header declaring every kernel of `module` as the generators define them (namespace gqlgen),
+// for host code linked with the kernels (gqlc --emit kernels, gql_add_kernels).
+std::string generate_kernel_declarations(const ir::Module& module, const CodegenOptions& options);
+
 }  // namespace gql::compiler

@@ -116,8 +116,10 @@ struct Compiler::Impl {
   std::mutex memo_mutex;
   std::map<std::string, Memo> memo;  // by spec path (compile_file) or by name + text (compile_source)
 
+  mutable std::mutex log_mutex;  // threads compiling at once report one line at a time
   void log(const std::string& line) const {
     if (!options.verbose) return;
+    std::lock_guard lock(log_mutex);
     if (options.log) options.log(line);
     else std::fprintf(stderr, "gql jit: %s\n", line.c_str());
   }

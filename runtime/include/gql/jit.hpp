@@ -37,7 +37,7 @@ struct CompilerOptions {
   Target target = Target::openmp;
   std::string cache_dir{};                // empty: $GQL_CACHE_DIR, else $XDG_CACHE_HOME/gql, else ~/.cache/gql
   bool verbose = false;                   // report to `log`; $GQL_JIT_VERBOSE=1 turns it on too
-  std::function<void(const std::string&)> log{};  // where verbose lines go; empty: standard error
+  std::function<void(const std::string&)> log{};  // where verbose lines go (one call at a time); empty: stderr
   std::string cxx{};                      // CPU: empty: $GQL_CXX, else clang++ when present, else g++
   std::vector<std::string> cxx_flags{};   // CPU: added to the host compiler's command line
   uint64_t cache_max_bytes = 0;           // 0: $GQL_CACHE_MAX_BYTES, else 2 GiB; least recently used go first

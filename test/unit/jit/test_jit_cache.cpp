@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "disk_cache.hpp"
@@ -112,6 +113,25 @@ TEST(JitCache, CorruptLibraryIsRebuilt) {
   EXPECT_EQ(k(triangle()).nvals(), 1);
   EXPECT_TRUE(log.said("corrupt")) << log.lines.at(0);
   EXPECT_TRUE(jit::DiskCache::read_payload(entry_path, payload));
+}
+
+TEST(JitCache, ThreadsAskingAtOnceCompileOnce) {
+  test::ScratchDir dir;
+  jit_detail::forget_loaded_libraries();
+  Logged log;
+  Compiler c(log.options(dir.str()));
+  std::vector<std::thread> threads;
+  std::vector<int64_t> nvals(4, -1);
+  for (size_t t = 0; t < nvals.size(); ++t)
+    threads.emplace_back([&, t] {
+      auto k = c.compile_source(two_hop, "paths.gql").kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
+      nvals[t] = k(triangle()).nvals();
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(nvals, std::vector<int64_t>(4, 1));
+  int compiled = 0;
+  for (const auto& line : log.lines) compiled += line.find("compiled by") != std::string::npos;
+  EXPECT_EQ(compiled, 1);
 }
 
 TEST(JitCache, ProcessesStartingTogetherCompileOnce) {

@@ -8,10 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include "build_id.hpp"
 #include "disk_cache.hpp"
@@ -164,7 +162,10 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
   // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
   for (uint32_t f = text ? 1 : 0; f < front.sources().size(); ++f) read.push_back(stamp(front.sources().file(f).path));
   if (options.target == Target::cuda)
-    throw Error(ErrorKind::usage, "the CUDA target has no code generator yet; compile with gql::Target::openmp", {name});
+    throw Error(ErrorKind::usage,
+                "the JIT cannot run CUDA kernels yet (the generated host code needs nvcc, not NVRTC); "
+                "compile with gql::Target::openmp or build them ahead of time with gql_add_kernels",
+                {name});
   const double front_seconds = seconds_since(start);
 
   auto state = std::make_shared<Module::State>();

@@ -60,7 +60,8 @@ storage_t<R> cast_value(T x) {
   return static_cast<storage_t<R>>(convert_element<R>(x));
 }
 
-// Entries kept by a pattern result: a bool result keeps only its true values, as the products do.
+// Entries kept in a graph result: a graph<bool> is a pattern (it stores no values), so an entry whose
+// value is false is left out, as the products do.
 template <class R>
 bool keeps(const storage_t<R>& v) {
   if constexpr (std::is_same_v<R, bool>) return v != 0;
@@ -144,7 +145,8 @@ Csr<R> apply(const Csr<T>& A, F fn) {
       });
 }
 
-// Vectors: the same operations over slots.
+// Vectors: the same operations over slots. A vector<bool> stores its values, so unlike a pattern
+// graph it keeps entries whose value is false (the structure is what masks read).
 template <class R, class TA, class TB, class F>
 Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   check_same_size(a.size(), b.size(), "union");
@@ -155,7 +157,7 @@ Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
     if (sa.present[i] && sb.present[i]) out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
     else if (sa.present[i]) out.values[i] = detail::cast_value<R>(TA(sa.values[i]));
     else if (sb.present[i]) out.values[i] = detail::cast_value<R>(TB(sb.values[i]));
-    out.present[i] = (sa.present[i] || sb.present[i]) && detail::keeps<R>(out.values[i]);
+    out.present[i] = sa.present[i] || sb.present[i];
   }
   return std::move(out).to_vector();
 }
@@ -169,7 +171,7 @@ Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   for (size_t i = 0; i < out.present.size(); ++i) {
     if (!sa.present[i] || !sb.present[i]) continue;
     out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
-    out.present[i] = detail::keeps<R>(out.values[i]);
+    out.present[i] = 1;
   }
   return std::move(out).to_vector();
 }
@@ -181,7 +183,7 @@ Vector<R> apply(const Vector<T>& a, F fn) {
   for (size_t i = 0; i < out.present.size(); ++i) {
     if (!sa.present[i]) continue;
     out.values[i] = detail::cast_value<R>(fn(T(sa.values[i])));
-    out.present[i] = detail::keeps<R>(out.values[i]);
+    out.present[i] = 1;
   }
   return std::move(out).to_vector();
 }

@@ -1,0 +1,216 @@
+// Traversals end to end: the stdlib's bfs, bfs_parents, sssp, components and pagerank, and the
+// language issue's BFS in each direction (specs/traversals.gql), against plain reference code.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+#include "e2e_support.hpp"
+
+namespace gql::e2e {
+namespace {
+
+std::vector<int64_t> reference_bfs(const Csr<bool>& G, int64_t source) {
+  std::vector<int64_t> depth(static_cast<size_t>(G.n_rows()), -1);
+  std::queue<int64_t> queue;
+  depth[static_cast<size_t>(source)] = 0;
+  queue.push(source);
+  while (!queue.empty()) {
+    const int64_t u = queue.front();
+    queue.pop();
+    for (offset_t p = G.row_offsets()[u]; p < G.row_offsets()[u + 1]; ++p) {
+      const index_t v = G.col_indices()[p];
+      if (depth[static_cast<size_t>(v)] < 0) {
+        depth[static_cast<size_t>(v)] = depth[static_cast<size_t>(u)] + 1;
+        queue.push(v);
+      }
+    }
+  }
+  return depth;
+}
+
+// A vector result as n slots; absent entries are `absent`.
+template <class T>
+std::vector<T> read_slots(const std::string& path, int64_t n, T absent) {
+  const auto v = read_vector<T>(path);
+  EXPECT_EQ(v.size(), n);
+  std::vector<T> out(static_cast<size_t>(n), absent);
+  if (v.is_dense()) {
+    for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = static_cast<T>(v.values()[static_cast<size_t>(i)]);
+  } else {
+    for (size_t p = 0; p < v.indices().size(); ++p) out[static_cast<size_t>(v.indices()[p])] = static_cast<T>(v.values()[p]);
+  }
+  return out;
+}
+
+std::vector<std::string> traversal_inputs() {
+  std::vector<std::string> in = {"kron:10", "grid:9x11", "urand:10:4"};
+  if (have_shared_data())
+    for (const char* f : {"karate.mtx", "email-Eu-core.txt.gz", "ca-GrQc.csv", "p2p-Gnutella31.txt.gz"})
+      in.push_back(data_graph(f));
+  return in;
+}
+
+// The first vertex with an out-edge (Graph500 picks roots of degree >= 1 too).
+int64_t some_source(const Csr<bool>& G) {
+  for (int64_t i = 0; i < G.n_rows(); ++i)
+    if (G.row_degree(i) > 0) return i;
+  return 0;
+}
+
+TEST(Traversals, BfsInEveryDirectionMatchesTheReference) {
+  for (const auto& input : traversal_inputs()) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<bool>(input);
+    const int64_t src = some_source(G);
+    const auto expected = reference_bfs(G, src);
+    const std::string args = "--G " + input + " --src " + std::to_string(src);
+    EXPECT_EQ(expected, read_slots<int64_t>(run_ok("std_bfs", "bfs", args), G.n_rows(), -1));
+    for (const char* kernel : {"bfs", "bfs_push", "bfs_pull"}) {
+      SCOPED_TRACE(kernel);
+      EXPECT_EQ(expected, read_slots<int64_t>(run_ok("specs_traversals", kernel, args), G.n_rows(), -1));
+    }
+  }
+}
+
+TEST(Traversals, BfsParentsFormATreeOfShortestPaths) {
+  for (const auto& input : traversal_inputs()) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<bool>(input);
+    const auto rows = to_rows<bool>(G);
+    const int64_t src = some_source(G);
+    const auto depth = reference_bfs(G, src);
+    const auto parent = read_slots<int64_t>(
+        run_ok("std_bfs", "bfs_parents", "--G " + input + " --src " + std::to_string(src)), G.n_rows(), -1);
+    for (int64_t v = 0; v < G.n_rows(); ++v) {
+      const auto d = depth[static_cast<size_t>(v)];
+      const auto p = parent[static_cast<size_t>(v)];
+      if (d < 0) {
+        EXPECT_EQ(p, -1) << "unreached vertex " << v << " has a parent";
+      } else if (v != src) {
+        ASSERT_GE(p, 0) << "vertex " << v;
+        EXPECT_EQ(depth[static_cast<size_t>(p)], d - 1) << "vertex " << v;
+        EXPECT_TRUE(rows[static_cast<size_t>(p)].count(static_cast<index_t>(v))) << "no edge " << p << " -> " << v;
+      }
+    }
+  }
+}
+
+TEST(Traversals, RelaxIsOneBellmanFordRound) {
+  const std::string out_dir = scratch_dir();
+  const auto G = read_graph<double>("grid:5x6");
+  // A distance vector with two entries, written as a Matrix Market coordinate vector.
+  const std::string d_path = out_dir + "/d.mtx";
+  write_matrix_market(d_path, Vector<double>::sparse(G.n_rows(), {0, 7}, {0.0, 2.5}));
+  std::vector<double> expected(static_cast<size_t>(G.n_rows()), std::numeric_limits<double>::infinity());
+  for (int64_t k : {0, 7})
+    for (offset_t p = G.row_offsets()[k]; p < G.row_offsets()[k + 1]; ++p) {
+      const double via = (k == 0 ? 0.0 : 2.5) + G.value_at(p);
+      auto& e = expected[static_cast<size_t>(G.col_indices()[p])];
+      e = std::min(e, via);
+    }
+  EXPECT_EQ(expected, read_slots<double>(run_ok("specs_traversals", "relax", "--G grid:5x6 --D " + d_path),
+                                         G.n_rows(), std::numeric_limits<double>::infinity()));
+}
+
+std::vector<double> dijkstra(const Csr<float>& G, int64_t source) {
+  std::vector<double> dist(static_cast<size_t>(G.n_rows()), std::numeric_limits<double>::infinity());
+  using Item = std::pair<double, int64_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+  dist[static_cast<size_t>(source)] = 0;
+  heap.push({0, source});
+  while (!heap.empty()) {
+    auto [d, u] = heap.top();
+    heap.pop();
+    if (d > dist[static_cast<size_t>(u)]) continue;
+    for (offset_t p = G.row_offsets()[u]; p < G.row_offsets()[u + 1]; ++p) {
+      const double nd = d + G.value_at(p);
+      auto& dv = dist[static_cast<size_t>(G.col_indices()[p])];
+      if (nd < dv) {
+        dv = nd;
+        heap.push({nd, G.col_indices()[p]});
+      }
+    }
+  }
+  return dist;
+}
+
+TEST(Traversals, SsspMatchesDijkstra) {
+  std::vector<std::string> inputs = {"grid:12x10"};
+  if (have_shared_data()) inputs.push_back(data_graph("rome99.gr"));
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<float>(input);
+    const auto expected = dijkstra(G, 0);
+    const auto got = read_slots<double>(run_ok("std_sssp", "sssp", "--G " + input + " --src 0"), G.n_rows(),
+                                        std::numeric_limits<double>::infinity());
+    for (int64_t v = 0; v < G.n_rows(); ++v) {
+      const double e = expected[static_cast<size_t>(v)], g = got[static_cast<size_t>(v)];
+      if (std::isinf(e)) EXPECT_TRUE(std::isinf(g)) << "vertex " << v;
+      else EXPECT_NEAR(g, e, 1e-5 * std::max(1.0, e)) << "vertex " << v;  // f32 sums of integer weights
+    }
+  }
+}
+
+TEST(Traversals, ComponentsAreLabelledByTheirSmallestVertex) {
+  std::vector<std::string> inputs = {"grid:4x7"};
+  if (have_shared_data())
+    for (const char* f : {"karate.mtx", "dolphins.mtx", "netscience.mtx", "ca-HepTh.csv"}) inputs.push_back(data_graph(f));
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<bool>(input);
+    // Union-find over the edges (the inputs are symmetric); every vertex starts as its own component.
+    std::vector<int64_t> parent(static_cast<size_t>(G.n_rows()));
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](int64_t x) {
+      while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+      return x;
+    };
+    for (int64_t i = 0; i < G.n_rows(); ++i)
+      for (offset_t p = G.row_offsets()[i]; p < G.row_offsets()[i + 1]; ++p) {
+        const int64_t a = find(i), b = find(G.col_indices()[p]);
+        parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+      }
+    std::vector<int64_t> expected(static_cast<size_t>(G.n_rows()));
+    for (int64_t i = 0; i < G.n_rows(); ++i) expected[static_cast<size_t>(i)] = find(i);
+    // Isolated vertices have no entry in G * every: their label is absent (-1 here) unless the
+    // kernel gives them one; accept either their own id or absence.
+    const auto got = read_slots<int64_t>(run_ok("std_components", "components", "--G " + input), G.n_rows(), -1);
+    for (int64_t i = 0; i < G.n_rows(); ++i) {
+      if (G.row_degree(i) == 0 && got[static_cast<size_t>(i)] == -1) continue;
+      EXPECT_EQ(got[static_cast<size_t>(i)], expected[static_cast<size_t>(i)]) << "vertex " << i;
+    }
+  }
+}
+
+TEST(Traversals, PageRankMatchesPowerIteration) {
+  std::vector<std::string> inputs = {"kron:8"};
+  if (have_shared_data()) inputs.push_back(data_graph("hollins.dat"));
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<bool>(input);
+    const int64_t n = G.n_rows();
+    const double d = 0.85;
+    const int iterations = 20;
+    std::vector<double> rank(static_cast<size_t>(n), 1.0 / n);
+    for (int it = 0; it < iterations; ++it) {
+      std::vector<double> next(static_cast<size_t>(n), 0.0);
+      for (int64_t j = 0; j < n; ++j) {
+        if (G.row_degree(j) == 0) continue;  // a dangling vertex passes nothing on
+        const double share = rank[static_cast<size_t>(j)] / static_cast<double>(G.row_degree(j));
+        for (offset_t p = G.row_offsets()[j]; p < G.row_offsets()[j + 1]; ++p) next[static_cast<size_t>(G.col_indices()[p])] += share;
+      }
+      for (auto& x : next) x = (1 - d) / n + d * x;
+      rank = next;
+    }
+    const auto got = read_slots<double>(
+        run_ok("std_pagerank", "pagerank", "--G " + input + " --iterations " + std::to_string(iterations)), n, 0.0);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_NEAR(got[static_cast<size_t>(i)], rank[static_cast<size_t>(i)], 1e-9 + 1e-5 * rank[static_cast<size_t>(i)])
+          << "vertex " << i;
+  }
+}
+
+}  // namespace
+}  // namespace gql::e2e

@@ -1,6 +1,6 @@
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCACHE_DIR=... -P run_package_test.cmake
 # Installs the build into a fresh prefix, configures and builds the user project in SOURCE_DIR
-# against it with find_package(gql), and runs it.
+# against it with find_package(gql), runs it, and builds and runs a program with the installed gqlc.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)
@@ -15,3 +15,6 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja -DCMAKE_PREF
     -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${CMAKE_COMMAND} -E env GQL_CACHE_DIR=${CACHE_DIR} ${WORK_DIR}/build/package_app ${prefix})
+# The installed gqlc builds programs against the installed runtime (found beside it, not in this build).
+run(${prefix}/bin/gqlc ${SOURCE_DIR}/two_hop.gql -o ${WORK_DIR}/two_hop)
+run(${WORK_DIR}/two_hop paths2 --G grid:3x3)

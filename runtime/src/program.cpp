@@ -43,6 +43,7 @@ std::string param_hint(const ParamSpec& p) {
 
 void print_usage(std::ostream& os, const char* program, std::span<const KernelEntry> kernels) {
   os << "usage: " << program << " KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N]\n"
+     << "       [--symmetrize] [--drop-self-loops] [--duplicates first|sum|min|max|error]\n"
      << "kernels:\n";
   for (const auto& k : kernels) {
     os << "  " << k.name;
@@ -54,7 +55,11 @@ void print_usage(std::ostream& os, const char* program, std::span<const KernelEn
         "  --out FILE    write the result (Matrix Market; a scalar as one line; a tuple as FILE.0, FILE.1, ...)\n"
         "  --stats       print time, rates, result size and peak memory\n"
         "  --explain     print the plan chosen for each operation\n"
-        "  --threads N   number of CPU threads (default: all)\n";
+        "  --threads N   number of CPU threads (default: all)\n"
+        "input policies (every graph and matrix argument, files and generators alike):\n"
+        "  --symmetrize        make each graph undirected (A union A^T)\n"
+        "  --drop-self-loops   remove every entry (i, i)\n"
+        "  --duplicates P      how repeated entries combine: first (default), sum, min, max, error\n";
 }
 
 // Peak resident memory of this process, in bytes.
@@ -242,6 +247,7 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
   std::map<std::string, std::string> values;
   std::string out_path;
   bool stats = false, explain = false;
+  ReadOptions read;
   for (int a = 2; a < argc; ++a) {
     const std::string arg = argv[a];
     auto next = [&]() -> const char* { return a + 1 < argc ? argv[++a] : nullptr; };
@@ -253,6 +259,18 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
       const char* v = next();
       if (!v) return usage_error("--out needs a file name");
       out_path = v;
+    } else if (arg == "--symmetrize") {
+      read.symmetrize = true;
+    } else if (arg == "--drop-self-loops") {
+      read.self_loops = SelfLoops::drop;
+    } else if (arg == "--duplicates") {
+      const std::string v = a + 1 < argc ? argv[++a] : "";
+      if (v == "first") read.duplicates = Duplicates::first;
+      else if (v == "sum") read.duplicates = Duplicates::sum;
+      else if (v == "min") read.duplicates = Duplicates::min;
+      else if (v == "max") read.duplicates = Duplicates::max;
+      else if (v == "error") read.duplicates = Duplicates::error;
+      else return usage_error("--duplicates takes first, sum, min, max or error");
     } else if (arg == "--threads") {
       const char* v = next();
       int threads = 0;
@@ -275,7 +293,7 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
     if (!values.count(p.name)) return usage_error("missing argument --" + p.name);
 
   try {
-    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain);
+    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read);
     kernel->run(invocation);
     return 0;
   } catch (const Error& e) {

@@ -153,6 +153,34 @@ TEST(Traversals, SsspMatchesDijkstra) {
   }
 }
 
+// Union-find labels: every vertex's component is named by its smallest vertex.
+std::vector<int64_t> reference_components(const Csr<bool>& G) {
+  std::vector<int64_t> parent(static_cast<size_t>(G.n_rows()));
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int64_t x) {
+    while (parent[static_cast<size_t>(x)] != x)
+      x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+    return x;
+  };
+  for (int64_t i = 0; i < G.n_rows(); ++i)
+    for (offset_t p = G.row_offsets()[i]; p < G.row_offsets()[i + 1]; ++p) {
+      const int64_t a = find(i), b = find(G.col_indices()[p]);
+      parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+    }
+  std::vector<int64_t> labels(static_cast<size_t>(G.n_rows()));
+  for (int64_t i = 0; i < G.n_rows(); ++i) labels[static_cast<size_t>(i)] = find(i);
+  return labels;
+}
+
+// Isolated vertices have no entry in G * every, so their label may be absent (-1 here).
+void expect_components(const Csr<bool>& G, const std::vector<int64_t>& got) {
+  const auto expected = reference_components(G);
+  for (int64_t i = 0; i < G.n_rows(); ++i) {
+    if (G.row_degree(i) == 0 && got[static_cast<size_t>(i)] == -1) continue;
+    EXPECT_EQ(got[static_cast<size_t>(i)], expected[static_cast<size_t>(i)]) << "vertex " << i;
+  }
+}
+
 TEST(Traversals, ComponentsAreLabelledByTheirSmallestVertex) {
   std::vector<std::string> inputs = {"grid:4x7"};
   if (have_shared_data())
@@ -160,27 +188,23 @@ TEST(Traversals, ComponentsAreLabelledByTheirSmallestVertex) {
   for (const auto& input : inputs) {
     SCOPED_TRACE(input);
     const auto G = read_graph<bool>(input);
-    // Union-find over the edges (the inputs are symmetric); every vertex starts as its own component.
-    std::vector<int64_t> parent(static_cast<size_t>(G.n_rows()));
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&](int64_t x) {
-      while (parent[static_cast<size_t>(x)] != x) x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
-      return x;
-    };
-    for (int64_t i = 0; i < G.n_rows(); ++i)
-      for (offset_t p = G.row_offsets()[i]; p < G.row_offsets()[i + 1]; ++p) {
-        const int64_t a = find(i), b = find(G.col_indices()[p]);
-        parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
-      }
-    std::vector<int64_t> expected(static_cast<size_t>(G.n_rows()));
-    for (int64_t i = 0; i < G.n_rows(); ++i) expected[static_cast<size_t>(i)] = find(i);
-    // Isolated vertices have no entry in G * every: their label is absent (-1 here) unless the
-    // kernel gives them one; accept either their own id or absence.
-    const auto got = read_slots<int64_t>(run_ok("std_components", "components", "--G " + input), G.n_rows(), -1);
-    for (int64_t i = 0; i < G.n_rows(); ++i) {
-      if (G.row_degree(i) == 0 && got[static_cast<size_t>(i)] == -1) continue;
-      EXPECT_EQ(got[static_cast<size_t>(i)], expected[static_cast<size_t>(i)]) << "vertex " << i;
-    }
+    expect_components(G, read_slots<int64_t>(run_ok("std_components", "components", "--G " + input), G.n_rows(), -1));
+  }
+}
+
+TEST(Traversals, InputPoliciesApplyToDirectedFiles) {
+  std::vector<std::string> inputs = {"urand:9:2"};
+  if (have_shared_data())
+    for (const char* f : {"email-Eu-core.txt.gz", "ca-GrQc.csv"}) inputs.push_back(data_graph(f));
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input);
+    ReadOptions undirected;
+    undirected.symmetrize = true;
+    undirected.self_loops = SelfLoops::drop;
+    const auto G = read_graph<bool>(input, undirected);
+    expect_components(G, read_slots<int64_t>(run_ok("std_components", "components",
+                                                    "--G " + input + " --symmetrize --drop-self-loops"),
+                                             G.n_rows(), -1));
   }
 }
 

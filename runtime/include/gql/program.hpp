@@ -1,6 +1,7 @@
 // The command line of programs that gqlc builds ahead of time:
 //
 //   prog KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N]
+//        [--symmetrize] [--drop-self-loops] [--duplicates first|sum|min|max|error]
 //
 // Generated code describes each kernel (name, typed parameters, a run function) and calls
 // gql::run_program; this file owns argument checking, loading inputs, timing, --stats, --explain,
@@ -36,11 +37,12 @@ struct ParamSpec {
 class Invocation {
  public:
   Invocation(std::string kernel, std::map<std::string, std::string> values, std::string out_path,
-             bool stats, bool explain)
+             bool stats, bool explain, ReadOptions read = {})
       : kernel_(std::move(kernel)),
         values_(std::move(values)),
         out_path_(std::move(out_path)),
         stats_(stats),
+        read_(read),
         context_(explain) {}
 
   // Inputs, loaded from a file path or a generator spec (gql/io.hpp's rules).
@@ -98,6 +100,7 @@ class Invocation {
   std::map<std::string, std::string> values_;
   std::string out_path_;
   bool stats_;
+  ReadOptions read_;  // --symmetrize, --drop-self-loops, --duplicates: applied to every graph input
   KernelContext context_;
   double seconds_ = 0;
 };
@@ -168,15 +171,15 @@ void Invocation::print_scalar(T x) const {
 
 template <class T>
 Csr<T> Invocation::graph(const std::string& name) const {
-  return read_graph<T>(raw(name));
+  return read_graph<T>(raw(name), read_);
 }
 template <class T>
 Matrix<T> Invocation::matrix(const std::string& name) const {
-  return read_matrix<T>(raw(name));
+  return read_matrix<T>(raw(name), read_);
 }
 template <class T>
 Vector<T> Invocation::vector(const std::string& name) const {
-  return read_vector<T>(raw(name));
+  return read_vector<T>(raw(name), read_);
 }
 
 template <class T>

@@ -309,6 +309,15 @@ class Parser {
   ast::Directive directive() {
     ast::Directive d;
     std::tie(d.name, d.name_span) = identifier("a schedule directive");
+    // `recursive(base = 64)`: arguments of the directive itself, kept as a value named like it.
+    if (accept("(")) {
+      ast::DirectiveValue v;
+      v.span = d.name_span;
+      v.ident = d.name;
+      arguments(v);
+      v.span = join(v.span, previous_span());
+      d.values.push_back(std::move(v));
+    }
     while (!is(";") && !is("{") && !is("}") && !at_end()) d.values.push_back(directive_value());
     if (accept("{")) {
       d.has_block = true;
@@ -335,6 +344,23 @@ class Parser {
     return d;
   }
 
+  // `(name = value, value, ...)` after a word, the "(" already read.
+  void arguments(ast::DirectiveValue& v) {
+    v.has_arguments = true;
+    if (!is(")")) {
+      do {
+        std::string name;
+        if (peek().kind == TokenKind::identifier && is("=", 1)) {
+          name = std::string(advance().text);
+          advance();
+        }
+        v.argument_names.push_back(std::move(name));
+        v.arguments.push_back(directive_value());
+      } while (accept(","));
+    }
+    expect(")");
+  }
+
   ast::DirectiveValue directive_value() {
     Nest nest(*this);
     ast::DirectiveValue v;
@@ -349,21 +375,7 @@ class Parser {
       v.number = (v.is_integer ? static_cast<double>(t.integer) : t.floating) * (negative ? -1 : 1);
     } else if (t.kind == TokenKind::identifier && !negative) {
       v.ident = std::string(advance().text);
-      if (accept("(")) {
-        v.has_arguments = true;
-        if (!is(")")) {
-          do {
-            std::string name;
-            if (peek().kind == TokenKind::identifier && is("=", 1)) {
-              name = std::string(advance().text);
-              advance();
-            }
-            v.argument_names.push_back(std::move(name));
-            v.arguments.push_back(directive_value());
-          } while (accept(","));
-        }
-        expect(")");
-      }
+      if (accept("(")) arguments(v);
     } else {
       fail_expected("a directive value (a number or a word)");
     }

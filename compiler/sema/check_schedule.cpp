@@ -126,12 +126,20 @@ class ScheduleChecker {
       s.parallelism = n == "tasks" ? ir::ClosureParallelism::tasks : ir::ClosureParallelism::parallel_for;
       return s;
     }
-    if (n == "recursive") {  // recursive [BASE]: halves down to BASE x BASE blocks (default: the tile)
+    if (n == "recursive") {  // recursive [BASE] or recursive(base = BASE): halves down to BASE x BASE
       if (!count(d, 0, 1)) return std::nullopt;
       s.parallelism = ir::ClosureParallelism::recursive;
       if (!d.values.empty()) {
-        if (!integer(d.values[0], 8, 4096, "the base of recursive", true)) return std::nullopt;
-        s.base = static_cast<int>(d.values[0].integer);
+        const ast::DirectiveValue* base = &d.values[0];
+        if (base->has_arguments && base->ident == "recursive") {
+          if (base->arguments.size() != 1 || (base->argument_names[0] != "base" && !base->argument_names[0].empty())) {
+            d_.error(base->span, "recursive takes one argument, base = N");
+            return std::nullopt;
+          }
+          base = &base->arguments[0];
+        }
+        if (!integer(*base, 8, 4096, "the base of recursive", true)) return std::nullopt;
+        s.base = static_cast<int>(base->integer);
       }
       return s;
     }

@@ -33,9 +33,13 @@ void product_lines(const ir::ProductSchedule& p, ir::Target target, std::vector<
     }
     return;
   }
-  for (const ir::RowClass& c : p.rows)
-    lines.push_back("rows with work >= " + std::to_string(c.min_work) + " (" + c.name + "): " +
-                    ir::to_string(c.accumulator) + (c.chunk ? " (chunk " + std::to_string(c.chunk) + ")" : ""));
+  // The GPU kernels have two paths: the whole-GPU dense accumulator and the per-block hybrid sort.
+  for (const ir::RowClass& c : p.rows) {
+    std::string line = "rows with work >= " + std::to_string(c.min_work) + " (" + c.name + "): " +
+                       ir::to_string(c.accumulator) + (c.chunk ? " (chunk " + std::to_string(c.chunk) + ")" : "");
+    if (c.accumulator == ir::Accumulator::hash) line += " -- no GPU hash accumulator yet: these rows are sorted";
+    lines.push_back(line);
+  }
   lines.push_back("block " + std::to_string(p.block) + " threads");
 }
 

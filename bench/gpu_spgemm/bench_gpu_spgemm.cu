@@ -1,0 +1,353 @@
+// C = A * A on the GPU for directed Kronecker graphs (edge factor 16): gql's generalized SpGEMM for
+// the paths semiring (u64 counts, value-free con) and for fp32 plus-times, against cuSPARSE SpGEMM
+// (fp32 plus-times) on the same graph in the same run. Every time covers all phases (gql: bounds,
+// both row classes, output assembly; cuSPARSE: work estimation, compute, copy and their buffer
+// allocations), with the result left on the device. Then a sweep of gql's large_row_products
+// threshold, and the device-to-device copy ceiling that the GB/s figures are measured against.
+//
+// The three results are compared by checksums computed on the device: the number of entries, the
+// sum of the values and a sum of hashes of (row, column, value). Kronecker graphs here are
+// unweighted, so plus-times gives the path counts too; fp32 sums are exact integers while every
+// entry stays below 2^24, which the checksum also counts ("inexact" entries), so all three agree
+// exactly when the products are right.
+//
+// Usage: bench_gpu_spgemm [--json FILE] [--graphs kron:16,kron:18] [--repeats 5]
+//                         [--sweep kron:16,kron:18] [--thresholds 2048,8192,32768,131072,524288]
+//                         [--streamed kron:20] [--variant-seconds 10]
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_record.hpp"
+#include "cusparse_peer.hpp"
+#include "device_checksum.cuh"
+#include "gql/device/spgemm.hpp"
+#include "gql/io.hpp"
+
+namespace gql_bench_spgemm {
+
+using namespace gql;
+
+// The semiring structs as the code generator writes them.
+struct Paths {
+  using a_type = bool;
+  using b_type = bool;
+  using value_type = unsigned long long;
+  static constexpr Monoid monoid = Monoid::sum;
+  static constexpr bool reads_values = false, positional = false, has_terminal = false;
+  GQL_HD static value_type con(bool, bool, long long, long long, long long) { return 1; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
+  GQL_HD static value_type zero() { return 0; }
+  GQL_HD static value_type terminal() { return 0; }
+};
+
+struct PlusTimesF32 {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr Monoid monoid = Monoid::sum;
+  static constexpr bool reads_values = true, positional = false, has_terminal = false;
+  GQL_HD static value_type con(float a, float b, long long, long long, long long) { return a * b; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
+  GQL_HD static value_type zero() { return 0.0f; }
+  GQL_HD static value_type terminal() { return 0.0f; }
+};
+
+}  // namespace gql_bench_spgemm
+
+namespace {
+
+using namespace gql;
+using namespace gql::bench;
+using gql_bench_spgemm::Paths;
+using gql_bench_spgemm::PlusTimesF32;
+
+struct Options {
+  std::string json;
+  std::vector<std::string> graphs{"kron:16", "kron:18"};
+  std::vector<std::string> sweep{"kron:16", "kron:18"};
+  std::vector<int64_t> thresholds{2048, 8192, 32768, 131072, 524288};
+  std::vector<std::string> streamed{"kron:20"};
+  int repeats = 5;
+  double variant_seconds = 10;  // repeats are cut so one variant takes about this long
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> parts;
+  std::stringstream in(list);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) throw Error(ErrorKind::usage, "missing value after " + flag);
+    const std::string value = argv[++i];
+    if (flag == "--json") o.json = value;
+    else if (flag == "--graphs") o.graphs = split(value);
+    else if (flag == "--sweep") o.sweep = split(value);
+    else if (flag == "--streamed") o.streamed = split(value);
+    else if (flag == "--repeats") o.repeats = std::max(1, std::atoi(value.c_str()));
+    else if (flag == "--variant-seconds") o.variant_seconds = std::atof(value.c_str());
+    else if (flag == "--thresholds") {
+      o.thresholds.clear();
+      for (const auto& t : split(value)) o.thresholds.push_back(std::atoll(t.c_str()));
+    } else {
+      throw Error(ErrorKind::usage, "unknown option " + flag);
+    }
+  }
+  return o;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One timed variant: a warm-up, then up to `repeats` timed runs (fewer when a run is slow).
+struct Outcome {
+  std::string error;  // empty when every run succeeded
+  std::vector<double> seconds;
+  std::optional<Checksum> checksum;  // of the last run's result
+  SpgemmStats stats;
+};
+
+// `run(keep)` performs one multiplication and returns its time; when keep is set it also
+// checksums the result (outside the time).
+Outcome repeat(const Options& o, const std::function<double(bool, Outcome&)>& run) {
+  Outcome out;
+  try {
+    const double warm = run(false, out);
+    int repeats = o.repeats;
+    if (warm > 0 && warm * repeats > o.variant_seconds)
+      repeats = std::max(1, static_cast<int>(o.variant_seconds / warm));
+    for (int r = 0; r < repeats; ++r) out.seconds.push_back(run(r == repeats - 1, out));
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+template <class S>
+Outcome time_gql(const Options& o, const DeviceCsr<typename S::a_type>& A, const SpgemmPlan& plan, Stream& stream) {
+  return repeat(o, [&](bool keep, Outcome& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    DeviceCsr<typename S::value_type> C = spgemm<S>(A, A, plan, stream, &out.stats);
+    stream.synchronize();
+    const double seconds = seconds_since(t0);
+    if (keep)
+      out.checksum = checksum(C.n_rows(), C.row_offsets().data(), C.col_indices().data(), C.values().data(), stream);
+    return seconds;
+  });
+}
+
+Outcome time_cusparse(const Options& o, CusparsePeer& peer, Stream& stream) {
+  return repeat(o, [&](bool keep, Outcome& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    CusparseProduct C = peer.multiply(stream);
+    const double seconds = seconds_since(t0);
+    if (!C.error.empty()) throw Error(ErrorKind::cuda, C.error);
+    if (keep)
+      out.checksum = checksum(C.n_rows, static_cast<const int*>(C.offsets.get()), static_cast<const int*>(C.columns.get()),
+                              static_cast<const float*>(C.values.get()), stream);
+    return seconds;
+  });
+}
+
+// Bytes a product must at least move: A once, each product's second-hop (column, value) once, and
+// the result written once. The GB/s figures divide these by the time.
+double traffic_bytes(int64_t n, int64_t a_nvals, int64_t products, int64_t c_nvals, size_t offset_bytes,
+                     size_t input_value_bytes, size_t output_value_bytes) {
+  const double index = sizeof(index_t);
+  return static_cast<double>(n + 1) * static_cast<double>(offset_bytes) * 2 +
+         static_cast<double>(a_nvals) * (index + static_cast<double>(input_value_bytes)) +
+         static_cast<double>(products) * (index + static_cast<double>(input_value_bytes)) +
+         static_cast<double>(c_nvals) * (index + static_cast<double>(output_value_bytes));
+}
+
+std::string hex(unsigned long long x) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%016llx", x);
+  return text;
+}
+
+struct Context {
+  RunContext run;
+  double copy_gb_per_s = 0;  // the device-to-device copy ceiling measured in this run
+};
+
+// Writes one record for an outcome (its times, rates and checksums, or why it failed).
+void report(JsonLines& out, const Context& ctx, Record record, const Outcome& r, int64_t n, int64_t a_nvals,
+            size_t offset_bytes, size_t input_value_bytes, size_t output_value_bytes) {
+  record.integer("n", n).integer("edges", a_nvals).integer("products", r.stats.products);
+  if (!r.error.empty() || !r.checksum) {
+    record.text("status", "failed").text("detail", r.error.empty() ? "no result" : r.error);
+    if (!r.seconds.empty()) record.times(summarize(r.seconds));
+    out.write(stamp(record, ctx.run));
+    return;
+  }
+  const TimeSummary t = summarize(r.seconds);
+  const Checksum& c = *r.checksum;
+  const double bytes = traffic_bytes(n, a_nvals, r.stats.products, static_cast<int64_t>(c.nvals), offset_bytes,
+                                     input_value_bytes, output_value_bytes);
+  const double gb_per_s = bytes / t.median * 1e-9;
+  record.text("status", "ok")
+      .times(t)
+      .integer("nvals", static_cast<long long>(c.nvals))
+      .number("value_sum", static_cast<double>(c.value_sum))
+      .text("checksum", hex(c.hash))
+      .integer("inexact_fp32_entries", static_cast<long long>(c.inexact))
+      .number("products_per_s", static_cast<double>(r.stats.products) / t.median)
+      .number("gb_per_s", gb_per_s)
+      .number("copy_ceiling_gb_per_s", ctx.copy_gb_per_s)
+      .number("percent_of_copy_ceiling", ctx.copy_gb_per_s > 0 ? 100 * gb_per_s / ctx.copy_gb_per_s : 0);
+  out.write(stamp(record, ctx.run));
+}
+
+// Device-to-device copy bandwidth (bytes read + bytes written per second) of a 2 GiB buffer.
+double measure_copy_ceiling(JsonLines& out, const Context& ctx, Stream& stream) {
+  const size_t bytes = size_t{2} << 30;
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  src.fill_zero(stream);
+  std::vector<double> seconds;
+  Event start, stop;
+  for (int r = 0; r <= 10; ++r) {
+    start.record(stream);
+    GQL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+    stop.record(stream);
+    stop.synchronize();
+    if (r > 0) seconds.push_back(Event::elapsed_ms(start, stop) * 1e-3);
+  }
+  const TimeSummary t = summarize(seconds);
+  const double gb_per_s = 2.0 * static_cast<double>(bytes) / t.min * 1e-9;
+  Record record;
+  record.text("workload", "ceiling").text("graph", "-").text("variant", "device-to-device copy (2 GiB)").text("status", "ok")
+      .times(t).integer("bytes", static_cast<long long>(bytes)).number("gb_per_s", gb_per_s);
+  out.write(stamp(record, ctx.run));
+  return gb_per_s;
+}
+
+// Returns false when two results that both exist differ.
+bool compare_graph(const Options& o, JsonLines& out, const Context& ctx, const std::string& spec, Stream& stream) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Csr<bool> G = read_graph<bool>(spec);
+  const Csr<float> Gf = read_graph<float>(spec);
+  std::printf("# %s: n = %lld, edges = %lld (generated in %.2f s)\n", spec.c_str(), static_cast<long long>(G.n_rows()),
+              static_cast<long long>(G.nvals()), seconds_since(t0));
+  const DeviceCsr<bool> A = to_device(G, stream);
+  const DeviceCsr<float> Af = to_device(Gf, stream);
+  stream.synchronize();
+  const int64_t n = G.n_rows(), edges = G.nvals();
+  const SpgemmPlan plan;
+
+  const Outcome paths = time_gql<Paths>(o, A, plan, stream);
+  Record r1;
+  r1.text("workload", "spgemm").text("graph", spec).text("variant", "gql paths u64").text("semiring", "paths (value-free)")
+      .integer("large_rows", paths.stats.large_rows).integer("small_rows", paths.stats.small_rows);
+  report(out, ctx, r1, paths, n, edges, sizeof(offset_t), 0, sizeof(unsigned long long));
+
+  const Outcome plus_times = time_gql<PlusTimesF32>(o, Af, plan, stream);
+  Record r2;
+  r2.text("workload", "spgemm").text("graph", spec).text("variant", "gql plus-times fp32").text("semiring", "plus-times fp32")
+      .integer("large_rows", plus_times.stats.large_rows).integer("small_rows", plus_times.stats.small_rows);
+  bool agree = true;
+  if (paths.checksum && plus_times.checksum) {
+    agree = agree && *paths.checksum == *plus_times.checksum;
+    r2.boolean("same_as_gql_paths", *paths.checksum == *plus_times.checksum);
+  }
+  report(out, ctx, r2, plus_times, n, edges, sizeof(offset_t), sizeof(float), sizeof(float));
+
+  Outcome peer;
+  try {
+    CusparsePeer cusparse(Gf, stream);
+    peer = time_cusparse(o, cusparse, stream);
+  } catch (const std::exception& e) {
+    peer.error = e.what();
+  }
+  peer.stats.products = paths.stats.products;  // the same multiplication (cuSPARSE does not report it)
+  Record r3;
+  r3.text("workload", "spgemm").text("graph", spec).text("variant", "cuSPARSE plus-times fp32").text("semiring", "plus-times fp32");
+  if (paths.checksum && peer.checksum) {
+    agree = agree && *paths.checksum == *peer.checksum;
+    r3.boolean("same_as_gql_paths", *paths.checksum == *peer.checksum);
+  }
+  if (paths.error.empty() && peer.error.empty() && !paths.seconds.empty() && !peer.seconds.empty())
+    r3.number("gql_paths_speedup", summarize(peer.seconds).median / summarize(paths.seconds).median);
+  report(out, ctx, r3, peer, n, edges, sizeof(int), sizeof(float), sizeof(float));
+  std::printf("# %s: results %s\n", spec.c_str(), agree ? "agree" : "DIFFER");
+  return agree;
+}
+
+void sweep_threshold(const Options& o, JsonLines& out, const Context& ctx, const std::string& spec, Stream& stream) {
+  const Csr<bool> G = read_graph<bool>(spec);
+  const DeviceCsr<bool> A = to_device(G, stream);
+  stream.synchronize();
+  Options quick = o;
+  quick.repeats = std::min(o.repeats, 3);
+  for (const int64_t threshold : o.thresholds) {
+    SpgemmPlan plan;
+    plan.large_row_products = threshold;
+    const Outcome r = time_gql<Paths>(quick, A, plan, stream);
+    Record record;
+    record.text("workload", "spgemm_threshold_sweep").text("graph", spec)
+        .text("variant", "gql paths u64, large_row_products = " + std::to_string(threshold))
+        .integer("large_row_products", threshold).integer("large_rows", r.stats.large_rows)
+        .integer("small_rows", r.stats.small_rows).integer("small_batches", r.stats.small_batches);
+    report(out, ctx, record, r, G.n_rows(), G.nvals(), sizeof(offset_t), 0, sizeof(unsigned long long));
+  }
+}
+
+std::string machine_name() {
+  cudaDeviceProp prop{};
+  int device = 0;
+  GQL_CUDA_CHECK(cudaGetDevice(&device));
+  GQL_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+         std::to_string(std::thread::hardware_concurrency()) + " host threads";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    if (device_count() == 0) {
+      std::fprintf(stderr, "bench_gpu_spgemm: no CUDA device\n");
+      return 1;
+    }
+    JsonLines out(o.json);
+    if (!o.json.empty() && !out.ok()) throw Error(ErrorKind::io, "cannot open " + o.json);
+    Context ctx;
+    ctx.run = {machine_name(), utc_now(), env_or("GQL_BENCH_COMMIT", "unknown")};
+    Stream stream;
+    ctx.copy_gb_per_s = measure_copy_ceiling(out, ctx, stream);
+    bool agree = true;
+    for (const auto& spec : o.graphs) agree = compare_graph(o, out, ctx, spec, stream) && agree;
+    for (const auto& spec : o.sweep) sweep_threshold(o, out, ctx, spec, stream);
+    for (const auto& spec : o.streamed) {
+      Record record;
+      record.text("workload", "spgemm").text("graph", spec).text("variant", "gql paths u64, result streamed to host")
+          .text("status", "not implemented")
+          .text("detail", "the driver keeps the whole result on the device; streaming batches of rows to pinned "
+                          "host memory is not implemented yet");
+      out.write(stamp(record, ctx.run));
+    }
+    if (!agree) {
+      std::fprintf(stderr, "bench_gpu_spgemm: checksums of the products differ\n");
+      return 1;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_spgemm: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Plots of the GPU benchmark results (drawn here, from the JSON lines the GPU machine returns).
+
+    python3 bench/plot_gpu.py RESULTS_DIR [-o PLOT_DIR]
+
+RESULTS_DIR is a folder holding results.jsonl (bench/gpu_spgemm/run-gpu's output), or a folder above
+it (test/gpu/run's output: bench/gpu_spgemm/results.jsonl). Writes into PLOT_DIR (default RESULTS_DIR):
+  gpu_spgemm_rates.png       products per second, gql vs cuSPARSE, per graph
+  gpu_spgemm_threshold.png   time against large_row_products, per graph
+  gpu_block_sort.png         items per second of each block sort, per segment-size class
+"""
+import argparse
+import json
+import os
+import sys
+
+try:
+    import matplotlib
+except ImportError:
+    # A python3 other than the system's (e.g. pyenv's) may lack Debian's python3-matplotlib.
+    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    sys.exit("matplotlib is missing: apt-get install python3-matplotlib")
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file-only backend)
+
+
+def find_results(folder):
+    for candidate in (os.path.join(folder, "results.jsonl"),
+                      os.path.join(folder, "bench", "gpu_spgemm", "results.jsonl")):
+        if os.path.isfile(candidate):
+            return candidate
+    for dirpath, _, files in os.walk(folder):
+        if "results.jsonl" in files:
+            return os.path.join(dirpath, "results.jsonl")
+    sys.exit(f"no results.jsonl under {folder}")
+
+
+def load(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def subtitle(records):
+    r = records[0]
+    return f"{r.get('machine', '?')}, {r.get('date', '?')}, {r.get('commit', '?')[:10]}"
+
+
+def grouped_bars(ax, groups, series, value):
+    """Bars of value(group, name) for each group (x) and series name (one colour each)."""
+    width = 0.8 / max(1, len(series))
+    for s, name in enumerate(series):
+        xs, ys = [], []
+        for g, group in enumerate(groups):
+            v = value(group, name)
+            if v is not None:
+                xs.append(g + (s - (len(series) - 1) / 2) * width)
+                ys.append(v)
+        ax.bar(xs, ys, width, label=name)
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(groups)
+
+
+def plot_rates(records, out):
+    rows = [r for r in records if r["workload"] == "spgemm"]
+    if not rows:
+        return None
+    graphs = list(dict.fromkeys(r["graph"] for r in rows))
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    by_key = {(r["graph"], r["variant"]): r for r in rows}
+
+    def rate(graph, variant):
+        r = by_key.get((graph, variant))
+        return r["products_per_s"] / 1e9 if r and r.get("status") == "ok" else None
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    grouped_bars(ax, graphs, variants, rate)
+    for g, graph in enumerate(graphs):  # say which results are missing and why
+        for variant in variants:
+            r = by_key.get((graph, variant))
+            if r and r.get("status") != "ok":
+                ax.annotate(f"{variant}: {r['status']}", (g, 0), xytext=(0, 12 + 12 * variants.index(variant)),
+                            textcoords="offset points", ha="center", fontsize=7, color="firebrick")
+    ax.set_ylabel("billion products / s (median)")
+    ax.set_title("C = A * A, all phases, result on the device\n" + subtitle(records), fontsize=9)
+    ax.legend(fontsize=8)
+    path = os.path.join(out, "gpu_spgemm_rates.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_threshold(records, out):
+    rows = [r for r in records if r["workload"] == "spgemm_threshold_sweep" and r.get("status") == "ok"]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for graph in dict.fromkeys(r["graph"] for r in rows):
+        points = sorted((r["large_row_products"], r["time_s"]["median"] * 1e3) for r in rows if r["graph"] == graph)
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=graph)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("large_row_products (rows with at least this many products take the dense path)")
+    ax.set_ylabel("time, ms (median)")
+    ax.set_title("gql paths SpGEMM: large-row threshold\n" + subtitle(records), fontsize=9)
+    ax.legend(fontsize=8)
+    path = os.path.join(out, "gpu_spgemm_threshold.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_sorts(records, out):
+    rows = [r for r in records if r["workload"] == "block_sort"]
+    if not rows:
+        return None
+    classes = list(dict.fromkeys(r["segment_sizes"] for r in rows))
+    # Variant names carry their tile or chunk; plot by the family before the parenthesis.
+    family = lambda r: r["variant"].split(" (")[0]  # noqa: E731
+    variants = list(dict.fromkeys(family(r) for r in rows))
+    by_key = {(r["segment_sizes"], family(r)): r for r in rows}
+
+    def rate(size, variant):
+        r = by_key.get((size, variant))
+        return r["items_per_s"] / 1e9 if r and r.get("status") == "ok" else None
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    grouped_bars(ax, classes, variants, rate)
+    ax.set_xlabel("segment length (products of one small row)")
+    ax.set_ylabel("billion items / s (median)")
+    ax.set_title("Block sorts of small-row buffers\n" + subtitle(records), fontsize=9)
+    ax.legend(fontsize=8)
+    path = os.path.join(out, "gpu_block_sort.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results_dir")
+    parser.add_argument("-o", "--out", help="folder for the PNGs (default: the results folder)")
+    args = parser.parse_args()
+    records = load(find_results(args.results_dir))
+    if not records:
+        sys.exit("no results")
+    out = args.out or args.results_dir
+    os.makedirs(out, exist_ok=True)
+    for plot in (plot_rates, plot_threshold, plot_sorts):
+        path = plot(records, out)
+        if path:
+            print(path)
+
+
+if __name__ == "__main__":
+    main()

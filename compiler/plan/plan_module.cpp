@@ -82,8 +82,9 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     const ir::Op& o = s.op;
     OpPlan p;
     p.kernel = k.name;
+    const ir::Variable& out_var = k.variables.at(static_cast<size_t>(o.outputs.at(0)));
     p.op = o.label.empty() ? std::string(ir::to_string(o.kind)) + " -> " +
-                                 k.variables.at(static_cast<size_t>(o.outputs.at(0))).name
+                                 (out_var.role == ir::VariableRole::temporary ? std::string("result") : out_var.name)
                            : "@" + o.label;
     if (o.mask)
       p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") + "structural, " +

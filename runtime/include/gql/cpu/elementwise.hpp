@@ -55,6 +55,25 @@ Csr<R> build_rows(int64_t n_rows, int64_t n_cols, Count&& count, Fill&& fill) {
   return Csr<R>(n_rows, n_cols, std::move(offsets), std::move(cols), std::move(vals));
 }
 
+// A graph from `each(i, emit)`, which calls emit(j, value) for row i's entries in column order:
+// once to count, once to fill.
+template <class R, class Each>
+Csr<R> build_from_entries(int64_t n_rows, int64_t n_cols, Each&& each) {
+  return build_rows<R>(
+      n_rows, n_cols,
+      [&](int64_t i) {
+        offset_t c = 0;
+        each(i, [&](index_t, const storage_t<R>&) { ++c; });
+        return c;
+      },
+      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
+        each(i, [&](index_t j, const storage_t<R>& v) {
+          *cols++ = j;
+          if constexpr (stores_values<R>) *vals++ = v;
+        });
+      });
+}
+
 template <class R, class T>
 storage_t<R> cast_value(T x) {
   return static_cast<storage_t<R>>(convert_element<R>(x));
@@ -74,25 +93,15 @@ bool keeps(const storage_t<R>& v) {
 template <class R, class TA, class TB, class F>
 Csr<R> ewise_union(const Csr<TA>& A, const Csr<TB>& B, F fn) {
   detail::check_same_shape(A.n_rows(), A.n_cols(), B.n_rows(), B.n_cols(), "union");
-  auto value = [&](offset_t pa, offset_t pb) {
-    if (pa >= 0 && pb >= 0) return detail::cast_value<R>(fn(A.value_at(pa), B.value_at(pb)));
-    return pa >= 0 ? detail::cast_value<R>(A.value_at(pa)) : detail::cast_value<R>(B.value_at(pb));
+  auto each = [&](int64_t i, auto&& emit) {
+    detail::merge_row(A, B, i, [&](index_t j, offset_t pa, offset_t pb) {
+      const auto v = pa >= 0 && pb >= 0 ? detail::cast_value<R>(fn(A.value_at(pa), B.value_at(pb)))
+                     : pa >= 0          ? detail::cast_value<R>(A.value_at(pa))
+                                        : detail::cast_value<R>(B.value_at(pb));
+      if (detail::keeps<R>(v)) emit(j, v);
+    });
   };
-  return detail::build_rows<R>(
-      A.n_rows(), A.n_cols(),
-      [&](int64_t i) {
-        offset_t c = 0;
-        detail::merge_row(A, B, i, [&](index_t, offset_t pa, offset_t pb) { c += detail::keeps<R>(value(pa, pb)); });
-        return c;
-      },
-      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
-        detail::merge_row(A, B, i, [&](index_t j, offset_t pa, offset_t pb) {
-          const auto v = value(pa, pb);
-          if (!detail::keeps<R>(v)) return;
-          *cols++ = j;
-          if constexpr (stores_values<R>) *vals++ = v;
-        });
-      });
+  return detail::build_from_entries<R>(A.n_rows(), A.n_cols(), each);
 }
 
 // intersect(A, B, fn) on graphs.
@@ -106,19 +115,7 @@ Csr<R> ewise_intersect(const Csr<TA>& A, const Csr<TB>& B, F fn) {
       if (detail::keeps<R>(v)) emit(j, v);
     });
   };
-  return detail::build_rows<R>(
-      A.n_rows(), A.n_cols(),
-      [&](int64_t i) {
-        offset_t c = 0;
-        each(i, [&](index_t, const storage_t<R>&) { ++c; });
-        return c;
-      },
-      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
-        each(i, [&](index_t j, const storage_t<R>& v) {
-          *cols++ = j;
-          if constexpr (stores_values<R>) *vals++ = v;
-        });
-      });
+  return detail::build_from_entries<R>(A.n_rows(), A.n_cols(), each);
 }
 
 // apply(A, fn) on graphs.
@@ -130,19 +127,7 @@ Csr<R> apply(const Csr<T>& A, F fn) {
       if (detail::keeps<R>(v)) emit(A.col_indices()[p], v);
     }
   };
-  return detail::build_rows<R>(
-      A.n_rows(), A.n_cols(),
-      [&](int64_t i) {
-        offset_t c = 0;
-        each(i, [&](index_t, const storage_t<R>&) { ++c; });
-        return c;
-      },
-      [&](int64_t i, index_t* cols, storage_t<R>* vals) {
-        each(i, [&](index_t j, const storage_t<R>& v) {
-          *cols++ = j;
-          if constexpr (stores_values<R>) *vals++ = v;
-        });
-      });
+  return detail::build_from_entries<R>(A.n_rows(), A.n_cols(), each);
 }
 
 // Vectors: the same operations over slots. A vector<bool> stores its values, so unlike a pattern

@@ -27,8 +27,11 @@ def table(header, rows):
 
 
 def main(path):
-    with open(path) as f:
-        records = [json.loads(line) for line in f if line.strip()]
+    try:
+        with open(path) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        records = []
     if not records:
         print("no results")
         return 1

@@ -22,6 +22,8 @@ RuntimeLayout common() {
   RuntimeLayout layout;
   for (const char* lib : toolchain_paths::link_libraries)
     if (*lib) layout.link_libraries.emplace_back(lib);
+  for (const char* definition : toolchain_paths::compile_definitions)
+    if (*definition) layout.compile_definitions.emplace_back(definition);
   layout.host_compiler = toolchain_paths::host_compiler;
   layout.cuda_compiler = toolchain_paths::cuda_compiler;
   layout.have_cuda = toolchain_paths::have_cuda;

@@ -57,6 +57,7 @@ std::vector<std::string> shared_object_flags(const compiler::RuntimeLayout& layo
                                     // The runtime is linked in statically; keep its symbols private to the
                                     // kernel library so they never interpose on the host program's.
                                     "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-w", "-I" + layout.include_dir};
+  flags.insert(flags.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
   flags.insert(flags.end(), extra.begin(), extra.end());
   return flags;
 }

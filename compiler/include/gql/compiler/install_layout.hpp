@@ -12,6 +12,7 @@ struct RuntimeLayout {
   std::string include_dir;                  // holds gql/graph.hpp
   std::string runtime_library;              // libgql_runtime, linked into generated code
   std::vector<std::string> link_libraries;  // what that library needs (zlib, BLAS, cudart)
+  std::vector<std::string> compile_definitions;  // what its headers need defined (-DGQL_HAVE_BLAS=1)
   std::string stdlib_dir;                   // holds std/semirings.gql
   std::string host_compiler;                // the compiler this build used
   std::string cuda_compiler;                // empty without CUDA

@@ -16,7 +16,9 @@
 #include <utility>
 #include <vector>
 
+#if GQL_HAVE_BLAS
 #include <cblas.h>
+#endif
 
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -34,6 +36,7 @@ namespace detail {
 // C(m x n) -= A(m x k) * B(k x n), row-major with leading dimension ld.
 template <class T>
 void gemm_subtract(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c, int64_t ld, int64_t tile) {
+#if GQL_HAVE_BLAS
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
                 static_cast<int>(k), -1.0f, a, static_cast<int>(ld), b, static_cast<int>(ld), 1.0f, c,
@@ -42,7 +45,9 @@ void gemm_subtract(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
                 static_cast<int>(k), -1.0, a, static_cast<int>(ld), b, static_cast<int>(ld), 1.0, c,
                 static_cast<int>(ld));
-  } else {
+  } else
+#endif
+  {
     const int64_t rt = (m + tile - 1) / tile, ct = (n + tile - 1) / tile;
 #pragma omp parallel for collapse(2) schedule(dynamic, 1)
     for (int64_t r = 0; r < rt; ++r)

@@ -5,12 +5,15 @@
 // themselves checked against reference code by test/e2e. The two programs of a pair run at the same
 // time (one on the GPU, one on the host cores).
 //
-// --small (for compute-sanitizer, which follows the CUDA programs): one tiny graph, four kernels.
+// --small (for compute-sanitizer, which follows the CUDA programs): two small graphs, four kernels.
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -115,6 +118,43 @@ std::vector<Input> real_graphs(const std::vector<const char*>& names) {
   return found;
 }
 
+// A dense core of `core` vertices (every core vertex linked to every other) inside a sparse periphery
+// of `n` vertices in all (a few random edges each, half of them into the core), weights in [1, 255].
+// Each core row has about core^2 products, beyond the large-row thresholds of both specs' CUDA
+// schedules (32768 by default, 65536 in fof.gql), so the dense-accumulator path runs beside the
+// sorted small-row path while the output stays small.
+template <class T>
+gql::Csr<T> core_periphery(int64_t n, int64_t core, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<gql::offset_t> offsets{0};
+  std::vector<gql::index_t> columns;
+  std::vector<gql::storage_t<T>> values;
+  for (int64_t i = 0; i < n; ++i) {
+    std::map<gql::index_t, int> row;
+    if (i < core)
+      for (int64_t j = 0; j < core; ++j) row[static_cast<gql::index_t>(j)] = static_cast<int>(1 + rng() % 255);
+    for (int e = 0; e < 4; ++e) {
+      const uint64_t range = rng() % 2 ? static_cast<uint64_t>(core) : static_cast<uint64_t>(n);
+      row[static_cast<gql::index_t>(rng() % range)] = static_cast<int>(1 + rng() % 255);
+    }
+    for (const auto& [j, w] : row) {
+      columns.push_back(j);
+      if constexpr (gql::stores_values<T>) values.push_back(static_cast<gql::storage_t<T>>(w));
+    }
+    offsets.push_back(static_cast<gql::offset_t>(columns.size()));
+  }
+  gql::Csr<T> g(n, n, std::move(offsets), std::move(columns), std::move(values));
+  g.validate();
+  return g;
+}
+
+template <class T>
+Input written(const gql::Csr<T>& graph, const std::string& label, const fs::path& dir) {
+  const std::string path = (dir / (label + ".mtx")).string();
+  gql::write_matrix_market(path, graph);
+  return {path, label};
+}
+
 // A generated weighted graph written as Matrix Market: Kronecker with weights in [1, 255].
 Input weighted_kronecker(int scale, const fs::path& dir) {
   gql::KroneckerOptions options;
@@ -135,11 +175,12 @@ void body() {
 
   std::vector<Input> pattern_inputs, weighted_inputs;
   if (small) {
-    pattern_inputs = {{"kron:6", "kron6"}};
+    pattern_inputs = {{"kron:6", "kron6"}, written(core_periphery<bool>(400, 190, 7), "core_periphery", dir)};
   } else {
-    // kron:11's hubs have more products than the large-row threshold: both GPU row paths run.
-    pattern_inputs = {{"kron:11", "kron11"}, {"urand:11:8", "urand11"}, {"grid:30x40", "grid30x40"}};
-    weighted_inputs = {weighted_kronecker(10, dir), {"grid:6x5", "grid6x5"}};
+    pattern_inputs = {{"kron:11", "kron11"}, {"urand:11:8", "urand11"}, {"grid:30x40", "grid30x40"},
+                      written(core_periphery<bool>(3000, 300, 7), "core_periphery", dir)};
+    weighted_inputs = {weighted_kronecker(10, dir), {"grid:6x5", "grid6x5"},
+                       written(core_periphery<double>(3000, 300, 8), "core_periphery_weighted", dir)};
     for (const auto& g : real_graphs({"karate.mtx", "dolphins.mtx", "polbooks.mtx", "email-Eu-core.txt.gz",
                                       "hollins.dat", "ca-GrQc.csv", "p2p-Gnutella31.txt.gz"}))
       pattern_inputs.push_back(g);

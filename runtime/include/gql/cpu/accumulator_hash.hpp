@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "gql/cpu/accumulator_policy.hpp"
@@ -69,13 +68,25 @@ class HashAccumulator {
 
   int64_t size() const noexcept { return static_cast<int64_t>(used_); }
 
+  // Ends a row whose entries are not wanted (begin_row clears the table).
+  void discard() noexcept {}
+
   template <class Sink>
   void emit(Sink&& sink) {
+    // (column, slot) packed in one word: sorting the words sorts by column.
     order_.clear();
     for (size_t s = 0; s < size_; ++s)
-      if (states_[s] == present) order_.emplace_back(keys_[s], static_cast<uint32_t>(s));
-    std::sort(order_.begin(), order_.end());
-    for (const auto& [j, s] : order_) sink(j, values_[s]);
+      if (states_[s] == present) order_.push_back(uint64_t{static_cast<uint32_t>(keys_[s])} << 32 | s);
+    sort_short(order_.data(), order_.size());
+    for (const uint64_t e : order_) sink(static_cast<index_t>(e >> 32), values_[static_cast<size_t>(e & 0xffffffffu)]);
+  }
+
+  // Writes the row's columns, in order, to cols[0, size()) (also after a count_only row).
+  void write_columns(index_t* cols) {
+    size_t q = 0;
+    for (size_t s = 0; s < size_; ++s)
+      if (states_[s] == present) cols[q++] = keys_[s];
+    sort_short(cols, q);
   }
 
   // Writes the row, in column order, to cols[0, size()) and values[0, size()).
@@ -90,6 +101,21 @@ class HashAccumulator {
  private:
   enum : uint8_t { empty = 0, named = 1, present = 2 };
 
+  // Sorts v[0, n): insertion sort for the short lists most rows here have, std::sort otherwise.
+  template <class T>
+  static void sort_short(T* v, size_t n) {
+    if (n > 32) {
+      std::sort(v, v + n);
+      return;
+    }
+    for (size_t a = 1; a < n; ++a) {
+      const T x = v[a];
+      size_t b = a;
+      for (; b > 0 && v[b - 1] > x; --b) v[b] = v[b - 1];
+      v[b] = x;
+    }
+  }
+
   // The slot holding j, or the empty slot where j would go.
   size_t find(index_t j) const noexcept {
     size_t s = static_cast<size_t>((static_cast<uint32_t>(j) * 0x9E3779B1u) >> shift_) & (size_ - 1);
@@ -100,7 +126,7 @@ class HashAccumulator {
   std::vector<index_t> keys_;
   std::vector<uint8_t> states_;
   std::vector<storage_t<value_type>> values_;  // bytes for bool: no bit-packed proxies
-  std::vector<std::pair<index_t, uint32_t>> order_;
+  std::vector<uint64_t> order_;
   size_t size_ = 0;
   unsigned shift_ = 0;
   size_t used_ = 0;

@@ -11,8 +11,9 @@
 //   recursive     R-Kleene divide and conquer on 2 x 2 blocks down to a base size, the
 //                 multiply-adds parallel over independent rows or columns.
 //
-// The tile update is X(i, j) = agg(X(i, j), con(Y(i, k), Z(k, j))) with j innermost over
-// contiguous memory, so the compiler vectorizes it for builtin operators.
+// The tile update is X(i, j) = agg(X(i, j), con(Y(i, k), Z(k, j))) through a register-tiled
+// micro-kernel (4 x 16 entries of X held over all k, the 16 columns vectorized), so builtin
+// operators run at vector speed with few loads and stores.
 //
 // Optional predecessors (for paths): pred(i, j) = the vertex before j on the best path from i,
 // -1 when there is none; it is updated whenever an entry strictly changes. With predecessors the
@@ -51,46 +52,108 @@ struct Block {
   T* row(int64_t i) const noexcept { return data + i * ld; }
 };
 
+// The register tile of multiply_add: micro_rows x micro_cols entries of X stay in registers while
+// k runs over the whole inner dimension (as in BLAS micro-kernels), so each product costs a load of
+// Z shared by micro_rows rows, and X is read and written once per tile instead of once per k.
+inline constexpr int micro_rows = 4;
+inline constexpr int micro_cols = 16;
+// multiply_add's cache block of Z: 128 x 256 entries (128 KiB of fp32) stay in a core's L2.
+inline constexpr int64_t cache_k = 128;
+inline constexpr int64_t cache_j = 256;
+
+// X(0:micro_rows, 0:micro_cols) ⊕= Y(0:micro_rows, 0:p) ⊗ Z(0:p, 0:micro_cols); (gi, gk, gj) are the
+// global ids of the tile's first row, intermediate and column.
+template <class S, class T>
+inline void micro_tile(T* x, int64_t ldx, const T* y, int64_t ldy, const T* z, int64_t ldz, int64_t p,
+                       long long gi, long long gk, long long gj) {
+  T acc[micro_rows][micro_cols];
+  for (int r = 0; r < micro_rows; ++r)
+    for (int c = 0; c < micro_cols; ++c) acc[r][c] = x[r * ldx + c];
+  for (int64_t k = 0; k < p; ++k) {
+    const T* zk = z + k * ldz;
+#pragma GCC unroll 8
+    for (int r = 0; r < micro_rows; ++r) {
+      const T a = y[r * ldy + k];
+      // The columns are independent: one vector operation per few of them.
+#pragma omp simd
+      for (int c = 0; c < micro_cols; ++c) acc[r][c] = S::agg(acc[r][c], S::con(a, zk[c], gi + r, gk + k, gj + c));
+    }
+  }
+  for (int r = 0; r < micro_rows; ++r)
+    for (int c = 0; c < micro_cols; ++c) x[r * ldx + c] = acc[r][c];
+}
+
+// Row i of X, columns [j0, q): x ⊕= y(0:p) ⊗ Z(0:p, j0:q), four k at a time (one load and store of x
+// per four products; agg is associative).
+template <class S, class T>
+inline void row_update(Block<T> X, Block<T> Y, Block<T> Z, int64_t i, int64_t p, int64_t j0, int64_t q) {
+  T* x = X.row(i);
+  const T* y = Y.row(i);
+  const long long gi = X.row0 + i;
+  int64_t k = 0;
+  for (; k + 4 <= p; k += 4) {
+    const T a0 = y[k], a1 = y[k + 1], a2 = y[k + 2], a3 = y[k + 3];
+    const T *z0 = Z.row(k), *z1 = Z.row(k + 1), *z2 = Z.row(k + 2), *z3 = Z.row(k + 3);
+    const long long gk = Y.col0 + k;
+    for (int64_t j = j0; j < q; ++j) {
+      const long long gj = X.col0 + j;
+      const T c01 = S::agg(S::con(a0, z0[j], gi, gk, gj), S::con(a1, z1[j], gi, gk + 1, gj));
+      const T c23 = S::agg(S::con(a2, z2[j], gi, gk + 2, gj), S::con(a3, z3[j], gi, gk + 3, gj));
+      x[j] = S::agg(x[j], S::agg(c01, c23));
+    }
+  }
+  for (; k < p; ++k) {
+    const T a = y[k];
+    const T* z = Z.row(k);
+    const long long gk = Y.col0 + k;
+    for (int64_t j = j0; j < q; ++j) x[j] = S::agg(x[j], S::con(a, z[j], gi, gk, X.col0 + j));
+  }
+}
+
 // X ⊕= Y ⊗ Z for an m x q block X, m x p block Y and p x q block Z (any loop order is correct
-// for idempotent agg, even when X is Y or Z: reading an updated value only adds valid paths).
+// for idempotent agg, even when X is Y or Z: reading an updated value only adds valid paths, and
+// a value read before its update is still between the old and the new one).
 template <class S, class T>
 inline void multiply_add(Block<T> X, Block<T> Y, Block<T> Z, int64_t m, int64_t p, int64_t q,
                          Block<int32_t>* px = nullptr, const Block<int32_t>* pz = nullptr) {
+  if (!px) {
+    // Cache blocks of Z (cache_k x cache_j) stay in L2 while every row of X passes over them.
+    for (int64_t k0 = 0; k0 < p; k0 += cache_k) {
+      const int64_t pk = std::min(cache_k, p - k0);
+      const Block<T> Yk{Y.data + k0, Y.ld, Y.row0, Y.col0 + k0};
+      const Block<T> Zk{Z.data + k0 * Z.ld, Z.ld, Z.row0 + k0, Z.col0};
+      for (int64_t j0 = 0; j0 < q; j0 += cache_j) {
+        const int64_t j1 = std::min(q, j0 + cache_j);
+        const int64_t j_tiled = j0 + (j1 - j0) / micro_cols * micro_cols;
+        int64_t i = 0;
+        for (; i + micro_rows <= m; i += micro_rows) {
+          for (int64_t j = j0; j < j_tiled; j += micro_cols)
+            micro_tile<S>(X.row(i) + j, X.ld, Yk.row(i), Yk.ld, Zk.data + j, Zk.ld, pk, X.row0 + i, Yk.col0,
+                          X.col0 + j);
+          for (int64_t r = i; r < i + micro_rows; ++r) row_update<S>(X, Yk, Zk, r, pk, j_tiled, j1);
+        }
+        for (; i < m; ++i) row_update<S>(X, Yk, Zk, i, pk, j0, j1);
+      }
+    }
+    return;
+  }
+  // With predecessors: one k at a time, recording the predecessor wherever an entry changes.
   for (int64_t i = 0; i < m; ++i) {
     T* x = X.row(i);
     const T* y = Y.row(i);
-    int64_t k = 0;
-    if (!px) {
-      // Four k at a time: one load and store of x per four products (agg is associative).
-      const long long gi = X.row0 + i;
-      for (; k + 4 <= p; k += 4) {
-        const T a0 = y[k], a1 = y[k + 1], a2 = y[k + 2], a3 = y[k + 3];
-        const T *z0 = Z.row(k), *z1 = Z.row(k + 1), *z2 = Z.row(k + 2), *z3 = Z.row(k + 3);
-        const long long gk = Y.col0 + k;
-        for (int64_t j = 0; j < q; ++j) {
-          const long long gj = X.col0 + j;
-          const T c01 = S::agg(S::con(a0, z0[j], gi, gk, gj), S::con(a1, z1[j], gi, gk + 1, gj));
-          const T c23 = S::agg(S::con(a2, z2[j], gi, gk + 2, gj), S::con(a3, z3[j], gi, gk + 3, gj));
-          x[j] = S::agg(x[j], S::agg(c01, c23));
-        }
-      }
-    }
-    for (; k < p; ++k) {
+    int32_t* pxr = px->row(i);
+    const long long gi = X.row0 + i;
+    for (int64_t k = 0; k < p; ++k) {
       const T a = y[k];
       const T* z = Z.row(k);
-      const long long gi = X.row0 + i, gk = Y.col0 + k;
-      if (px) {
-        int32_t* pxr = px->row(i);
-        const int32_t* pzr = pz->row(k);
-        for (int64_t j = 0; j < q; ++j) {
-          const T v = S::agg(x[j], S::con(a, z[j], gi, gk, X.col0 + j));
-          if (v != x[j]) {
-            x[j] = v;
-            pxr[j] = pzr[j];
-          }
+      const int32_t* pzr = pz->row(k);
+      const long long gk = Y.col0 + k;
+      for (int64_t j = 0; j < q; ++j) {
+        const T v = S::agg(x[j], S::con(a, z[j], gi, gk, X.col0 + j));
+        if (v != x[j]) {
+          x[j] = v;
+          pxr[j] = pzr[j];
         }
-      } else {
-        for (int64_t j = 0; j < q; ++j) x[j] = S::agg(x[j], S::con(a, z[j], gi, gk, X.col0 + j));
       }
     }
   }

@@ -2,19 +2,26 @@
 //
 // Rows of C are computed in parallel, in chunks of about equal work (a row's work is its product
 // bound: the sum of the B-row degrees of its A-neighbours) under a dynamic schedule. Each thread
-// owns a dense accumulator (n values + marks + a touched-column list) and a hash accumulator; a
-// policy picks one per row. Two phases: a symbolic one counts each row's entries (structure only:
-// no con, no agg, no sort), then the output is allocated exactly and a numeric phase writes each
+// owns a bitmap accumulator (n values + a bitmap, which emits a row in column order without
+// sorting) and a hash accumulator for rows whose bound is small next to n; a policy picks
+// one per row. Two phases: a symbolic one counts each row's entries (structure only: a bit set per
+// product, no con, no agg), then the output is allocated exactly and a numeric phase writes each
 // row in place, sorted by column. Memory: the output plus O(n) per thread, never a copy of it.
 //
 // When S::reads_values is false no value array of A or B is read (pattern graphs have none).
 // A result type of bool is a pattern graph: entries whose value is false are left out (so its
-// symbolic phase computes the values too).
+// symbolic phase computes the values too, unless con is a constant).
+//
+// When con reads neither operands nor positions it is a constant c, and an entry reached by p
+// products is c folded p times: c itself for an idempotent monoid (min, max, or, and, any: the
+// numeric phase keeps no values at all), c * p for an integer sum (the accumulator counts p in
+// 32 bits, half the cache footprint of 64-bit values). Other semirings take the general path.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -22,7 +29,7 @@
 
 #include <omp.h>
 
-#include "gql/cpu/accumulator_dense.hpp"
+#include "gql/cpu/accumulator_bitmap.hpp"
 #include "gql/cpu/accumulator_hash.hpp"
 #include "gql/cpu/huge_pages.hpp"
 #include "gql/cpu/mask.hpp"
@@ -36,8 +43,9 @@ enum class Accumulator { dense, hash, automatic };
 
 struct SpgemmOptions {
   Accumulator accumulator = Accumulator::automatic;
-  // automatic: a row whose bound is below hash_fraction * n_cols uses the hash accumulator.
-  double hash_fraction = 1.0 / 16;
+  // automatic: a row whose bound is below hash_fraction * n_cols uses the hash accumulator (the
+  // bitmap's cost has a part in n / 64; the hash table's grows with the row's products and sort).
+  double hash_fraction = 1.0 / 256;
   // Scheduling chunks per thread: more balance against more scheduling overhead.
   int chunks_per_thread = 64;
 };
@@ -45,7 +53,7 @@ struct SpgemmOptions {
 // What the product did, for --stats and --explain.
 struct SpgemmStats {
   int64_t products = 0;  // scalar con applications the rows could make (sum of row bounds)
-  int64_t rows_dense = 0;
+  int64_t rows_dense = 0;  // rows through the bitmap accumulator
   int64_t rows_hash = 0;
   int64_t nvals = 0;
 };
@@ -68,6 +76,43 @@ inline decltype(auto) with_mask_mode(MaskMode mode, F&& f) {
   return f(std::integral_constant<MaskMode, MaskMode::none>{});
 }
 
+// How many A-neighbours ahead accumulate_product_row prefetches B's row offsets and columns.
+inline constexpr offset_t prefetch_far = 16;
+inline constexpr offset_t prefetch_near = 8;
+
+// How con's value can be known without calling it per product (see the header comment).
+enum class ConstantCon { no, idempotent, integer_sum };
+
+template <class S>
+inline constexpr ConstantCon constant_con = [] {
+  if constexpr (S::reads_values || S::positional) {
+    return ConstantCon::no;
+  } else {
+    using V = typename S::value_type;
+    constexpr Monoid m = S::monoid;
+    if (m == Monoid::min || m == Monoid::max || m == Monoid::lor || m == Monoid::land || m == Monoid::any)
+      return ConstantCon::idempotent;
+    if (m == Monoid::sum && std::is_integral_v<V> && !std::is_same_v<V, bool>) return ConstantCon::integer_sum;
+    return ConstantCon::no;
+  }
+}();
+
+// The semiring that counts the products reaching each entry (for the integer sum of a constant).
+template <class S>
+struct ProductCount {
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  using value_type = uint32_t;
+  static constexpr Monoid monoid = Monoid::sum;
+  static constexpr bool reads_values = false;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  static uint32_t con(a_type, b_type, long long, long long, long long) { return 1; }
+  static uint32_t agg(uint32_t x, uint32_t y) { return x + y; }
+  static uint32_t zero() { return 0; }
+  static uint32_t terminal() { return 0; }
+};
+
 // Accumulates row i of A * B (under the mask row) into acc, which has begun the row.
 template <class S, MaskMode mode, bool count_only, class Acc, class TA, class TB>
 inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask,
@@ -80,8 +125,14 @@ inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B,
   const auto a_col = A.col_indices();
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
-  for (offset_t pa = a_off[static_cast<size_t>(i)]; pa < a_off[static_cast<size_t>(i) + 1]; ++pa) {
+  const offset_t pa_end = a_off[static_cast<size_t>(i) + 1];
+  for (offset_t pa = a_off[static_cast<size_t>(i)]; pa < pa_end; ++pa) {
     const index_t k = a_col[static_cast<size_t>(pa)];
+    // B's rows are scattered: fetch the offsets of a later neighbour, then the columns of a nearer one.
+    if (pa + prefetch_far < pa_end)
+      __builtin_prefetch(&b_off[static_cast<size_t>(a_col[static_cast<size_t>(pa + prefetch_far)])]);
+    if (pa + prefetch_near < pa_end)
+      __builtin_prefetch(&b_col[static_cast<size_t>(b_off[static_cast<size_t>(a_col[static_cast<size_t>(pa + prefetch_near)])])]);
     const a_type a = operand<S, a_type>(A, pa);
     const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
     for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb) {
@@ -95,8 +146,6 @@ template <class S, class TA, class TB>
 Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask = {},
                                    const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
   using V = typename S::value_type;
-  // A pattern result keeps only true entries, so counting needs the values.
-  constexpr bool count_needs_values = !stores_values<V>;
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
                                       std::to_string(B.n_rows()) + ")");
@@ -106,11 +155,12 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
 
   // Row bounds, then their prefix sums (the work measure for the partition).
   std::vector<int64_t> prefix(static_cast<size_t>(n) + 1, 0);
+  int64_t max_bound = 0;
   {
     const auto a_off = A.row_offsets();
     const auto a_col = A.col_indices();
     const auto b_off = B.row_offsets();
-#pragma omp parallel for schedule(static, 1024)
+#pragma omp parallel for schedule(static, 1024) reduction(max : max_bound)
     for (int64_t i = 0; i < n; ++i) {
       int64_t bound = 0;
       for (offset_t p = a_off[static_cast<size_t>(i)]; p < a_off[static_cast<size_t>(i) + 1]; ++p) {
@@ -118,9 +168,21 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
         bound += b_off[static_cast<size_t>(k) + 1] - b_off[static_cast<size_t>(k)];
       }
       prefix[static_cast<size_t>(i) + 1] = bound;
+      max_bound = std::max(max_bound, bound);
     }
     for (int64_t i = 0; i < n; ++i) prefix[static_cast<size_t>(i) + 1] += prefix[static_cast<size_t>(i)];
   }
+
+  constexpr ConstantCon kind = constant_con<S>;
+  // A constant con known to make false leaves a pattern result empty.
+  if constexpr (kind != ConstantCon::no && !stores_values<V>) {
+    if (!S::con({}, {}, 0, 0, 0)) {
+      if (stats) *stats = {prefix[static_cast<size_t>(n)], 0, 0, 0};
+      return Csr<V>(n, m);
+    }
+  }
+  // A pattern result keeps only true entries, so counting needs the values (unless con is constant).
+  constexpr bool count_needs_values = !stores_values<V> && kind == ConstantCon::no;
 
   const int n_threads = omp_get_max_threads();
   const auto borders = partition_by_work(prefix, int64_t{n_threads} * options.chunks_per_thread);
@@ -139,12 +201,13 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     return std::min(count, m);
   };
 
-  // Runs phase(i, use_hash, capacity, mode constant) for every row worth computing, in parallel.
-  const auto for_each_row = [&](bool numeric, auto&& phase) {
+  // Runs phase(accumulator, i) for every row worth computing, in parallel, with accumulators of
+  // the semiring SA (S itself, or the product counter).
+  const auto for_each_row = [&]<class SA>(bool numeric, std::type_identity<SA>, auto&& phase) {
 #pragma omp parallel num_threads(n_threads) reduction(+ : rows_dense, rows_hash)
     {
-      std::optional<DenseAccumulator<S>> dense;  // built on first use: n cells per thread
-      HashAccumulator<S> hash;
+      std::optional<BitmapAccumulator<SA>> dense;  // built on first use: n cells per thread
+      HashAccumulator<SA> hash;
 #pragma omp for schedule(dynamic, 1)
       for (int64_t c = 0; c < n_chunks; ++c) {
         try {
@@ -183,7 +246,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   with_mask_mode(mode, [&](auto mode_constant) {
     constexpr MaskMode M = decltype(mode_constant)::value;
     // Symbolic phase: the size of every row.
-    for_each_row(false, [&](auto& acc, int64_t i) {
+    for_each_row(false, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
       accumulate_product_row<S, M, !count_needs_values>(acc, A, B, mask, i);
       if constexpr (count_needs_values) {
         offset_t count = 0;
@@ -191,25 +254,57 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
         offsets[static_cast<size_t>(i) + 1] = count;
       } else {
         offsets[static_cast<size_t>(i) + 1] = acc.size();
+        acc.discard();
       }
     });
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
     resize_on_huge_pages(cols, static_cast<size_t>(offsets[static_cast<size_t>(n)]));
     if constexpr (stores_values<V>) resize_on_huge_pages(values, cols.size());
+    const auto row_start = [&](int64_t i) { return static_cast<size_t>(offsets[static_cast<size_t>(i)]); };
+
     // Numeric phase: each row written in place, sorted by column.
-    for_each_row(true, [&](auto& acc, int64_t i) {
-      accumulate_product_row<S, M, false>(acc, A, B, mask, i);
-      const auto q = static_cast<size_t>(offsets[static_cast<size_t>(i)]);
-      if constexpr (stores_values<V>) {
-        acc.write(cols.data() + q, values.data() + q);
+    const auto general = [&] {
+      for_each_row(true, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
+        accumulate_product_row<S, M, false>(acc, A, B, mask, i);
+        if constexpr (stores_values<V>) {
+          acc.write(cols.data() + row_start(i), values.data() + row_start(i));
+        } else {
+          size_t p = row_start(i);
+          acc.emit([&](index_t j, const storage_t<V>& x) {
+            if (x) cols[p++] = j;
+          });
+        }
+      });
+    };
+    if constexpr (kind == ConstantCon::idempotent) {
+      // Every entry is c: the structure is the whole answer.
+      const V c = S::con({}, {}, 0, 0, 0);
+      for_each_row(true, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
+        accumulate_product_row<S, M, true>(acc, A, B, mask, i);
+        const auto q = row_start(i);
+        if constexpr (stores_values<V>) std::fill_n(values.data() + q, acc.size(), c);
+        acc.write_columns(cols.data() + q);
+      });
+    } else if constexpr (kind == ConstantCon::integer_sum) {
+      if (max_bound > int64_t{std::numeric_limits<uint32_t>::max()}) {
+        general();  // a count could overflow 32 bits
       } else {
-        size_t p = q;
-        acc.emit([&](index_t j, const storage_t<V>& x) {
-          if (x) cols[p++] = j;
+        // c added p times is c * p, modulo 2^bits as the additions would wrap.
+        using U = std::make_unsigned_t<V>;
+        const U c = static_cast<U>(S::con({}, {}, 0, 0, 0));
+        for_each_row(true, std::type_identity<ProductCount<S>>{}, [&](auto& acc, int64_t i) {
+          accumulate_product_row<ProductCount<S>, M, false>(acc, A, B, mask, i);
+          size_t p = row_start(i);
+          acc.emit([&](index_t j, uint32_t count) {
+            cols[p] = j;
+            values[p++] = static_cast<V>(static_cast<U>(c * static_cast<U>(count)));
+          });
         });
       }
-    });
+    } else {
+      general();
+    }
   });
   if (stats) *stats = {prefix[static_cast<size_t>(n)], rows_dense, rows_hash, static_cast<int64_t>(cols.size())};
   return Csr<V>(n, m, std::move(offsets), std::move(cols), std::move(values));

@@ -69,9 +69,13 @@ class BitmapAccumulator {
  public:
   using value_type = typename S::value_type;
 
-  // The value array is left uninitialized: a cell is read only after its bit is set.
+  // Every cell holds agg's identity between rows (emitting resets the cells it reads), so adding
+  // to a cell needs no branch on whether the column is new to the row: that branch mispredicts
+  // on about every other product.
   explicit BitmapAccumulator(int64_t n_cols)
-      : present_(n_cols), named_(n_cols), values_(new storage_t<value_type>[static_cast<size_t>(n_cols)]) {}
+      : present_(n_cols), named_(n_cols), values_(new storage_t<value_type>[static_cast<size_t>(n_cols)]) {
+    std::fill_n(values_.get(), n_cols, static_cast<storage_t<value_type>>(S::zero()));
+  }
 
   void begin_row() noexcept { count_ = 0; }
 
@@ -94,11 +98,11 @@ class BitmapAccumulator {
     if constexpr (!count_only) {
       auto& cell = values_[static_cast<size_t>(j)];
       if constexpr (can_settle<S>) {
+        // `any` keeps its first operand, so a fresh cell takes the product itself.
         if (fresh) cell = make();
         else if (!settled<S>(cell)) cell = S::agg(cell, make());
       } else {
-        // Branch-free: a fresh cell starts from agg's identity.
-        cell = S::agg(fresh ? S::zero() : static_cast<value_type>(cell), make());
+        cell = S::agg(static_cast<value_type>(cell), make());
       }
     }
   }
@@ -108,7 +112,11 @@ class BitmapAccumulator {
   // Calls sink(j, value) for every entry in increasing column order, and ends the row.
   template <class Sink>
   void emit(Sink&& sink) {
-    present_.drain([&](index_t j) { sink(j, values_[static_cast<size_t>(j)]); });
+    present_.drain([&](index_t j) {
+      auto& cell = values_[static_cast<size_t>(j)];
+      sink(j, static_cast<const storage_t<value_type>&>(cell));
+      cell = static_cast<storage_t<value_type>>(S::zero());
+    });
     end_row();
   }
 
@@ -116,20 +124,23 @@ class BitmapAccumulator {
   void write(index_t* cols, storage_t<value_type>* values) {
     size_t q = 0;
     present_.drain([&](index_t j) {
+      auto& cell = values_[static_cast<size_t>(j)];
       cols[q] = j;
-      values[q++] = values_[static_cast<size_t>(j)];
+      values[q++] = cell;
+      cell = static_cast<storage_t<value_type>>(S::zero());
     });
     end_row();
   }
 
-  // Writes the row's columns, in order, to cols[0, size()) (after a count_only row), and ends the row.
+  // Writes the row's columns, in order, to cols[0, size()) (after a count_only row, which leaves
+  // the cells untouched), and ends the row.
   void write_columns(index_t* cols) {
     size_t q = 0;
     present_.drain([&](index_t j) { cols[q++] = j; });
     end_row();
   }
 
-  // Ends a row whose entries are not wanted (after counting them).
+  // Ends a row whose entries are not wanted (after a count_only row).
   void discard() noexcept {
     present_.clear();
     end_row();

@@ -259,8 +259,25 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     });
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
-    resize_on_huge_pages(cols, static_cast<size_t>(offsets[static_cast<size_t>(n)]));
-    if constexpr (stores_values<V>) resize_on_huge_pages(values, cols.size());
+    // The two arrays are first touched by two threads at once: faulting fresh pages in (and the
+    // kernel zeroing them) is a large part of an output-bound product.
+    const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
+    const auto allocate = [&](auto& array) {
+      try {
+        resize_on_huge_pages(array, total);
+      } catch (...) {
+#pragma omp critical(gql_spgemm_failure)
+        if (!failure) failure = std::current_exception();
+      }
+    };
+#pragma omp parallel sections num_threads(2)
+    {
+#pragma omp section
+      allocate(cols);
+#pragma omp section
+      if constexpr (stores_values<V>) allocate(values);
+    }
+    if (failure) std::rethrow_exception(failure);
     const auto row_start = [&](int64_t i) { return static_cast<size_t>(offsets[static_cast<size_t>(i)]); };
 
     // Numeric phase: each row written in place, sorted by column.

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -171,6 +172,50 @@ TEST(Spgemm, StatsCountProductsAndRowClasses) {
   for (auto x : C.values()) total += x;
   EXPECT_EQ(static_cast<int64_t>(total), products);
   EXPECT_GT(stats.rows_dense + stats.rows_hash, 0);
+}
+
+// Semirings whose con is a constant (reads neither operands nor positions): the product takes its
+// shortcuts (c for an idempotent monoid, c * p for an integer sum, nothing for a false pattern).
+template <class V, gql::Monoid M, long long c>
+struct ConstantCon {
+  using a_type = int32_t;
+  using b_type = bool;
+  using value_type = V;
+  static constexpr gql::Monoid monoid = M;
+  static constexpr bool reads_values = false;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  static V con(int32_t, bool, long long, long long, long long) { return static_cast<V>(c); }
+  static V agg(V x, V y) {
+    if constexpr (M == gql::Monoid::min) return y < x ? y : x;
+    else if constexpr (M == gql::Monoid::lor) return x || y;
+    else return static_cast<V>(x + y);
+  }
+  static V zero() {
+    if constexpr (M == gql::Monoid::min) return std::numeric_limits<V>::max();
+    else return V{};
+  }
+  static V terminal() { return zero(); }
+};
+
+TEST(Spgemm, ConstantConIdempotentGivesTheConstant) {
+  const auto A = gql::test::random_csr<int32_t>(70, 50, 0.08, 35);
+  const auto B = gql::test::random_csr<bool>(50, 80, 0.1, 36);
+  check_all_ways<ConstantCon<int32_t, gql::Monoid::min, 7>>(A, B, 37);
+}
+
+TEST(Spgemm, ConstantConSignedSumIsConstantTimesPaths) {
+  const auto A = gql::test::random_csr<int32_t>(60, 60, 0.1, 38);
+  const auto B = gql::test::random_csr<bool>(60, 60, 0.12, 39);
+  check_all_ways<ConstantCon<int64_t, gql::Monoid::sum, -3>>(A, B, 40);
+}
+
+TEST(Spgemm, ConstantConPatternTrueAndFalse) {
+  const auto A = gql::test::random_csr<int32_t>(50, 50, 0.1, 41);
+  const auto B = gql::test::random_csr<bool>(50, 50, 0.1, 42);
+  check_all_ways<ConstantCon<bool, gql::Monoid::lor, 1>>(A, B, 43);
+  check_all_ways<ConstantCon<bool, gql::Monoid::lor, 0>>(A, B, 44);
+  EXPECT_EQ((gql::cpu::spgemm<ConstantCon<bool, gql::Monoid::lor, 0>>(A, B).nvals()), 0);
 }
 
 }  // namespace

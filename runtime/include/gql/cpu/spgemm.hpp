@@ -259,8 +259,8 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     });
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
-    // The two arrays are first touched by two threads at once: faulting fresh pages in (and the
-    // kernel zeroing them) is a large part of an output-bound product.
+    // The two arrays are first touched by two threads at once (when the caller allows two):
+    // faulting fresh pages in, and the kernel zeroing them, is a large part of an output-bound product.
     const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
     const auto allocate = [&](auto& array) {
       try {
@@ -270,7 +270,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
         if (!failure) failure = std::current_exception();
       }
     };
-#pragma omp parallel sections num_threads(2)
+#pragma omp parallel sections num_threads(std::min(2, n_threads))
     {
 #pragma omp section
       allocate(cols);

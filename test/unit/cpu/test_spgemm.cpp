@@ -218,4 +218,13 @@ TEST(Spgemm, ConstantConPatternTrueAndFalse) {
   EXPECT_EQ((gql::cpu::spgemm<ConstantCon<bool, gql::Monoid::lor, 0>>(A, B).nvals()), 0);
 }
 
+TEST(Spgemm, DenseRowsOfBCountedByBitmap) {
+  // B's first rows hold about 210 of 300 columns: the symbolic phase takes them as bitmaps.
+  const auto A = gql::test::random_csr<bool>(120, 300, 0.03, 45);
+  const auto B = gql::test::random_csr<bool>(300, 300, 0.02, 46, 5);
+  check_all_ways<gql::test::Paths>(A, B, 47);
+  check_all_ways<gql::test::AnyPair>(A, B, 48);
+  check_all_ways<ConstantCon<int32_t, gql::Monoid::min, 7>>(gql::test::random_csr<int32_t>(120, 300, 0.03, 49), B, 50);
+}
+
 }  // namespace

@@ -57,6 +57,24 @@ class ColumnBitmap {
 
   void clear() noexcept { std::fill_n(words_.get(), n_words_, uint64_t{0}); }
 
+  // Sets every bit set in `other` (a bitmap of the same width).
+  void merge(const uint64_t* other) noexcept {
+    uint64_t* w = words_.get();
+    for (size_t wi = 0; wi < n_words_; ++wi) w[wi] |= other[wi];
+  }
+
+  // The number of set bits; clears the bitmap.
+  int64_t count_and_clear() noexcept {
+    int64_t count = 0;
+    for (size_t wi = 0; wi < n_words_; ++wi) {
+      count += std::popcount(words_[wi]);
+      words_[wi] = 0;
+    }
+    return count;
+  }
+
+  size_t word_count() const noexcept { return n_words_; }
+
  private:
   size_t n_words_;
   std::unique_ptr<uint64_t[]> words_;
@@ -138,6 +156,17 @@ class BitmapAccumulator {
     size_t q = 0;
     present_.drain([&](index_t j) { cols[q++] = j; });
     end_row();
+  }
+
+  // Adds every column of a whole bitmap row (n / 64 words) to the row's structure: a count_only
+  // row only (no values are made); size() does not see these columns, take_count() does.
+  void add_columns(const uint64_t* words) noexcept { present_.merge(words); }
+
+  // The number of columns in a count_only row (also those of add_columns), and ends the row.
+  int64_t take_count() noexcept {
+    const int64_t count = present_.count_and_clear();
+    end_row();
+    return count;
   }
 
   // Ends a row whose entries are not wanted (after a count_only row).

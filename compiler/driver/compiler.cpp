@@ -1,5 +1,6 @@
 #include "gql/compiler/compiler.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -67,6 +68,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   uint32_t id = sources_.add(path, std::move(text));
   files_.push_back(std::make_unique<ast::File>(parse_file(sources_, id, diagnostics_)));
   canonical_paths_.push_back(canonical(path));
+  direct_imports_.emplace_back();
   load_imports(0, 0);
   order_.push_back(0);
   // Syntax errors stop here: checking a half-parsed program would only add noise.
@@ -77,6 +79,8 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   sema::Program program;
   for (size_t i : order_) program.files.push_back(files_[i].get());
   program.main = files_.front().get();
+  program.imports = transitive_imports();
+  program.sources = &sources_;
   sema::AnalyzeOptions analyze_options;
   analyze_options.target = options_.target;
   analyze_options.check_laws = options_.check_laws;
@@ -116,9 +120,11 @@ void Compiler::load_imports(size_t file_index, int depth) {
       continue;
     }
     std::string key = canonical(*path);
-    bool seen = false;
-    for (const std::string& c : canonical_paths_) seen = seen || c == key;
-    if (seen) continue;
+    auto seen = std::find(canonical_paths_.begin(), canonical_paths_.end(), key);
+    if (seen != canonical_paths_.end()) {
+      direct_imports_[file_index].push_back(static_cast<size_t>(seen - canonical_paths_.begin()));
+      continue;
+    }
     auto text = read_file(*path);
     if (!text) {
       diagnostics_.error(imp.span, "cannot read import '" + *path + "'");
@@ -127,10 +133,29 @@ void Compiler::load_imports(size_t file_index, int depth) {
     uint32_t id = sources_.add(*path, std::move(*text));
     files_.push_back(std::make_unique<ast::File>(parse_file(sources_, id, diagnostics_)));
     canonical_paths_.push_back(key);
+    direct_imports_.emplace_back();
     size_t index = files_.size() - 1;
+    direct_imports_[file_index].push_back(index);
     load_imports(index, depth + 1);
     order_.push_back(index);
   }
+}
+
+// Source id -> the source ids of every file it imports, directly or not (a depth-first walk per file;
+// a few dozen files at most).
+std::map<uint32_t, std::set<uint32_t>> Compiler::transitive_imports() const {
+  std::map<uint32_t, std::set<uint32_t>> result;
+  for (size_t root = 0; root < files_.size(); ++root) {
+    std::set<uint32_t>& reached = result[files_[root]->source];
+    std::vector<size_t> stack = direct_imports_[root];
+    while (!stack.empty()) {
+      size_t f = stack.back();
+      stack.pop_back();
+      if (!reached.insert(files_[f]->source).second) continue;
+      stack.insert(stack.end(), direct_imports_[f].begin(), direct_imports_[f].end());
+    }
+  }
+  return result;
 }
 
 }  // namespace gql::compiler

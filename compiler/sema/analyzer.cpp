@@ -6,7 +6,7 @@ namespace gql::compiler::sema {
 
 ir::Module Analyzer::run(const Program& program) {
   module_.target = options_.target;
-  for (const ast::File* f : program.files) declare_globals(*f);
+  for (const ast::File* f : program.files) declare_globals(*f, program);
   // Constants and functions in source order: each may use only what is defined above it.
   for (const ast::File* f : program.files) {
     struct Item {

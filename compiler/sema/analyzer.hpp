@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct AnalyzeOptions {
 struct Program {
   std::vector<const ast::File*> files;  // imports first, in dependency order
   const ast::File* main = nullptr;
+  // For each file (by source id), every file it imports, directly or through other imports: a
+  // declaration hides same-named ones of those files only.
+  std::map<uint32_t, std::set<uint32_t>> imports;
+  const SourceManager* sources = nullptr;  // the declarations' text, to tell copies from conflicts
 };
 
 ir::Module analyze(const Program& program, const AnalyzeOptions& options, Diagnostics& diagnostics);
@@ -66,7 +71,7 @@ class Analyzer {
   ir::Module run(const Program& program);
 
   // names.cpp
-  void declare_globals(const ast::File& file);
+  void declare_globals(const ast::File& file, const Program& program);
   std::vector<std::string> global_value_names() const;
   void report_unknown(Span span, const std::string& kind, const std::string& name,
                       const std::vector<std::string>& candidates);

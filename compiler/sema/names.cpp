@@ -56,13 +56,15 @@ std::vector<std::string> Analyzer::global_value_names() const {
   return names;
 }
 
-// A file's declarations hide same-named ones of files loaded before it (its imports); two
-// declarations of one name in one file are an error.
-void Analyzer::declare_globals(const ast::File& file) {
+// A file's declarations hide same-named ones of the files it imports; two declarations of one name
+// in one file are an error. Two files that do not import each other may declare one name only with
+// the same text (a helper copied into several library files); otherwise which one a use meant would
+// depend on the order of the imports, so that is an error naming both.
+void Analyzer::declare_globals(const ast::File& file, const Program& program) {
   auto previous = [&](const std::string& name) -> std::optional<Span> {
-    if (auto it = constant_decls_.find(name); it != constant_decls_.end()) return it->second->name_span;
-    if (auto it = function_decls_.find(name); it != function_decls_.end()) return it->second->name_span;
-    if (auto it = kernels_.find(name); it != kernels_.end()) return it->second->name_span;
+    if (auto it = constant_decls_.find(name); it != constant_decls_.end()) return it->second->span;
+    if (auto it = function_decls_.find(name); it != function_decls_.end()) return it->second->span;
+    if (auto it = kernels_.find(name); it != kernels_.end()) return it->second->span;
     return std::nullopt;
   };
   auto hide = [&](const std::string& name) {
@@ -70,35 +72,55 @@ void Analyzer::declare_globals(const ast::File& file) {
     function_decls_.erase(name);
     kernels_.erase(name);
   };
-  auto redefinition = [&](Span span, const std::string& what, const std::string& name, Span first) {
-    if (Diagnostic* d = diagnostics_.error(span, "redefinition of " + what + " '" + name + "'")) {
-      d->notes.push_back({first, "'" + name + "' was first defined here"});
-    }
+  auto imports = [&](uint32_t importer, uint32_t imported) {
+    auto it = program.imports.find(importer);
+    return it != program.imports.end() && it->second.count(imported) > 0;
   };
-  // Returns true when `name` may be declared at `span` (hiding an imported declaration if any).
-  auto claim = [&](const std::string& what, const std::string& name, Span span) {
-    auto first = previous(name);
-    if (first && first->file == span.file) {
-      redefinition(span, what, name, *first);
-      return false;
+  auto same_text = [&](Span a, Span b) { return program.sources && program.sources->text(a) == program.sources->text(b); };
+  enum class Claim { declare, keep_first, reject };
+  // Whether the declaration spanning `whole` (named at `name_span`) replaces `first`, the one
+  // declared before it under the same name.
+  auto claim = [&](const std::string& what, const std::string& name, Span name_span, Span whole, Span first,
+                   Span first_name) {
+    if (first.file == whole.file) {
+      if (Diagnostic* d = diagnostics_.error(name_span, "redefinition of " + what + " '" + name + "'")) {
+        d->notes.push_back({first_name, "'" + name + "' was first defined here"});
+      }
+      return Claim::reject;
     }
+    if (imports(whole.file, first.file)) return Claim::declare;
+    if (same_text(whole, first)) return Claim::keep_first;
+    if (Diagnostic* d = diagnostics_.error(name_span, "conflicting definitions of " + what + " '" + name +
+                                                          "' in files that do not import each other")) {
+      d->notes.push_back({first_name, "the other definition of '" + name + "'; rename one, or move it to one file both import"});
+    }
+    return Claim::reject;
+  };
+  auto name_span_of = [&](const std::string& name) -> Span {
+    if (auto it = constant_decls_.find(name); it != constant_decls_.end()) return it->second->name_span;
+    if (auto it = function_decls_.find(name); it != function_decls_.end()) return it->second->name_span;
+    return kernels_.at(name)->name_span;
+  };
+  // Declares `name` at `span` unless an earlier declaration stands.
+  auto declare = [&](const std::string& what, const std::string& name, Span name_span, Span whole) {
+    auto first = previous(name);
+    if (first && claim(what, name, name_span, whole, *first, name_span_of(name)) != Claim::declare) return false;
     hide(name);
     return true;
   };
   for (const ast::Const& c : file.consts) {
-    if (claim("constant", c.name, c.name_span)) constant_decls_[c.name] = &c;
+    if (declare("constant", c.name, c.name_span, c.span)) constant_decls_[c.name] = &c;
   }
   for (const ast::Function& f : file.functions) {
-    if (claim("function", f.name, f.name_span)) function_decls_[f.name] = &f;
+    if (declare("function", f.name, f.name_span, f.span)) function_decls_[f.name] = &f;
   }
   for (const ast::Kernel& k : file.kernels) {
-    if (claim("kernel", k.name, k.name_span)) kernels_[k.name] = &k;
+    if (declare("kernel", k.name, k.name_span, k.span)) kernels_[k.name] = &k;
   }
   for (const ast::Semiring& s : file.semirings) {
     auto it = semirings_.find(s.name);
-    if (it != semirings_.end() && it->second->name_span.file == s.name_span.file) {
-      redefinition(s.name_span, "semiring", s.name, it->second->name_span);
-    } else {
+    if (it == semirings_.end() ||
+        claim("semiring", s.name, s.name_span, s.span, it->second->span, it->second->name_span) == Claim::declare) {
       semirings_[s.name] = &s;
     }
   }

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,7 @@ class Compiler {
  private:
   void load_imports(size_t file_index, int depth);
   std::optional<std::string> resolve_import(const std::string& import, const std::string& from) const;
+  std::map<uint32_t, std::set<uint32_t>> transitive_imports() const;
 
   Options options_;
   SourceManager sources_;
@@ -53,6 +56,7 @@ class Compiler {
   std::vector<std::unique_ptr<ast::File>> files_;      // main file first, then imports as found
   std::vector<std::string> canonical_paths_;
   std::vector<size_t> order_;                          // files, imports before importers
+  std::vector<std::vector<size_t>> direct_imports_;    // per file, the files its imports name
   std::optional<ir::Module> module_;
 };
 

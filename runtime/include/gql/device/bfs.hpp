@@ -1,0 +1,223 @@
+// A BFS on the device, direction-optimizing: push steps scatter from a queue over the frontier's
+// out-edges (edge-balanced, so a hub's list is spread over many blocks), pull steps gather into a
+// bitmap from the open vertices' in-edges, and Beamer's rule (cpu/direction.hpp, the same chooser
+// as the CPU's) picks one per step from the counters each step leaves. Levels are bytes while the
+// depth fits and are widened to int in place on the device beyond. The graph stays on the device
+// across searches (a benchmark runs many roots on one upload). Host code compiled by nvcc.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "gql/cpu/traversal.hpp"
+#include "gql/device.hpp"
+#include "gql/device/bfs_kernels.cuh"
+#include "gql/device/frontier.hpp"
+
+namespace gql::gpu {
+
+using cpu::Direction;
+using cpu::DirectionOptions;
+using cpu::TraversalStats;
+
+// How a device BFS steps; never what it finds.
+enum class BfsKernel {
+  frontier,      // push from a queue or pull into a bitmap, as DirectionOptions choose
+  edge_centric,  // every edge of the graph at every step (the seed's kernel), for comparison
+};
+
+struct BfsSchedule {
+  BfsKernel kernel = BfsKernel::frontier;
+};
+
+class DeviceBfs {
+ public:
+  // Uploads the structure of G and of its transpose GT (once when GT is G, as for symmetric graphs).
+  template <class TG>
+  DeviceBfs(const Csr<TG>& G, const Csr<TG>& GT, BfsSchedule schedule = {})
+      : n_(G.n_rows()), schedule_(schedule), g_(G, stream_) {
+    if (G.n_rows() != G.n_cols() || GT.n_rows() != G.n_rows() || GT.n_cols() != G.n_cols() || GT.nvals() != G.nvals())
+      throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
+    if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT, stream_);
+    const size_t words = static_cast<size_t>((n_ + 31) / 32);
+    visited_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    next_front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    narrow_ = DeviceBuffer<unsigned char>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
+    queues_.emplace(n_, stream_);
+    if (schedule_.kernel == BfsKernel::edge_centric && g_.nvals() > 0) {
+      sources_ = DeviceBuffer<index_t>(static_cast<size_t>(g_.nvals()));
+      device::entry_rows<traversal_block><<<detail::grid_for(n_ * 32, queues_->resident()), traversal_block, 0,
+                                            stream_.get()>>>(g_.offsets(), n_, sources_.data());
+      GQL_CUDA_CHECK_LAUNCH();
+    }
+    stream_.synchronize();
+  }
+  // The queues refer to the stream: a search stays where it was built.
+  DeviceBfs(const DeviceBfs&) = delete;
+  DeviceBfs& operator=(const DeviceBfs&) = delete;
+
+  int64_t n_vertices() const noexcept { return n_; }
+
+  // Searches from `source`; the levels stay on the device until levels() or dense_levels().
+  TraversalStats run(int64_t source, const DirectionOptions& options = {}) {
+    cpu::detail::check_source(n_, source, "bfs");
+    const cudaStream_t s = stream_.get();
+    GQL_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), s));
+    GQL_CUDA_CHECK(cudaMemsetAsync(narrow_.data(), 0xff, narrow_.bytes(), s));
+    wide_ = false;
+    queues_->clear_counters();
+    device::bfs_start<<<1, 1, 0, s>>>(source, g_.offsets(), visited_.data(), narrow_.data(), queues_->queue(),
+                                      queues_->counters());
+    GQL_CUDA_CHECK_LAUNCH();
+    StepCounters counters = queues_->read_counters();
+    return schedule_.kernel == BfsKernel::edge_centric ? run_edge_centric(counters) : run_frontier(counters, options);
+  }
+
+  // The reached vertices and their levels, as cpu::bfs_levels returns them.
+  Vector<int32_t> levels() const {
+    std::vector<int32_t> dense = dense_levels();
+    std::vector<index_t> idx;
+    std::vector<int32_t> val;
+    for (size_t v = 0; v < dense.size(); ++v)
+      if (dense[v] >= 0) {
+        idx.push_back(static_cast<index_t>(v));
+        val.push_back(dense[v]);
+      }
+    return Vector<int32_t>::sparse(n_, std::move(idx), std::move(val));
+  }
+
+  // The level of every vertex, -1 where the search did not reach.
+  std::vector<int32_t> dense_levels() const {
+    std::vector<int32_t> out(static_cast<size_t>(n_));
+    if (wide_) {
+      wide_levels_.copy_to_host(std::span<int32_t>(out), stream_);
+      stream_.synchronize();
+      for (int32_t& level : out)
+        if (level == unseen_wide) level = -1;
+    } else {
+      std::vector<unsigned char> bytes(static_cast<size_t>(n_));
+      narrow_.copy_to_host(std::span<unsigned char>(bytes), stream_);
+      stream_.synchronize();
+      for (size_t v = 0; v < bytes.size(); ++v) out[v] = bytes[v] == 0xff ? -1 : static_cast<int32_t>(bytes[v]);
+    }
+    return out;
+  }
+
+ private:
+  using StepCounters = device::StepCounters;
+  static constexpr int traversal_block = device::traversal_block;
+  static constexpr int unseen_wide = std::numeric_limits<int>::max();
+
+  device::CsrView<bool> gt_view() const noexcept { return gt_ ? gt_->view() : g_.view(); }
+  const offset_t* gt_offsets() const noexcept { return gt_ ? gt_->offsets() : g_.offsets(); }
+  unsigned all_vertices_grid() const { return detail::grid_for(n_, queues_->resident()); }
+
+  // Calls f(levels, depth) with the level array in use and the depth in its element type; past a
+  // byte's range the levels are widened to int first.
+  template <class F>
+  void with_levels(int64_t depth, F&& f) {
+    if (!wide_ && depth >= 0xff) {
+      wide_levels_ = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
+      device::widen_levels<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+          narrow_.data(), n_, wide_levels_.data(), unseen_wide);
+      GQL_CUDA_CHECK_LAUNCH();
+      wide_ = true;
+    }
+    if (wide_) f(wide_levels_.data(), static_cast<int>(depth));
+    else f(narrow_.data(), static_cast<unsigned char>(depth));
+  }
+
+  TraversalStats run_frontier(StepCounters counters, const DirectionOptions& options) {
+    const cudaStream_t s = stream_.get();
+    TraversalStats stats;
+    cpu::DirectionChooser chooser(options);
+    int64_t open_edges = g_.nvals();
+    bool frontier_in_queue = true;  // else in front_
+    for (int64_t depth = 1; counters.next_size > 0; ++depth) {
+      const auto size = static_cast<long long>(counters.next_size);
+      const auto edges = static_cast<long long>(counters.next_out_edges);
+      const bool pull = chooser.pull(edges, open_edges, size, n_);
+      queues_->clear_counters();
+      if (pull) {
+        if (frontier_in_queue) {
+          GQL_CUDA_CHECK(cudaMemsetAsync(front_.data(), 0, front_.bytes(), s));
+          device::queue_to_bitmap<traversal_block><<<detail::grid_for(size, queues_->resident()), traversal_block, 0,
+                                                     s>>>(queues_->queue(), size, front_.data());
+          GQL_CUDA_CHECK_LAUNCH();
+          frontier_in_queue = false;
+        }
+        with_levels(depth, [&](auto* level, auto d) {
+          device::bfs_pull<traversal_block><<<detail::grid_for(n_, queues_->resident()), traversal_block, 0, s>>>(
+              gt_view(), g_.offsets(), front_.data(), next_front_.data(), visited_.data(), level, d,
+              queues_->counters());
+          GQL_CUDA_CHECK_LAUNCH();
+        });
+        std::swap(front_, next_front_);
+        ++stats.pull_steps;
+      } else {
+        if (!frontier_in_queue) {
+          device::bitmap_to_queue<traversal_block><<<all_vertices_grid(), traversal_block, 0, s>>>(
+              front_.data(), n_, queues_->queue(), &queues_->scratch_counters()->next_size);
+          GQL_CUDA_CHECK_LAUNCH();
+          frontier_in_queue = true;
+        }
+        if (edges > 0) {
+          queues_->scan_degrees(g_.offsets(), size);
+          const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
+          with_levels(depth, [&](auto* level, auto d) {
+            device::bfs_push<traversal_block><<<static_cast<unsigned>(std::min(tiles, queues_->resident())),
+                                                traversal_block, 0, s>>>(g_.view(), gt_offsets(), queues_->queue(),
+                                                                         queues_->scan(), size, edges, visited_.data(),
+                                                                         level, d, queues_->next(), queues_->counters());
+            GQL_CUDA_CHECK_LAUNCH();
+          });
+        }
+        queues_->swap_queues();
+      }
+      counters = queues_->read_counters();
+      open_edges -= static_cast<int64_t>(counters.next_in_edges);
+      stats.edges_examined += pull ? static_cast<int64_t>(counters.examined) : edges;
+      ++stats.levels;
+    }
+    return stats;
+  }
+
+  TraversalStats run_edge_centric(StepCounters counters) {
+    TraversalStats stats;
+    for (int64_t depth = 1; counters.next_size > 0; ++depth) {
+      queues_->clear_counters();
+      if (g_.nvals() > 0) {
+        with_levels(depth, [&](auto* level, auto d) {
+          device::bfs_edge_centric<traversal_block>
+              <<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block, 0, stream_.get()>>>(
+                  sources_.data(), g_.view(), gt_offsets(), g_.nvals(), visited_.data(), level, d, queues_->counters());
+          GQL_CUDA_CHECK_LAUNCH();
+        });
+      }
+      counters = queues_->read_counters();
+      stats.edges_examined += g_.nvals();
+      ++stats.levels;
+    }
+    return stats;
+  }
+
+  int64_t n_;
+  BfsSchedule schedule_;
+  Stream stream_;
+  detail::DeviceStructure g_;
+  std::optional<detail::DeviceStructure> gt_;  // absent when GT is G
+  DeviceBuffer<unsigned> visited_, front_, next_front_;
+  DeviceBuffer<unsigned char> narrow_;
+  DeviceBuffer<int> wide_levels_;
+  bool wide_ = false;
+  DeviceBuffer<index_t> sources_;  // the edge-centric schedule's row of every entry
+  std::optional<detail::FrontierQueues> queues_;
+};
+
+}  // namespace gql::gpu

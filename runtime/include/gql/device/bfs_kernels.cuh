@@ -1,0 +1,139 @@
+// The steps of a device BFS. A vertex is claimed by setting its bit in the `visited` bitmap (one
+// atomicOr decides, so levels are written once and need no atomics); levels are stored as L
+// (unsigned char while the depth fits, int beyond). Three steps:
+//   push:         the queue's out-edges, edge-balanced (every tile of the frontier's edges is the
+//                 same size whatever the degrees), claimed vertices appended to the next queue;
+//   pull:         every open vertex scans its in-edges (rows of GT) for a frontier bit, stopping at
+//                 the first; one warp owns 32 vertices = one bitmap word, so the next frontier's
+//                 word and the visited word are written without atomics;
+//   edge-centric: every edge of the graph each step, as the seed did (a schedule for comparison).
+// NVRTC-compatible.
+#pragma once
+
+#include "gql/device/frontier.cuh"
+
+namespace gql::device {
+
+// Marks the source: visited, level 0, the first queue entry; the counters describe that frontier.
+template <class L>
+__global__ void bfs_start(long long source, const offset_t* g_offsets, unsigned* visited, L* level, index_t* queue,
+                          StepCounters* counters) {
+  visited[source >> 5] |= 1u << (source & 31);
+  level[source] = 0;
+  queue[0] = static_cast<index_t>(source);
+  counters->next_size = 1;
+  counters->next_out_edges = static_cast<unsigned long long>(g_offsets[source + 1] - g_offsets[source]);
+  counters->next_in_edges = 0;
+  counters->examined = 0;
+}
+
+// scan: exclusive prefix sums of the queue's out-degrees; total_edges: their sum (> 0).
+template <int Threads, class L>
+__global__ void __launch_bounds__(Threads)
+    bfs_push(CsrView<bool> g, const offset_t* gt_offsets, const index_t* queue, const long long* scan,
+             long long queue_size, long long total_edges, unsigned* visited, L* level, L depth, index_t* next_queue,
+             StepCounters* counters) {
+  unsigned long long out_edges = 0, in_edges = 0;
+  const long long tiles = ceil_div(total_edges, traversal_tile);
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const EdgeTile t = edge_tile(scan, queue_size, total_edges, tile);
+    for (int item = 0; item < tile_items; ++item) {
+      const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
+      bool claimed = false;
+      index_t v = 0;
+      if (e < t.end) {
+        const long long i = edge_owner(scan, t.first, t.last, e);
+        const index_t u = queue[i];
+        v = g.col_indices[g.row_offsets[u] + (e - scan[i])];
+        claimed = claim_bit(visited, v);
+        if (claimed) {
+          level[v] = depth;
+          out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+          in_edges += static_cast<unsigned long long>(gt_offsets[v + 1] - gt_offsets[v]);
+        }
+      }
+      warp_append(claimed, v, next_queue, &counters->next_size);
+    }
+    __syncthreads();  // the tile's shared owners are read before the next tile writes them
+  }
+  add_block_counts(counters, 0, out_edges, in_edges, 0);
+}
+
+// front: the frontier's bitmap; next_front: every word written (the next frontier's bits).
+template <int Threads, class L>
+__global__ void __launch_bounds__(Threads)
+    bfs_pull(CsrView<bool> gt, const offset_t* g_offsets, const unsigned* front, unsigned* next_front,
+             unsigned* visited, L* level, L depth, StepCounters* counters) {
+  const long long n = gt.n_rows;
+  const long long words = ceil_div(n, 32LL);
+  const long long warps = static_cast<long long>(gridDim.x) * (Threads / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  unsigned long long size = 0, out_edges = 0, in_edges = 0, examined = 0;
+  for (long long w = (blockIdx.x * static_cast<long long>(Threads) + threadIdx.x) / 32; w < words; w += warps) {
+    const unsigned seen = visited[w];
+    bool found = false;
+    const long long v = w * 32 + lane;
+    if (seen != 0xffffffffu && v < n && !((seen >> lane) & 1u)) {
+      const offset_t end = gt.row_offsets[v + 1];
+      for (offset_t p = gt.row_offsets[v]; p < end; ++p) {
+        ++examined;
+        if (bit_is_set(front, gt.col_indices[p])) {
+          found = true;
+          break;
+        }
+      }
+      if (found) {
+        level[v] = depth;
+        ++size;
+        out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
+        in_edges += static_cast<unsigned long long>(end - gt.row_offsets[v]);
+      }
+    }
+    const unsigned joined = __ballot_sync(0xffffffffu, found);
+    if (lane == 0) {
+      next_front[w] = joined;
+      if (joined != 0) visited[w] = seen | joined;
+    }
+  }
+  add_block_counts(counters, size, out_edges, in_edges, examined);
+}
+
+// sources[p]: the row of the p-th stored entry (the edge list the edge-centric step reads).
+template <int Threads>
+__global__ void __launch_bounds__(Threads) entry_rows(const offset_t* row_offsets, long long n_rows, index_t* sources) {
+  const long long warps = static_cast<long long>(gridDim.x) * (Threads / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  for (long long r = (blockIdx.x * static_cast<long long>(Threads) + threadIdx.x) / 32; r < n_rows; r += warps)
+    for (offset_t p = row_offsets[r] + lane; p < row_offsets[r + 1]; p += 32) sources[p] = static_cast<index_t>(r);
+}
+
+// The seed's edge-centric step: every edge whose source sits at depth - 1 claims its target.
+template <int Threads, class L>
+__global__ void __launch_bounds__(Threads)
+    bfs_edge_centric(const index_t* sources, CsrView<bool> g, const offset_t* gt_offsets, long long nvals,
+                     unsigned* visited, L* level, L depth, StepCounters* counters) {
+  unsigned long long size = 0, out_edges = 0, in_edges = 0;
+  const L previous = static_cast<L>(depth - 1);
+  for (long long p = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; p < nvals;
+       p += static_cast<long long>(gridDim.x) * Threads) {
+    if (level[sources[p]] != previous) continue;
+    const index_t v = g.col_indices[p];
+    if (claim_bit(visited, v)) {
+      level[v] = depth;
+      ++size;
+      out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+      in_edges += static_cast<unsigned long long>(gt_offsets[v + 1] - gt_offsets[v]);
+    }
+  }
+  add_block_counts(counters, size, out_edges, in_edges, static_cast<unsigned long long>(0));
+}
+
+// Byte levels to int levels when the depth outgrows a byte (255, the unseen mark, becomes `unseen`).
+template <int Threads>
+__global__ void __launch_bounds__(Threads) widen_levels(const unsigned char* narrow, long long n, int* wide, int unseen) {
+  for (long long v = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * Threads)
+    wide[v] = narrow[v] == 0xff ? unseen : static_cast<int>(narrow[v]);
+}
+
+}  // namespace gql::device

@@ -1,0 +1,153 @@
+// Frontier building blocks of the device traversals: bitmaps of 32-bit words (visited vertices, a
+// pull step's frontier), queues of vertex ids (a push step's frontier) with warp-aggregated appends,
+// the edge-balanced split of a queue's adjacency lists into equal tiles, and the few counters a step
+// leaves for the host (its only read per step). NVRTC-compatible.
+#pragma once
+
+#include "gql/device/csr_view.cuh"
+
+namespace gql::device {
+
+// Threads per block of every traversal kernel (the kernels take it as a template parameter so that
+// a header defines them in every translation unit without clashing); a push tile is traversal_block * tile_items edges.
+inline constexpr int traversal_block = 256;
+inline constexpr int tile_items = 4;
+inline constexpr long long traversal_tile = static_cast<long long>(traversal_block) * tile_items;
+
+// What a step leaves for the host: the next frontier's size and edges, and the work it did.
+struct StepCounters {
+  unsigned long long next_size;       // vertices in the next frontier
+  unsigned long long next_out_edges;  // their out-degrees in G: the next frontier's edges
+  unsigned long long next_in_edges;   // their in-degrees (rows of GT): edges no longer open
+  unsigned long long examined;        // adjacency entries read (counted on the device by pull steps)
+};
+
+__device__ __forceinline__ bool bit_is_set(const unsigned* bits, long long v) {
+  return (bits[v >> 5] >> (v & 31)) & 1u;
+}
+
+// Sets v's bit; true for the one caller that set it (the caller has claimed v). A plain read first:
+// most edges of a traversal meet vertices claimed long before, and those need no atomic.
+__device__ __forceinline__ bool claim_bit(unsigned* bits, long long v) {
+  const unsigned mask = 1u << (v & 31);
+  if (bits[v >> 5] & mask) return false;
+  return (atomicOr(bits + (v >> 5), mask) & mask) == 0;
+}
+
+template <class T>
+__device__ __forceinline__ T warp_sum(T x) {
+  for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xffffffffu, x, offset);
+  return x;
+}
+
+// Appends v to `queue` for each lane whose `take` is set: one atomic per warp. Every lane of the
+// warp calls it together.
+__device__ __forceinline__ void warp_append(bool take, index_t v, index_t* queue, unsigned long long* size) {
+  const unsigned takers = __ballot_sync(0xffffffffu, take);
+  if (takers == 0) return;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const int leader = __ffs(takers) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(size, static_cast<unsigned long long>(__popc(takers)));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  if (take) queue[base + static_cast<unsigned long long>(__popc(takers & ((1u << lane) - 1u)))] = v;
+}
+
+// Adds each thread's counts to `counters` with one atomic per counter and block (a step's counts
+// are summed in registers over its whole grid-stride loop). Every thread of the block calls it.
+__device__ __forceinline__ void add_block_counts(StepCounters* counters, unsigned long long size,
+                                                 unsigned long long out_edges, unsigned long long in_edges,
+                                                 unsigned long long examined) {
+  __shared__ unsigned long long partial[traversal_block / 32][4];
+  const int lane = static_cast<int>(threadIdx.x & 31), warp = static_cast<int>(threadIdx.x >> 5);
+  size = warp_sum(size);
+  out_edges = warp_sum(out_edges);
+  in_edges = warp_sum(in_edges);
+  examined = warp_sum(examined);
+  if (lane == 0) {
+    partial[warp][0] = size;
+    partial[warp][1] = out_edges;
+    partial[warp][2] = in_edges;
+    partial[warp][3] = examined;
+  }
+  __syncthreads();
+  if (threadIdx.x < 4) {
+    unsigned long long total = 0;
+    for (int w = 0; w < traversal_block / 32; ++w) total += partial[w][threadIdx.x];
+    unsigned long long* cells[4] = {&counters->next_size, &counters->next_out_edges, &counters->next_in_edges,
+                                    &counters->examined};
+    if (total != 0) atomicAdd(cells[threadIdx.x], total);
+  }
+}
+
+// The queue position whose adjacency list holds the frontier's e-th edge: the last i in [lo, hi]
+// with scan[i] <= e (scan: exclusive prefix sums of the queue's degrees; empty lists share their
+// successor's start, so the last such i is the list that holds e).
+__device__ __forceinline__ long long edge_owner(const long long* scan, long long lo, long long hi, long long e) {
+  while (lo < hi) {
+    const long long mid = (lo + hi + 1) >> 1;
+    if (scan[mid] <= e) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// The block's share of a tile of the frontier's edges: [begin, end) and the queue positions that
+// hold them, found once by one thread and shared. Every thread of the block calls it.
+struct EdgeTile {
+  long long begin, end, first, last;
+};
+
+__device__ __forceinline__ EdgeTile edge_tile(const long long* scan, long long queue_size, long long total_edges,
+                                              long long tile) {
+  __shared__ long long owners[2];
+  EdgeTile t;
+  t.begin = tile * traversal_tile;
+  t.end = min_of(total_edges, t.begin + traversal_tile);
+  if (threadIdx.x == 0) {
+    owners[0] = edge_owner(scan, 0, queue_size - 1, t.begin);
+    owners[1] = edge_owner(scan, owners[0], queue_size - 1, t.end - 1);
+  }
+  __syncthreads();
+  t.first = owners[0];
+  t.last = owners[1];
+  return t;
+}
+
+// degrees[i] = the length of row queue[i].
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+    queue_degrees(const offset_t* row_offsets, const index_t* queue, long long queue_size, long long* degrees) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < queue_size;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const index_t v = queue[i];
+    degrees[i] = row_offsets[v + 1] - row_offsets[v];
+  }
+}
+
+// Sets the bit of every queued vertex (the bitmap starts cleared).
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+    queue_to_bitmap(const index_t* queue, long long queue_size, unsigned* bits) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < queue_size;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const index_t v = queue[i];
+    atomicOr(bits + (v >> 5), 1u << (v & 31));
+  }
+}
+
+// Queues every vertex whose bit is set (in no particular order); `size` counts them.
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+    bitmap_to_queue(const unsigned* bits, long long n, index_t* queue, unsigned long long* size) {
+  const long long words = ceil_div(n, 32LL);
+  const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  for (long long w = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32; w < words; w += warps) {
+    const unsigned word = bits[w];
+    if (word == 0) continue;  // the same for the whole warp
+    warp_append((word >> lane) & 1u, static_cast<index_t>(w * 32 + lane), queue, size);
+  }
+}
+
+}  // namespace gql::device

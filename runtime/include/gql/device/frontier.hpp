@@ -1,0 +1,119 @@
+// Host side of the device frontiers that BFS and single-source paths share: the graph's structure
+// on the device, the two queues (this step's and the next), the scan of the queue's degrees that
+// splits its edges into equal tiles, and the step counters, read once per step through pinned
+// memory (the host's only wait in a step). Host code compiled by nvcc.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "gql/device.hpp"
+#include "gql/device/frontier.cuh"
+
+namespace gql::gpu::detail {
+
+using device::StepCounters;
+using device::traversal_block;
+
+// Blocks that the device runs at once with traversal_block threads each: the cap of every
+// grid-stride launch (more blocks only queue up).
+inline long long resident_blocks() {
+  int device_id = 0, sms = 0;
+  GQL_CUDA_CHECK(cudaGetDevice(&device_id));
+  GQL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_id));
+  return static_cast<long long>(sms) * (2048 / traversal_block);
+}
+
+// Blocks for `threads` threads of work, at least one, at most `cap`.
+inline unsigned grid_for(long long threads, long long cap) {
+  return static_cast<unsigned>(std::clamp<long long>((threads + traversal_block - 1) / traversal_block, 1, cap));
+}
+
+// A graph's structure (row offsets and column indices) on the device; values stay on the host.
+class DeviceStructure {
+ public:
+  template <class T>
+  DeviceStructure(const Csr<T>& g, const Stream& stream)
+      : n_rows_(g.n_rows()),
+        n_cols_(g.n_cols()),
+        nvals_(g.nvals()),
+        offsets_(static_cast<size_t>(g.n_rows()) + 1),
+        columns_(static_cast<size_t>(g.nvals())) {
+    offsets_.copy_from_host(g.row_offsets(), stream);
+    if (nvals_ > 0) columns_.copy_from_host(g.col_indices(), stream);
+  }
+  int64_t nvals() const noexcept { return nvals_; }
+  const offset_t* offsets() const noexcept { return offsets_.data(); }
+  device::CsrView<bool> view() const noexcept { return {n_rows_, n_cols_, offsets_.data(), columns_.data(), nullptr}; }
+
+ private:
+  int64_t n_rows_, n_cols_, nvals_;
+  DeviceBuffer<offset_t> offsets_;
+  DeviceBuffer<index_t> columns_;
+};
+
+// The queues of a frontier traversal over n vertices and the counters of its steps.
+class FrontierQueues {
+ public:
+  FrontierQueues(int64_t n, const Stream& stream)
+      : stream_(stream),
+        queue_(static_cast<size_t>(std::max<int64_t>(n, 1))),
+        next_(static_cast<size_t>(std::max<int64_t>(n, 1))),
+        degrees_(static_cast<size_t>(std::max<int64_t>(n, 1))),
+        scan_(static_cast<size_t>(std::max<int64_t>(n, 1))),
+        counters_(2),
+        host_counters_(1),
+        resident_(resident_blocks()) {
+    size_t bytes = 0;
+    GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const long long*>(nullptr),
+                                                 static_cast<long long*>(nullptr), static_cast<int>(std::max<int64_t>(n, 1)),
+                                                 stream.get()));
+    scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
+  }
+
+  index_t* queue() noexcept { return queue_.data(); }
+  index_t* next() noexcept { return next_.data(); }
+  const long long* scan() const noexcept { return scan_.data(); }
+  StepCounters* counters() noexcept { return counters_.data(); }
+  // A second counter set for conversions inside a step (its next_size counts queued vertices).
+  StepCounters* scratch_counters() noexcept { return counters_.data() + 1; }
+  long long resident() const noexcept { return resident_; }
+  void swap_queues() noexcept { std::swap(queue_, next_); }
+
+  // scan()[i] = the sum of the degrees (under `offsets`) of queue()[0..i).
+  void scan_degrees(const offset_t* offsets, long long queue_size) {
+    device::queue_degrees<traversal_block><<<grid_for(queue_size, resident_), traversal_block, 0, stream_.get()>>>(
+        offsets, queue_.data(), queue_size, degrees_.data());
+    GQL_CUDA_CHECK_LAUNCH();
+    size_t bytes = scan_temp_.size();
+    GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.data(), bytes, degrees_.data(), scan_.data(),
+                                                 static_cast<int>(queue_size), stream_.get()));
+  }
+
+  void clear_counters() {
+    GQL_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream_.get()));
+  }
+  // Waits for the step and returns its counters.
+  StepCounters read_counters() {
+    GQL_CUDA_CHECK(cudaMemcpyAsync(host_counters_.data(), counters_.data(), sizeof(StepCounters),
+                                   cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+    return host_counters_[0];
+  }
+
+ private:
+  const Stream& stream_;
+  DeviceBuffer<index_t> queue_, next_;
+  DeviceBuffer<long long> degrees_, scan_;
+  DeviceBuffer<unsigned char> scan_temp_;
+  DeviceBuffer<StepCounters> counters_;
+  HostBuffer<StepCounters> host_counters_;
+  long long resident_;
+};
+
+}  // namespace gql::gpu::detail

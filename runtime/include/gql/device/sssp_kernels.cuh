@@ -1,0 +1,136 @@
+// The relaxation step of device single-source paths (Bellman-Ford with a frontier): the out-edges
+// of the vertices whose value improved last round, edge-balanced as a BFS push step, each
+// candidate S::con(value[u], w(u,v), source, u, v) combined into value[v] with an atomic that says
+// whether it improved; improved vertices are queued once per round (a round stamp per vertex).
+// NVRTC-compatible.
+#pragma once
+
+#include "gql/device/frontier.cuh"
+#include "gql/device/semiring_atomics.cuh"
+
+namespace gql::device {
+
+template <int Bytes>
+struct signed_word;
+template <>
+struct signed_word<4> { using type = int; };
+template <>
+struct signed_word<8> { using type = long long; };
+
+// value = agg(value, candidate) atomically; true when that changed the stored bits.
+template <class S>
+__device__ __forceinline__ bool atomic_agg_improves(typename S::value_type* cell, typename S::value_type candidate) {
+  using V = typename S::value_type;
+  if constexpr ((S::monoid == Monoid::min || S::monoid == Monoid::max) && native_minmax<V>::value) {
+    if constexpr (S::monoid == Monoid::min) return candidate < atomicMin(cell, candidate);
+    else return atomicMax(cell, candidate) < candidate;
+  } else if constexpr ((S::monoid == Monoid::min || S::monoid == Monoid::max) &&
+                       (is_same<V, float>::value || is_same<V, double>::value)) {
+    // A floating-point value whose sign bit is clear orders as its bits read as a signed integer,
+    // against any stored value (negative ones read as negative integers): a native atomic then.
+    using Int = typename signed_word<sizeof(V)>::type;
+    const Int bits = bit_cast_to<Int>(candidate);
+    if (bits >= 0) {
+      Int* word = reinterpret_cast<Int*>(cell);
+      if constexpr (S::monoid == Monoid::min) return bits < atomicMin(word, bits);
+      else return atomicMax(word, bits) < bits;
+    }
+  }
+  if constexpr (sizeof(V) == 4 || sizeof(V) == 8) {
+    using Word = typename select_word<sizeof(V)>::type;
+    Word* word = reinterpret_cast<Word*>(cell);
+    Word old = *reinterpret_cast<volatile Word*>(word);
+    for (;;) {
+      const Word better = bit_cast_to<Word>(S::agg(bit_cast_to<V>(old), candidate));
+      if (better == old) return false;
+      const Word seen = atomicCAS(word, old, better);
+      if (seen == old) return true;
+      old = seen;
+    }
+  } else {
+    static_assert(sizeof(V) == 1 || sizeof(V) == 2, "values of 1, 2, 4 or 8 bytes");
+    using Small = typename select_word<sizeof(V)>::type;
+    const unsigned long long address = reinterpret_cast<unsigned long long>(cell);
+    unsigned* word = reinterpret_cast<unsigned*>(address & ~3ull);
+    const unsigned shift = static_cast<unsigned>(address & 3ull) * 8u;
+    const unsigned mask = (sizeof(V) == 1 ? 0xffu : 0xffffu) << shift;
+    unsigned old = *reinterpret_cast<volatile unsigned*>(word);
+    for (;;) {
+      const V current = bit_cast_to<V>(static_cast<Small>((old & mask) >> shift));
+      const unsigned bits = static_cast<unsigned>(bit_cast_to<Small>(S::agg(current, candidate)));
+      const unsigned updated = (old & ~mask) | ((bits << shift) & mask);
+      if (updated == old) return false;
+      const unsigned seen = atomicCAS(word, old, updated);
+      if (seen == old) return true;
+      old = seen;
+    }
+  }
+}
+
+// Fills value with S::zero() (agg's identity: an unreached vertex needs no special case) and
+// stamps with -1 (queued in no round).
+template <int Threads, class S>
+__global__ void __launch_bounds__(Threads)
+    paths_init(typename S::value_type* value, int* stamp, unsigned char* reached, long long n) {
+  for (long long v = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; v < n;
+       v += static_cast<long long>(gridDim.x) * Threads) {
+    value[v] = S::zero();
+    stamp[v] = -1;
+    reached[v] = 0;
+  }
+}
+
+template <class V>
+__global__ void paths_start(long long source, V source_value, const offset_t* g_offsets, V* value,
+                            unsigned char* reached, index_t* queue, StepCounters* counters) {
+  value[source] = source_value;
+  reached[source] = 1;
+  queue[0] = static_cast<index_t>(source);
+  counters->next_size = 1;
+  counters->next_out_edges = static_cast<unsigned long long>(g_offsets[source + 1] - g_offsets[source]);
+  counters->next_in_edges = 0;
+  counters->examined = 0;
+}
+
+// One round: scan and total_edges as for bfs_push. Values of the graph convert to S::b_type as the
+// language converts elements (a pattern entry reads as 1, a number to bool is != 0).
+template <int Threads, class S, class TG>
+__global__ void __launch_bounds__(Threads)
+    paths_relax(CsrView<TG> g, long long source, const index_t* queue, const long long* scan, long long queue_size,
+                long long total_edges, typename S::value_type* value, unsigned char* reached, int* stamp, int round,
+                index_t* next_queue, StepCounters* counters) {
+  using V = typename S::value_type;
+  using W = typename S::b_type;
+  unsigned long long out_edges = 0;
+  const long long tiles = ceil_div(total_edges, traversal_tile);
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const EdgeTile t = edge_tile(scan, queue_size, total_edges, tile);
+    for (int item = 0; item < tile_items; ++item) {
+      const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
+      bool queued = false;
+      index_t v = 0;
+      if (e < t.end) {
+        const long long i = edge_owner(scan, t.first, t.last, e);
+        const index_t u = queue[i];
+        const offset_t p = g.row_offsets[u] + (e - scan[i]);
+        v = g.col_indices[p];
+        W w{};
+        if constexpr (S::reads_values) {
+          if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
+          else w = static_cast<W>(g.value_at(p));
+        }
+        const V candidate = S::con(value[u], w, source, u, v);
+        if (atomic_agg_improves<S>(value + v, candidate)) {
+          reached[v] = 1;
+          queued = atomicExch(stamp + v, round) != round;
+          if (queued) out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+        }
+      }
+      warp_append(queued, v, next_queue, &counters->next_size);
+    }
+    __syncthreads();  // the tile's shared owners are read before the next tile writes them
+  }
+  add_block_counts(counters, 0, out_edges, 0, 0);
+}
+
+}  // namespace gql::device

@@ -1,0 +1,39 @@
+// The traversal loops that generated CUDA code calls: gql::gpu::bfs_levels and
+// gql::gpu::single_source_paths, with the parameters and results of gql::cpu's (cpu/traversal.hpp).
+// Host containers in and out; the graph is uploaded, the search runs on the device (bfs.hpp,
+// sssp.hpp) reading back a few counters per step, and the result comes back. Device memory is
+// charged to MemoryBudget::global() (GQL_DEVICE_MEMORY_LIMIT caps it: an oversized graph is an
+// Error(oom)). Host code compiled by nvcc.
+#pragma once
+
+#include <cstdint>
+
+#include "gql/device/bfs.hpp"
+#include "gql/device/sssp.hpp"
+
+namespace gql::gpu {
+
+// BFS levels from `source` (see cpu::bfs_levels): GT is the transpose of G, read by pull steps (G
+// itself for a symmetric graph, uploaded once then). The schedule changes how it steps, not what it
+// finds.
+template <class TG>
+Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options = {},
+                           TraversalStats* stats = nullptr, const BfsSchedule& schedule = {}) {
+  DeviceBfs search(G, GT, schedule);
+  const TraversalStats local = search.run(source, options);
+  if (stats) *stats = local;
+  return search.levels();
+}
+
+// Single-source paths over a selective semiring S (see cpu::single_source_paths).
+template <class S, class TG>
+Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t source,
+                                                   typename S::value_type source_value,
+                                                   TraversalStats* stats = nullptr) {
+  DevicePaths<S, TG> search(G);
+  const TraversalStats local = search.run(source, source_value);
+  if (stats) *stats = local;
+  return search.values();
+}
+
+}  // namespace gql::gpu

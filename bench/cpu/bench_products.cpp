@@ -1,0 +1,176 @@
+// C = A * A over several semirings: gql's OpenMP SpGEMM against SuiteSparse:GraphBLAS GrB_mxm with
+// the matching built-in semiring, same graph, same run, both outputs checksummed and compared.
+//   paths     plus_pair, counts in uint64 (fof)    GxB_PLUS_PAIR_UINT64
+//   min_plus  fp32, hashed weights 1..100          GrB_MIN_PLUS_SEMIRING_FP32
+//   max_min   fp32, hashed weights 1..100          GrB_MAX_MIN_SEMIRING_FP32
+//   any_pair  bool (the pattern of A * A)          GxB_ANY_PAIR_BOOL
+// Graphs: generator specs ("kron:16": Graph500's generator, seed 1) or files; self-loops dropped.
+// "products" is the number of con applications (the same for both libraries).
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <omp.h>
+
+#include "bench_args.hpp"
+#include "gql/cpu/spgemm.hpp"
+#include "gql/io.hpp"
+#include "graph_inputs.hpp"
+#include "graphblas_peer.hpp"
+#include "host_context.hpp"
+#include "measure.hpp"
+
+namespace {
+
+using namespace gql::bench;
+
+struct Paths {
+  using a_type = bool;
+  using b_type = bool;
+  using value_type = uint64_t;
+  static constexpr gql::Monoid monoid = gql::Monoid::sum;
+  static constexpr bool reads_values = false;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  static uint64_t con(bool, bool, long long, long long, long long) { return 1; }
+  static uint64_t agg(uint64_t x, uint64_t y) { return x + y; }
+  static uint64_t zero() { return 0; }
+  static uint64_t terminal() { return 0; }
+};
+
+struct MinPlus {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr gql::Monoid monoid = gql::Monoid::min;
+  static constexpr bool reads_values = true;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  static float con(float a, float b, long long, long long, long long) { return a + b; }
+  static float agg(float x, float y) { return y < x ? y : x; }
+  static float zero() { return std::numeric_limits<float>::infinity(); }
+  static float terminal() { return zero(); }
+};
+
+struct MaxMin {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr gql::Monoid monoid = gql::Monoid::max;
+  static constexpr bool reads_values = true;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  static float con(float a, float b, long long, long long, long long) { return b < a ? b : a; }
+  static float agg(float x, float y) { return y > x ? y : x; }
+  static float zero() { return -std::numeric_limits<float>::infinity(); }
+  static float terminal() { return zero(); }
+};
+
+struct AnyPair {
+  using a_type = bool;
+  using b_type = bool;
+  using value_type = bool;
+  static constexpr gql::Monoid monoid = gql::Monoid::any;
+  static constexpr bool reads_values = false;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = true;
+  static bool con(bool, bool, long long, long long, long long) { return true; }
+  static bool agg(bool x, bool y) { return x || y; }
+  static bool zero() { return false; }
+  static bool terminal() { return true; }
+};
+
+class Runner {
+ public:
+  Runner(JsonLines& out, const RunContext& context, const Repeat& repeat) : out_(out), context_(context), repeat_(repeat) {}
+
+  // One semiring on one graph: gql, then GraphBLAS; returns whether the outputs agree.
+  template <class S, class T>
+  bool run(const char* semiring, const std::string& graph, const gql::Csr<T>& A, GrB_Semiring peer_semiring) {
+    using V = typename S::value_type;
+    gql::cpu::SpgemmStats stats;
+    gql::Csr<V> C;
+    const Measurement ours = measure(repeat_, [&] { C = gql::cpu::spgemm<S>(A, A, {}, {}, &stats); });
+    const Checksum our_sum = csr_checksum(C);
+    const auto products = static_cast<double>(stats.products);
+
+    GrB_Matrix a = to_graphblas(A);
+    GrB_Matrix c = nullptr;
+    grb_check(GrB_Matrix_new(&c, grb_type<V>(), static_cast<GrB_Index>(A.n_rows()), static_cast<GrB_Index>(A.n_cols())),
+              "GrB_Matrix_new");
+    const Measurement theirs = measure(repeat_, [&] {
+      grb_check(GrB_mxm(c, nullptr, nullptr, peer_semiring, a, a, GrB_DESC_R), "GrB_mxm");
+      grb_check(GrB_Matrix_wait(c, GrB_MATERIALIZE), "GrB_Matrix_wait");
+    });
+    const Checksum their_sum = graphblas_checksum<V>(c);
+    GrB_Matrix_free(&a);
+    GrB_Matrix_free(&c);
+
+    const bool same = our_sum == their_sum;
+    emit(semiring, graph, A, "gql", "gql", ours, products, our_sum, true,
+         "rows dense " + std::to_string(stats.rows_dense) + ", hash " + std::to_string(stats.rows_hash));
+    emit(semiring, graph, A, "GraphBLAS", "peer", theirs, products, their_sum, same, "GrB_mxm, built-in semiring");
+    std::fprintf(stderr, "%s %s: gql %.3f s, GraphBLAS %.3f s (%.2fx), checksums %s %s: %s\n", semiring,
+                 graph.c_str(), ours.time.median, theirs.time.median, theirs.time.median / ours.time.median,
+                 our_sum.hex().c_str(), their_sum.hex().c_str(), same ? "equal" : "DIFFER");
+    return same;
+  }
+
+ private:
+  template <class T>
+  void emit(const char* semiring, const std::string& graph, const gql::Csr<T>& A, const char* variant, const char* role,
+            const Measurement& m, double products, const Checksum& sum, bool same, const std::string& detail) {
+    Record r;
+    r.text("workload", "products").text("case", semiring).text("graph", graph).integer("n", A.n_rows())
+        .integer("nvals", A.nvals()).text("variant", variant).text("role", role);
+    measured(r, m);
+    r.number("products", products).number("rate", products / m.time.median).text("rate_unit", "products/s")
+        .integer("output_nvals", sum.entries).text("checksum", sum.hex()).boolean("same_as_gql", same)
+        .text("detail", detail);
+    out_.write(stamp_host(r, context_));
+  }
+
+  JsonLines& out_;
+  const RunContext& context_;
+  Repeat repeat_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  Args args(argc, argv,
+            "usage: bench_products [--graphs kron:14,FILE,...] [--semirings paths,min_plus,max_min,any_pair] "
+            "[--warmup 1] [--repeats 3] [--json FILE]");
+  const auto graphs = args.list("graphs", {"kron:14"});
+  const auto semirings = args.list("semirings", {"paths", "min_plus", "max_min", "any_pair"});
+  const Repeat repeat{static_cast<int>(args.integer("warmup", 1)), static_cast<int>(args.integer("repeats", 3))};
+  JsonLines out(args.text("json", ""));
+  args.check_all_used();
+
+  const RunContext context = host_context();
+  GraphblasSession session(omp_get_max_threads());
+  Runner runner(out, context, repeat);
+  bool all_same = true;
+  for (const std::string& spec : graphs) {
+    gql::ReadOptions read;
+    read.self_loops = gql::SelfLoops::drop;  // duplicates collapse into one entry
+    const auto pattern = gql::read_graph<bool>(spec, read);
+    const auto weighted = hashed_weights<float>(pattern);
+    const std::string name = graph_name(spec);
+    for (const std::string& s : semirings) {
+      if (s == "paths") all_same &= runner.run<Paths>("paths", name, pattern, GxB_PLUS_PAIR_UINT64);
+      else if (s == "min_plus") all_same &= runner.run<MinPlus>("min_plus", name, weighted, GrB_MIN_PLUS_SEMIRING_FP32);
+      else if (s == "max_min") all_same &= runner.run<MaxMin>("max_min", name, weighted, GrB_MAX_MIN_SEMIRING_FP32);
+      else if (s == "any_pair") all_same &= runner.run<AnyPair>("any_pair", name, pattern, GxB_ANY_PAIR_BOOL);
+      else throw std::invalid_argument("unknown semiring " + s);
+    }
+  }
+  return all_same ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_products: %s\n", e.what());
+  return 2;
+}

@@ -1,18 +1,22 @@
 // Floyd-Warshall (min_plus, fp32) in place: gql's closure variants against the naive triple loop
 // on the same random graph, same run; the results must agree.
 //
-// Usage: bench_floyd_warshall [N=2048] [TILE=128]
-#include <chrono>
+// The naive loop runs once (no warm-up: it is the slow baseline); gql's variants with warm-up and repeats.
+//
+// Usage: bench_floyd_warshall [--n 2048] [--tile 128] [--warmup 1] [--repeats 3] [--json FILE]
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
+#include <exception>
 #include <limits>
 #include <random>
 
-#include <omp.h>
-
+#include "bench_args.hpp"
+#include "checksum.hpp"
 #include "gql/cpu/closure.hpp"
+#include "gql/semiring.hpp"
+#include "host_context.hpp"
+#include "measure.hpp"
 
 namespace {
 
@@ -39,15 +43,25 @@ void naive_floyd_warshall(gql::Matrix<float>& D) {
       for (int64_t j = 0; j < n; ++j) d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+gql::bench::Checksum dense_checksum(const gql::Matrix<float>& D) {
+  gql::bench::Checksum sum;
+  const int64_t n = D.n_rows();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) sum.add(static_cast<uint64_t>(i), static_cast<uint64_t>(j), D(i, j));
+  return sum;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const int64_t n = argc > 1 ? std::atoll(argv[1]) : 2048;
-  const int64_t tile = argc > 2 ? std::atoll(argv[2]) : 128;
+int main(int argc, char** argv) try {
+  using namespace gql::bench;
+  Args args(argc, argv, "usage: bench_floyd_warshall [--n 2048] [--tile 128] [--warmup 1] [--repeats 3] [--json FILE]");
+  const int64_t n = args.integer("n", 2048);
+  const int64_t tile = args.integer("tile", 128);
+  const Repeat repeat{static_cast<int>(args.integer("warmup", 1)), static_cast<int>(args.integer("repeats", 3))};
+  JsonLines out(args.text("json", ""));
+  args.check_all_used();
+  const RunContext context = host_context();
   // Random digraph with about 8 out-edges per vertex, integer weights 1..100 (so sums are exact).
   gql::Matrix<float> input(n, n, MinPlus::zero());
   std::mt19937_64 rng(7);
@@ -56,30 +70,46 @@ int main(int argc, char** argv) {
     for (int e = 0; e < 8; ++e) input(i, static_cast<int64_t>(rng() % static_cast<uint64_t>(n))) = static_cast<float>(rng() % 100 + 1);
   }
   const double updates = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-  std::printf("n = %lld, tile = %lld, threads = %d\n", static_cast<long long>(n), static_cast<long long>(tile),
-              omp_get_max_threads());
+  const auto emit = [&](const char* variant, const char* role, const Measurement& m, const Checksum& sum, bool same) {
+    Record r;
+    r.text("workload", "fw").text("case", "min_plus fp32").text("graph", "random 8 out-edges seed 7").integer("n", n)
+        .integer("nvals", n * n).text("variant", variant).text("role", role);
+    measured(r, m);
+    r.number("rate", updates / m.time.median).text("rate_unit", "updates/s").text("checksum", sum.hex())
+        .boolean("same_as_gql", same).text("detail", "tile " + std::to_string(tile));
+    out.write(stamp_host(r, context));
+  };
 
-  auto reference = input.clone();
-  auto t0 = std::chrono::steady_clock::now();
-  naive_floyd_warshall(reference);
-  const double naive = seconds_since(t0);
-  std::printf("naive triple loop: %8.3f s  %6.2f G updates/s\n", naive, updates / naive * 1e-9);
-
+  gql::Matrix<float> reference = input.clone();
+  const Measurement naive = measure({0, 1}, [&] {
+    reference = input.clone();
+    naive_floyd_warshall(reference);
+  });
+  const Checksum reference_sum = dense_checksum(reference);
   bool all_equal = true;
+  Checksum first_sum;
+  bool first = true;
   for (auto variant : {gql::cpu::ClosureVariant::tasks, gql::cpu::ClosureVariant::parallel_for,
                        gql::cpu::ClosureVariant::recursive}) {
-    auto D = input.clone();
-    t0 = std::chrono::steady_clock::now();
-    gql::cpu::closure<MinPlus>(D, {variant, tile, 2 * tile});
-    const double t = seconds_since(t0);
-    int64_t differ = 0;
-    for (size_t p = 0; p < D.data().size(); ++p) differ += D.data()[p] != reference.data()[p];
-    all_equal = all_equal && differ == 0;
-    const char* name = variant == gql::cpu::ClosureVariant::tasks          ? "tasks"
-                       : variant == gql::cpu::ClosureVariant::parallel_for ? "parallel_for"
-                                                                            : "recursive";
-    std::printf("gql %-13s  %8.3f s  %6.2f G updates/s  %5.1fx naive  %s\n", name, t, updates / t * 1e-9, naive / t,
-                differ == 0 ? "equal" : "DIFFERENT");
+    gql::Matrix<float> D = input.clone();
+    const Measurement m = measure(repeat, [&] {
+      D = input.clone();
+      gql::cpu::closure<MinPlus>(D, {variant, tile, 2 * tile});
+    });
+    const Checksum sum = dense_checksum(D);
+    all_equal = all_equal && sum == reference_sum;
+    if (first) first_sum = sum;
+    const char* name = variant == gql::cpu::ClosureVariant::tasks          ? "gql tasks"
+                       : variant == gql::cpu::ClosureVariant::parallel_for ? "gql parallel_for"
+                                                                            : "gql recursive";
+    emit(name, first ? "gql" : "gql-variant", m, sum, sum == first_sum);
+    first = false;
+    std::fprintf(stderr, "fw n=%lld %-17s %8.3f s  %5.1fx naive  %s\n", static_cast<long long>(n), name, m.time.median,
+                 naive.time.median / m.time.median, sum == reference_sum ? "equal" : "DIFFERENT");
   }
+  emit("naive triple loop", "peer", naive, reference_sum, reference_sum == first_sum);
   return all_equal ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_floyd_warshall: %s\n", e.what());
+  return 2;
 }

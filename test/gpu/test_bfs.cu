@@ -1,0 +1,145 @@
+// The device BFS against a plain serial BFS written here (levels) and against gql::cpu::bfs_levels
+// (steps, pull steps and edges examined, which the shared direction rule makes equal), in every
+// direction and with the edge-centric kernel, on generated graphs (Kronecker with its hubs, uniform,
+// grids and a path deep enough to widen byte levels, a directed graph) and on the real graphs under
+// GQL_DATA_DIR (social, citation, road).
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gpu_check.hpp"
+#include "gql/cpu/transpose.hpp"
+#include "gql/cpu/traversal.hpp"
+#include "gql/device/traversal.hpp"
+#include "gql/generate.hpp"
+#include "gql/io.hpp"
+
+namespace {
+
+using namespace gql;
+
+// Levels by a serial queue over G's out-edges; -1 where unreached.
+std::vector<int32_t> reference_levels(const Csr<bool>& g, int64_t source) {
+  std::vector<int32_t> level(static_cast<size_t>(g.n_rows()), -1);
+  std::vector<int64_t> queue{source};
+  level[static_cast<size_t>(source)] = 0;
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const int64_t u = queue[head];
+    for (offset_t p = g.row_offsets()[u]; p < g.row_offsets()[u + 1]; ++p) {
+      const index_t v = g.col_indices()[p];
+      if (level[static_cast<size_t>(v)] < 0) {
+        level[static_cast<size_t>(v)] = level[static_cast<size_t>(u)] + 1;
+        queue.push_back(v);
+      }
+    }
+  }
+  return level;
+}
+
+bool same_levels(const Vector<int32_t>& got, const std::vector<int32_t>& expected) {
+  size_t k = 0;
+  for (size_t v = 0; v < expected.size(); ++v) {
+    if (expected[v] < 0) continue;
+    if (k >= got.indices().size() || got.indices()[k] != static_cast<index_t>(v) || got.values()[k] != expected[v])
+      return false;
+    ++k;
+  }
+  return k == got.indices().size() && got.size() == static_cast<int64_t>(expected.size());
+}
+
+// Sources: 0, the last vertex, the vertex of highest out-degree and one in the middle.
+std::vector<int64_t> sources_of(const Csr<bool>& g) {
+  const int64_t n = g.n_rows();
+  int64_t hub = 0;
+  for (int64_t v = 1; v < n; ++v)
+    if (g.row_degree(v) > g.row_degree(hub)) hub = v;
+  std::vector<int64_t> sources{0, n - 1, hub, n / 2};
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  return sources;
+}
+
+void check_graph(const std::string& name, const Csr<bool>& G, const Csr<bool>& GT) {
+  gpu::DeviceBfs frontier(G, GT);
+  gpu::DeviceBfs edge_centric(G, GT, gpu::BfsSchedule{gpu::BfsKernel::edge_centric});
+  int runs = 0;
+  for (const int64_t source : sources_of(G)) {
+    const std::vector<int32_t> expected = reference_levels(G, source);
+    for (const cpu::Direction direction : {cpu::Direction::push, cpu::Direction::pull, cpu::Direction::automatic}) {
+      const cpu::DirectionOptions options{direction};
+      const std::string what = name + " source " + std::to_string(source) + " direction " +
+                               std::to_string(static_cast<int>(direction));
+      cpu::TraversalStats cpu_stats;
+      cpu::bfs_levels(G, GT, source, options, &cpu_stats);
+      const cpu::TraversalStats stats = frontier.run(source, options);
+      GPU_CHECK_MSG(same_levels(frontier.levels(), expected), what);
+      GPU_CHECK_MSG(stats.levels == cpu_stats.levels, what + ": " + std::to_string(stats.levels) + " steps, CPU " +
+                                                          std::to_string(cpu_stats.levels));
+      GPU_CHECK_MSG(stats.pull_steps == cpu_stats.pull_steps, what + ": pull steps " +
+                                                                  std::to_string(stats.pull_steps) + ", CPU " +
+                                                                  std::to_string(cpu_stats.pull_steps));
+      GPU_CHECK_MSG(stats.edges_examined == cpu_stats.edges_examined,
+                    what + ": edges examined " + std::to_string(stats.edges_examined) + ", CPU " +
+                        std::to_string(cpu_stats.edges_examined));
+      ++runs;
+    }
+    edge_centric.run(source);
+    GPU_CHECK_MSG(same_levels(edge_centric.levels(), expected), name + " edge-centric source " + std::to_string(source));
+    // The entry point generated code calls: upload, search, results back.
+    cpu::TraversalStats stats;
+    GPU_CHECK_MSG(same_levels(gpu::bfs_levels(G, GT, source, {}, &stats), expected), name + " bfs_levels");
+  }
+  std::printf("  %-34s n=%-9lld nvals=%-10lld %d searches\n", name.c_str(), static_cast<long long>(G.n_rows()),
+              static_cast<long long>(G.nvals()), runs);
+}
+
+void check_symmetric(const std::string& name, const Csr<bool>& g) { check_graph(name, g, g); }
+
+void check_directed(const std::string& name, const Csr<bool>& g) {
+  const Csr<bool> gt = cpu::transpose(g);
+  check_graph(name, g, gt);
+}
+
+void check_errors() {
+  const Csr<bool> g = grid<bool>(2, 3);
+  bool threw = false;
+  try {
+    gpu::bfs_levels(g, g, 6);
+  } catch (const Error& e) {
+    threw = e.kind() == ErrorKind::usage;
+  }
+  GPU_CHECK_MSG(threw, "a source outside the graph is a usage error");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return gql::gpu_test::run_main(argc, argv, "gpu_test_bfs", [] {
+    ReadOptions symmetric;
+    symmetric.symmetrize = true;
+    const bool small = gpu_test::small_inputs();
+    check_errors();
+    check_symmetric("empty-edges", Csr<bool>(5, 5));
+    check_symmetric("path 1x300 (levels widen past a byte)", grid<bool>(1, 300));
+    check_symmetric(small ? "kron:8" : "kron:16", generate_graph<bool>(small ? "kron:8" : "kron:16", symmetric));
+    check_directed(small ? "kron:8 directed" : "kron:14 directed", generate_graph<bool>(small ? "kron:8" : "kron:14"));
+    if (small) return;
+    check_symmetric("urand:16", generate_graph<bool>("urand:16", symmetric));
+    check_symmetric("grid:300x300", generate_graph<bool>("grid:300x300"));
+    check_symmetric("path 1x2000", grid<bool>(1, 2000));
+    const char* data = std::getenv("GQL_DATA_DIR");
+    if (data == nullptr) {
+      std::printf("  real graphs skipped: GQL_DATA_DIR is not set\n");
+      return;
+    }
+    const std::string dir = std::string(data) + "/";
+    check_directed("soc-slashdot0902", read_graph<bool>(dir + "soc-slashdot0902-directed.jlg"));
+    check_directed("wiki-Vote", read_graph<bool>(dir + "wiki-Vote.txt.gz"));
+    check_directed("arxiv-cit-hep-th", read_graph<bool>(dir + "arxiv-cit-hep-th.jlg"));
+    check_directed("rome99", read_graph<bool>(dir + "rome99.gr"));
+    check_directed("DE", read_graph<bool>(dir + "DE.gr.gz"));
+    check_symmetric("luxembourg_osm", read_graph<bool>(dir + "luxembourg_osm.mtx.gz", symmetric));
+  });
+}

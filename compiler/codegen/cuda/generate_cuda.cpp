@@ -1,6 +1,6 @@
 // The CUDA code generator: the same host program as the OpenMP target, with the ops that have GPU
-// kernels (products) dispatched to gql/device/ops.hpp and the rest to the OpenMP templates. The
-// semiring policies are __host__ __device__ (GQL_HD), so one struct serves both.
+// kernels (products, closures, LU) dispatched to gql/device/ops.hpp and the rest to the OpenMP
+// templates. The semiring policies are __host__ __device__ (GQL_HD), so one struct serves both.
 #include <string>
 
 #include "codegen/kernel_emitter.hpp"
@@ -13,7 +13,9 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
   if (module.target != ir::Target::cuda)
     throw Error(ErrorKind::internal, "generate_cuda: the module was lowered for another target");
   const codegen::Dialect dialect{"cuda", "gql/device/ops.hpp", [](ir::OpKind kind) {
-                                   return std::string(kind == ir::OpKind::mxm ? "gql::gpu" : "gql::cpu");
+                                   const bool on_gpu = kind == ir::OpKind::mxm || kind == ir::OpKind::closure ||
+                                                       kind == ir::OpKind::closure_paths || kind == ir::OpKind::lu;
+                                   return std::string(on_gpu ? "gql::gpu" : "gql::cpu");
                                  }};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 }

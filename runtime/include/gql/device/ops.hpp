@@ -9,6 +9,7 @@
 #include "gql/cpu/ops.hpp"
 #include "gql/device.hpp"
 #include "gql/device/spgemm.hpp"
+#include "gql/device/closure_ops.hpp"
 #include "gql/kernel_context.hpp"
 
 namespace gql::gpu {

@@ -1,0 +1,182 @@
+// closure(D over S) on the GPU beyond the kernels: out of core (the budget capped so the matrix is
+// streamed in ragged super tiles) equal to in core and to gql::cpu::closure, predecessors that spell
+// shortest paths, the DIMACS road graph rome99 densified (from GQL_DATA_DIR; skipped with a message
+// when absent), options that are not built refused.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+#include "gpu_check.hpp"
+#include "test_closure_check.hpp"
+
+namespace {
+
+using namespace gql;
+using namespace closure_semirings;
+using namespace closure_check;
+using gpu_test::small_inputs;
+
+// The budget capped so the matrix is streamed in several ragged super tiles: the same result as in core.
+template <class S, class T>
+void check_out_of_core(const std::string& what, const Matrix<T>& input, size_t cap, int streams) {
+  gpu::DeviceClosureOptions in_core;
+  in_core.out_of_core = gpu::OutOfCore::off;
+  Matrix<T> expected = input.clone();
+  gpu::closure<S>(expected, in_core);
+  gpu::DeviceClosureOptions streamed;
+  streamed.streams = streams;
+  MemoryBudget::global().set_limit(cap);
+  Matrix<T> got = input.clone();
+  gpu::ClosurePlan plan;
+  try {
+    plan = gpu::closure<S>(got, streamed);
+  } catch (...) {
+    MemoryBudget::global().set_limit(std::nullopt);
+    throw;
+  }
+  MemoryBudget::global().set_limit(std::nullopt);
+  GPU_CHECK_MSG(plan.out_of_core && plan.super_tile < input.n_rows(), what + ": planned " + plan.describe());
+  GPU_CHECK_MSG(std::equal(expected.data().begin(), expected.data().end(), got.data().begin()),
+                what + ": out of core (" + plan.describe() + ") differs from in core");
+  Matrix<T> reference = input.clone();
+  cpu::closure<S>(reference);
+  GPU_CHECK_MSG(count_differences(reference, got) == 0, what + ": out of core differs from the OpenMP closure");
+}
+
+void out_of_core_equals_in_core() {
+  const int64_t n = small_inputs() ? 300 : 1000;
+  const auto weight = [](std::mt19937_64& r) { return static_cast<int>(r() % 1000) + 1; };
+  const double density = 8.0 / static_cast<double>(n);
+  // Caps that give 128 x 128 super tiles on 3 streams and 256 x 256 ones on 2.
+  const size_t cap128 = 3 * 3 * 128 * 128 * 4 * 10 / 9 + 4096;
+  const size_t cap256 = 3 * 2 * 256 * 256 * 4 * 10 / 9 + 4096;
+  check_out_of_core<MinPlus<float>>("out of core f32, 3 streams", random_matrix<MinPlus<float>, float>(n, density, 11, weight, 0),
+                                    cap128, 3);
+  check_out_of_core<MinPlusDpx>("out of core i32 DPX, 2 streams", random_matrix<MinPlusDpx, int>(n, density, 12, weight, 0),
+                                cap256, 2);
+  check_out_of_core<OrAnd>("out of core bool, 3 streams",
+                           random_matrix<OrAnd, bool>(n, 1.2 / static_cast<double>(n), 13, [](std::mt19937_64&) { return 1; }, 1),
+                           3 * 3 * 128 * 128 * 10 / 9 + 4096, 3);
+  // Predecessors need the matrix in device memory: refused, not silently wrong.
+  MemoryBudget::global().set_limit(size_t{1} << 16);
+  bool refused = false;
+  try {
+    Matrix<int> d = random_matrix<MinPlusDpx, int>(n, density, 14, weight, 0);
+    Matrix<int32_t> pred = cpu::initial_predecessors<MinPlusDpx>(d);
+    gpu::closure<MinPlusDpx>(d, gpu::DeviceClosureOptions{}, &pred);
+  } catch (const Error& e) {
+    refused = e.kind() == ErrorKind::oom;
+  }
+  MemoryBudget::global().set_limit(std::nullopt);
+  GPU_CHECK_MSG(refused, "predecessors with a matrix larger than the budget: an oom error");
+}
+
+// Predecessors spell shortest paths: the last edge p -> j of the path to j has D(i, j) = D(i, p) + w(p, j).
+void predecessors_spell_paths() {
+  const int64_t n = small_inputs() ? 60 : 260;
+  const auto weight = [](std::mt19937_64& r) { return static_cast<int>(r() % 50) + 1; };
+  const Matrix<int> w = random_matrix<MinPlusDpx, int>(n, 3.0 / static_cast<double>(n), 21, weight, 0);
+  Matrix<int> expected = w.clone();
+  cpu::closure<MinPlusDpx>(expected);
+  Matrix<int> d = w.clone();
+  Matrix<int32_t> pred = cpu::initial_predecessors<MinPlusDpx>(w);
+  gpu::closure<MinPlusDpx>(d, gpu::DeviceClosureOptions{}, &pred);
+  GPU_CHECK_MSG(count_differences(expected, d) == 0, "distances with predecessors differ from the OpenMP closure");
+  int64_t bad = 0, reachable = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (i == j || d(i, j) == MinPlusDpx::zero()) {
+        bad += i != j && pred(i, j) != -1;
+        continue;
+      }
+      ++reachable;
+      const int32_t p = pred(i, j);
+      bad += p < 0 || p >= n || w(p, j) == MinPlusDpx::zero() || d(i, j) != (p == i ? 0 : d(i, p)) + w(p, j);
+    }
+  GPU_CHECK_MSG(reachable > 0 && bad == 0, std::to_string(bad) + " of " + std::to_string(reachable) +
+                                               " predecessors do not end a shortest path");
+}
+
+// rome99.gr (DIMACS, 1-based arcs "a u v w"), densified: i32 (DPX) and f64 shortest paths.
+void road_graph() {
+  const char* dir = std::getenv("GQL_DATA_DIR");
+  if (small_inputs()) return;
+  if (dir == nullptr) {
+    std::printf("road graph: GQL_DATA_DIR not set; skipped\n");
+    return;
+  }
+  std::ifstream in(std::string(dir) + "/rome99.gr");
+  if (!in) {
+    std::printf("road graph: %s/rome99.gr absent; skipped\n", dir);
+    return;
+  }
+  int64_t n = 0;
+  std::vector<std::tuple<int64_t, int64_t, int>> arcs;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string tag;
+    words >> tag;
+    if (tag == "p") {
+      std::string kind;
+      int64_t m = 0;
+      words >> kind >> n >> m;
+    } else if (tag == "a") {
+      int64_t u = 0, v = 0;
+      int weight = 0;
+      words >> u >> v >> weight;
+      arcs.emplace_back(u - 1, v - 1, weight);
+    }
+  }
+  GPU_CHECK_MSG(n > 0 && !arcs.empty(), "rome99.gr: a problem line and arcs");
+  Matrix<int> d(n, n, MinPlusDpx::zero());
+  Matrix<double> f(n, n, MinPlus<double>::zero());
+  for (int64_t i = 0; i < n; ++i) d(i, i) = 0, f(i, i) = 0;
+  for (const auto& [u, v, weight] : arcs) {
+    d(u, v) = std::min(d(u, v), weight);
+    f(u, v) = std::min(f(u, v), static_cast<double>(weight));
+  }
+  Matrix<int> expected = d.clone();
+  cpu::closure<MinPlusDpx>(expected);
+  Matrix<int> got = d.clone();
+  gpu::closure<MinPlusDpx>(got);
+  GPU_CHECK_MSG(count_differences(expected, got) == 0, "rome99 i32 shortest paths differ from the OpenMP closure");
+  Matrix<double> got_f = f.clone();
+  gpu::closure<MinPlus<double>>(got_f);
+  int64_t bad = 0;
+  for (size_t e = 0; e < got_f.data().size(); ++e)
+    bad += !same_value(got_f.data()[e], expected.data()[e] == MinPlusDpx::zero() ? MinPlus<double>::zero()
+                                                                                  : static_cast<double>(expected.data()[e]));
+  GPU_CHECK_MSG(bad == 0, "rome99 f64 shortest paths differ from the i32 ones");
+  std::printf("road graph: rome99, %lld vertices, %zu arcs checked\n", static_cast<long long>(n), arcs.size());
+}
+
+void bad_options_refused() {
+  gpu::DeviceClosureOptions o;
+  o.tile = 128;
+  bool refused = false;
+  try {
+    Matrix<float> d(10, 10, 1.0f);
+    gpu::closure<MinPlus<float>>(d, o);
+  } catch (const Error& e) {
+    refused = e.kind() == ErrorKind::usage;
+  }
+  GPU_CHECK_MSG(refused, "tile 128 is not built: a usage error");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return gql::gpu_test::run_main(argc, argv, "gpu_test_closure_out_of_core", [] {
+    out_of_core_equals_in_core();
+    predecessors_spell_paths();
+    road_graph();
+    bad_options_refused();
+  });
+}

@@ -147,11 +147,13 @@ void closure_out_of_core(Bench& b, long long n) {
     return std::make_pair(plan, seconds);
   };
   gpu::DeviceClosureOptions in_core;
+  in_core.tile = 64;
   in_core.out_of_core = gpu::OutOfCore::off;
   std::vector<float> expected, got;
   const auto [plan_in, t_in] = run(in_core, &expected);
   MemoryBudget::global().set_limit(bytes / 4);
   gpu::DeviceClosureOptions streamed;
+  streamed.tile = 64;
   streamed.out_of_core = gpu::OutOfCore::automatic;
   std::pair<gpu::ClosurePlan, double> outcome;
   try {
@@ -250,6 +252,7 @@ int main(int argc, char** argv) {
     bench::JsonLines out(json);
     Bench b{out, {std::string(prop.name), bench::utc_now(), bench::env_or("GQL_BENCH_COMMIT", "unknown")}};
     gpu::DeviceClosureOptions fast;
+    fast.tile = 64;
     gpu::DeviceClosureOptions seed;
     seed.kernel = gpu::ClosureKernel::shared_tiles;
     seed.tile = 64;

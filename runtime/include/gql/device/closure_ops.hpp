@@ -20,10 +20,12 @@ using cpu::ClosureVariant;
 using cpu::LuOptions;
 
 namespace detail {
-// The GPU builds k-blocks of 32 and 64; the OpenMP variant names do not apply here.
-inline DeviceClosureOptions device_closure_options(const ClosureSchedule& s) {
+// The register-tiled design with a k-block of 32, whatever the schedule's tile: on the H200 it ran
+// fp32 Floyd-Warshall 1.9x faster than a k-block of 64 (docs/performance.md). The OpenMP variant
+// names do not apply here; --explain prints the plan that ran.
+inline DeviceClosureOptions device_closure_options(const ClosureSchedule&) {
   DeviceClosureOptions o;
-  o.tile = s.tile <= 32 ? 32 : 64;
+  o.tile = 32;
   return o;
 }
 }  // namespace detail

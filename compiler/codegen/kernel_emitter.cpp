@@ -85,7 +85,8 @@ class KernelEmitter {
         out += pad + name(s.variable) + " = " + expr(*s.value) + ";\n";
         return;
       case ir::StmtKind::op:
-        op(s.op, pad, out);
+        if (s.op.kind == ir::OpKind::single_source_paths) single_source_paths(s, pad, out, depth);
+        else op(s.op, pad, out);
         return;
       case ir::StmtKind::while_:
         out += pad + "while (true) {\n";
@@ -192,6 +193,55 @@ class KernelEmitter {
            (out.role == ir::VariableRole::temporary ? std::string("result") : out.name);
   }
 
+  // A recognized BFS loop: one call of the runtime's traversal, its counters and --explain line.
+  void bfs_levels(const ir::Op& o, const std::string& pad, std::string& out) const {
+    const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+    const std::string n = ns(o), G = name(o.inputs.at(0));
+    const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
+    out += pad + "{  // " + label(o) + ": the BFS-levels loop as one traversal\n";
+    if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
+    // Pull steps read in-edges: the transpose, which push-only searches do without.
+    std::string transposed = G;
+    if (t.direction != ir::Direction::push) {
+      out += pad + "  const auto transposed = gql::cpu::transpose(" + G + ");\n";
+      transposed = "transposed";
+    }
+    out += pad + "  " + n + "TraversalStats stats;\n";
+    out += pad + "  " + name(o.outputs.at(0)) + " = " + n + "bfs_levels(" + G + ", " + transposed +
+           ", static_cast<int64_t>(" + expr(o.shape.at(0)) + "), " + n + "DirectionOptions{" + n + "Direction::" + dir +
+           ", " + std::to_string(t.alpha) + ", " + std::to_string(t.beta) + "}, &stats);\n";
+    out += pad + "  ctx.work().edges += stats.edges_examined;\n";
+    out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels, \") + std::to_string(stats.levels) + " +
+           "\" levels (\" + std::to_string(stats.pull_steps) + \" pulled), \" + std::to_string(stats.edges_examined) + " +
+           "\" edges examined\");\n";
+    out += pad + "}\n";
+  }
+
+  // A recognized Bellman-Ford loop: the runtime's traversal, kept when it provably computed what
+  // the loop computes (paths_are_exact); otherwise, or when it fails, the loop as written.
+  void single_source_paths(const ir::Stmt& s, const std::string& pad, std::string& out, int depth) {
+    const ir::Op& o = s.op;
+    const std::string n = ns(o), G = name(o.inputs.at(0)), target = name(o.outputs.at(0));
+    out += pad + "{  // " + label(o) + ": the Bellman-Ford loop as one traversal\n";
+    out += pad + "  " + n + "TraversalStats stats;\n";
+    out += pad + "  std::optional<std::decay_t<decltype(" + target + ")>> paths;\n";
+    out += pad + "  try {\n";
+    out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", static_cast<int64_t>(" +
+           expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats);\n";
+    out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
+    out += pad + "  }\n";
+    out += pad + "  if (paths && paths_are_exact(" + G + ", *paths)) {\n";
+    out += pad + "    " + target + " = std::move(*paths);\n";
+    out += pad + "    ctx.work().edges += stats.edges_examined;\n";
+    out += pad + "    ctx.explain(std::string(\"" + label(o) + ": single-source paths, \") + std::to_string(stats.levels) + " +
+           "\" rounds, \" + std::to_string(stats.edges_examined) + \" edges examined\");\n";
+    out += pad + "  } else {\n";
+    out += pad + "    ctx.explain(\"" + label(o) + ": the traversal cannot reproduce the loop here; the loop runs as written\");\n";
+    block(s.otherwise, depth + 2, out);
+    out += pad + "  }\n";
+    out += pad + "}\n";
+  }
+
   void op(const ir::Op& o, const std::string& pad, std::string& out) const {
     auto in = [&](size_t n) { return name(o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : name(o.outputs[0]);
@@ -257,6 +307,11 @@ class KernelEmitter {
         out += pad + ns(o) + "lu(" + target + ", " + name(o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
                ", ctx);\n";
         return;
+      case ir::OpKind::bfs_levels:
+        bfs_levels(o, pad, out);
+        return;
+      case ir::OpKind::single_source_paths:
+        break;  // a statement with its fallback loop: see stmt()
     }
     throw Error(ErrorKind::internal, "codegen: unknown op kind");
   }
@@ -313,6 +368,47 @@ std::string emit_main(const ir::Module& module) {
 
 
 
+namespace {
+
+bool has_recognized_traversal(const ir::Block& block) {
+  for (const ir::Stmt& s : block) {
+    if (s.kind == ir::StmtKind::op &&
+        (s.op.kind == ir::OpKind::bfs_levels || s.op.kind == ir::OpKind::single_source_paths))
+      return true;
+    if (has_recognized_traversal(s.prelude) || has_recognized_traversal(s.body) || has_recognized_traversal(s.otherwise))
+      return true;
+  }
+  return false;
+}
+
+// Whether single_source_paths (min-plus, float weights) found what the relaxation loop it replaces
+// computes: with no weight negative or NaN the loop reaches the same fixed point, and every
+// reachable vertex is an entry of the loop's result, so a reached vertex's out-neighbours must all
+// be reached (the traversal leaves out a vertex whose every path sums to infinity).
+const char* const paths_are_exact_source = R"(// A recognized Bellman-Ford loop's traversal result is the loop's exactly when no weight is
+// negative or NaN and every out-neighbour of a reached vertex is reached.
+template <class TG, class V>
+bool paths_are_exact(const gql::Csr<TG>& G, const gql::Vector<V>& paths) {
+  for (const auto w : G.values())
+    if (!(w >= 0)) return false;
+  std::vector<uint8_t> reached(static_cast<size_t>(G.n_rows()), 0);
+  for (const gql::index_t v : paths.indices()) reached[static_cast<size_t>(v)] = 1;
+  for (const gql::index_t u : paths.indices())
+    for (gql::offset_t p = G.row_offsets()[u]; p < G.row_offsets()[u + 1]; ++p)
+      if (!reached[static_cast<size_t>(G.col_indices()[p])]) return false;
+  return true;
+}
+
+)";
+
+bool has_recognized_traversal(const ir::Module& module) {
+  for (const ir::Kernel& k : module.kernels)
+    if (has_recognized_traversal(k.body)) return true;
+  return false;
+}
+
+}  // namespace
+
 std::string emit_kernel(const ir::Module& module, const ir::Kernel& kernel, const Dialect& dialect) {
   return KernelEmitter(module, kernel, dialect).emit();
 }
@@ -322,12 +418,14 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   std::string out;
   out += "// Generated by gqlc " + std::string(version()) + " from " + source_name + " for the " +
          dialect.target_name + " target. Do not edit: edit the spec and regenerate.\n";
-  out += "#include <cstdint>\n#include <tuple>\n#include <utility>\n\n";
+  out += "#include <cstdint>\n#include <optional>\n#include <tuple>\n#include <type_traits>\n#include <utility>\n#include <vector>\n\n";
   out += "#include <" + dialect.ops_header + ">\n#include <gql/scalar_ops.hpp>\n";
+  if (has_recognized_traversal(module)) out += "#include <" + dialect.traversal_header + ">\n";
   if (with_main) out += "#include <gql/program.hpp>\n";
   out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += emit_semiring_policy(s) + "\n";
+  if (has_recognized_traversal(module)) out += paths_are_exact_source;
   for (const ir::Kernel& k : module.kernels) out += emit_kernel(module, k, dialect) + "\n";
   out += "}  // namespace gqlgen\n";
   if (with_main) out += "\n" + emit_main(module);

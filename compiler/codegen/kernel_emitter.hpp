@@ -14,6 +14,7 @@ struct Dialect {
   std::string ops_header;   // the runtime header that declares the op functions
   // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op kind.
   std::function<std::string(ir::OpKind)> ops_namespace;
+  std::string traversal_header;  // declares bfs_levels / single_source_paths (recognized loops)
 };
 
 // The whole generated file: header comment, includes, functions, semiring policies, kernels in

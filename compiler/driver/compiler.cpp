@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gql/compiler/install_layout.hpp"
+#include "gql/compiler/plan.hpp"
 #include "gql/error.hpp"
 #include "parse/parser.hpp"
 #include "sema/analyzer.hpp"
@@ -87,6 +88,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   ir::Module module = sema::analyze(program, analyze_options, diagnostics_);
   diagnostics_.sort_by_location();
   if (diagnostics_.has_errors()) return false;
+  if (options_.recognize_traversals) plan::recognize_traversals(module);
   module_ = std::move(module);
   return true;
 }

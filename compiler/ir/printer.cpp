@@ -28,6 +28,8 @@ const char* to_string(OpKind kind) noexcept {
     case OpKind::closure: return "closure";
     case OpKind::closure_paths: return "closure_paths";
     case OpKind::lu: return "lu";
+    case OpKind::bfs_levels: return "bfs_levels";
+    case OpKind::single_source_paths: return "single_source_paths";
   }
   return "?";
 }
@@ -182,7 +184,14 @@ class Printer {
         return;
       }
       case StmtKind::assign: line(depth, var(s.variable) + " = " + print_expr(*s.value, kernel_)); return;
-      case StmtKind::op: op(depth, s.op); return;
+      case StmtKind::op:
+        op(depth, s.op);
+        if (!s.otherwise.empty()) {  // a recognized loop keeps the loop it replaces as its fallback
+          line(depth + 1, "unless exact, instead {");
+          block(depth + 2, s.otherwise);
+          line(depth + 1, "}");
+        }
+        return;
       case StmtKind::while_:
         if (s.prelude.empty()) {
           line(depth, "while " + print_expr(*s.condition, kernel_) + " {");

@@ -54,6 +54,42 @@ void traversal_lines(const ir::TraversalSchedule& t, std::vector<std::string>& l
   }
 }
 
+std::string direction_text(const ir::TraversalSchedule& t) {
+  switch (t.direction) {
+    case ir::Direction::push: return "push";
+    case ir::Direction::pull: return "pull";
+    case ir::Direction::auto_: break;
+  }
+  return "auto(alpha=" + number(t.alpha) + ", beta=" + number(t.beta) + ")";
+}
+
+const char* frontier_text(ir::FrontierFormat f) {
+  switch (f) {
+    case ir::FrontierFormat::sparse: return "sparse";
+    case ir::FrontierFormat::dense: return "dense";
+    case ir::FrontierFormat::auto_: break;
+  }
+  return "auto";
+}
+
+// A loop that recognize_traversals replaced by one traversal.
+void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::string>& lines) {
+  const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+  const std::string where = m.target == ir::Target::cuda ? "gql::gpu::" : "gql::cpu::";
+  if (o.kind == ir::OpKind::bfs_levels) {
+    lines.push_back(std::string("bfs levels: direction ") + direction_text(t) + ", frontier " + frontier_text(t.frontier));
+    lines.push_back("the loop of masked products runs as one traversal (" + where +
+                    "bfs_levels): levels kept as bytes while the depth stays below 255, then as i32");
+    traversal_lines(t, lines);
+    return;
+  }
+  lines.push_back("single-source paths over " + m.semirings.at(static_cast<size_t>(o.semiring)).name +
+                  ": Bellman-Ford, pushing from a frontier of the vertices improved in the last round");
+  lines.push_back("the relaxation loop runs as one traversal (" + where +
+                  "single_source_paths); the loop as written runs instead when the traversal cannot reproduce "
+                  "it exactly (a negative or NaN weight, a vertex reached only by paths that sum to infinity)");
+}
+
 void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<std::string>& lines) {
   lines.push_back("blocked 3-stage closure, tile " + std::to_string(c.tile));
   if (target == ir::Target::openmp) {
@@ -77,7 +113,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
   for (const ir::Stmt& s : block) {
     collect(m, k, s.prelude, out);
     collect(m, k, s.body, out);
-    collect(m, k, s.otherwise, out);
+    if (s.kind != ir::StmtKind::op) collect(m, k, s.otherwise, out);  // an op's `otherwise` is its fallback loop
     if (s.kind != ir::StmtKind::op) continue;
     const ir::Op& o = s.op;
     OpPlan p;
@@ -89,6 +125,11 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     if (o.mask)
       p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") + "structural, " +
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
+    if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths) {
+      recognized_lines(o, m, p.lines);
+      out.push_back(std::move(p));
+      continue;
+    }
     if (o.semiring >= 0) semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target, p.lines);
     if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) product_lines(*ps, m.target, p.lines);
     if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) traversal_lines(*ts, p.lines);

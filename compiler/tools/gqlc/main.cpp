@@ -32,6 +32,7 @@ const char* usage =
     "                     declarations to BASE.hpp (--kernels-out BASE), for linking into a program\n"
     "  --target T         openmp (default) or cuda: the back end, and whose schedules apply\n"
     "  --keep-source      with -o: keep the generated source next to PROGRAM\n"
+    "  --literal-loops    lower every loop as written (no BFS / Bellman-Ford loop recognition)\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
     "  --help             print this help\n"
     "  --version          print the version\n";
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
       kernels_out = v;
     } else if (arg == "--keep-source") {
       keep_source = true;
+    } else if (arg == "--literal-loops") {
+      options.recognize_traversals = false;
     } else if (!arg.empty() && arg[0] == '-') {
       return fail_usage("unknown option '" + arg + "'");
     } else if (file.empty()) {

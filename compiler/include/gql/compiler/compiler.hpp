@@ -21,6 +21,7 @@ struct Options {
   std::string stdlib_dir;                 // searched last; empty: the installed stdlib
   ir::Target target = ir::Target::openmp;
   bool check_laws = false;                // sample user aggs (gqlc check)
+  bool recognize_traversals = true;       // BFS / Bellman-Ford loops become one traversal op each
   size_t max_errors = 50;
 };
 

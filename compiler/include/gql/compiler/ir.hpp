@@ -221,6 +221,12 @@ enum class OpKind : uint8_t {
   closure,       // outputs[0] = closure(inputs[0] over semiring) (algebraic path closure)
   closure_paths, // outputs[0], outputs[1] = closure(inputs[0] over semiring, paths): + predecessors (i32)
   lu,            // outputs[0], outputs[1] = lu(inputs[0]): packed L\U factors, row pivots (i32)
+  // Loops recognized by plan::recognize_traversals (never made by sema), with the product's label,
+  // semiring and schedule:
+  bfs_levels,    // outputs[0] = BFS levels (i32, 0 at the source) of inputs[0] from vertex shape[0]
+  single_source_paths,  // outputs[0] = Bellman-Ford fixed point over semiring from shape[0] holding `value`;
+                        // the statement's `otherwise` is the loop it replaces, run when the traversal
+                        // cannot reproduce that loop's result exactly
 };
 
 struct Op {
@@ -260,7 +266,7 @@ struct Stmt {
   Block prelude;                     // while_: statements that compute the condition's operands
   std::optional<Expr> condition;     // while_, if_
   Block body;                        // while_, if_
-  Block otherwise;                   // if_
+  Block otherwise;                   // if_; op single_source_paths: the loop to run instead
   std::vector<int> results;          // return_: variable ids, one per result member
   Span span;
 };

@@ -16,6 +16,11 @@ struct OpPlan {
   std::vector<std::string> lines;  // one decision per line
 };
 
+// Replaces the loops that compute a whole traversal (the BFS-levels and Bellman-Ford shapes of
+// std/bfs.gql and std/sssp.gql) by one bfs_levels / single_source_paths op each; every other loop
+// stays as written. Run on a checked module before planning and code generation.
+void recognize_traversals(ir::Module& module);
+
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);
 

@@ -223,6 +223,8 @@ class KernelEmitter {
     const ir::Op& o = s.op;
     const std::string n = ns(o), G = name(o.inputs.at(0)), target = name(o.outputs.at(0));
     out += pad + "{  // " + label(o) + ": the Bellman-Ford loop as one traversal\n";
+    const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+    if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
     out += pad + "  " + n + "TraversalStats stats;\n";
     out += pad + "  std::optional<std::decay_t<decltype(" + target + ")>> paths;\n";
     out += pad + "  try {\n";

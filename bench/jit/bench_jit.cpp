@@ -1,4 +1,5 @@
-// bench_jit [SPEC] [KERNEL]: how long until a kernel is ready to call (default examples/fof.gql, fof).
+// bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--json FILE]: how long until a kernel is ready
+// to call (default examples/fof.gql, fof). One record per stage (workload "jit").
 //   cold     a fresh cache: front end + code generation + host compiler + dlopen
 //   warm     a new process (this program re-run) whose cache holds the kernel: from main() to ready,
 //            and the whole process as its parent sees it
@@ -10,21 +11,21 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include <gql/gql.hpp>
 
+#include "bench_args.hpp"
+#include "host_context.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void ready(const gql::Compiler& compiler, const std::string& spec, const std::string& kernel) {
   (void)compiler.compile_file(spec).kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
@@ -41,8 +42,14 @@ int main(int argc, char** argv) try {
     std::printf("%.6f\n", since(process_start));
     return 0;
   }
-  const std::string spec = argc > 1 ? argv[1] : GQL_EXAMPLES_DIR "/fof.gql";
-  const std::string kernel = argc > 2 ? argv[2] : "fof";
+  using namespace gql::bench;
+  Args args(argc, argv, "usage: bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--json FILE]");
+  const std::string spec = args.text("spec", GQL_EXAMPLES_DIR "/fof.gql");
+  const std::string kernel = args.text("kernel", "fof");
+  const int runs = static_cast<int>(args.integer("runs", 7));
+  JsonLines out(args.text("json", ""));
+  args.check_all_used();
+  const RunContext context = host_context();
   const std::string cache = (std::filesystem::temp_directory_path() / ("gql-bench-jit-" + std::to_string(getpid()))).string();
   std::filesystem::remove_all(cache);
 
@@ -52,7 +59,7 @@ int main(int argc, char** argv) try {
   const double cold = since(t);
 
   std::vector<double> warm_main, warm_process;
-  for (int run = 0; run < 7; ++run) {
+  for (int run = 0; run < runs; ++run) {
     const std::string command = std::string(argv[0]) + " --warm " + cache + " " + spec + " " + kernel;
     t = Clock::now();
     FILE* child = popen(command.c_str(), "r");
@@ -72,16 +79,24 @@ int main(int argc, char** argv) try {
   for (int n = 0; n < hot_runs; ++n) (void)m.kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
   const double hot_bind = since(t) / hot_runs;
 
-  std::printf("spec %s, kernel %s, host compiler %s\n", spec.c_str(), kernel.c_str(),
-              std::getenv("GQL_CXX") ? std::getenv("GQL_CXX") : "default");
-  std::printf("cold compile (fresh cache)          %9.3f s\n", cold);
-  std::printf("warm, new process: main() to ready  %9.2f ms (median of 7)\n", median(warm_main) * 1e3);
-  std::printf("warm, new process: whole process    %9.2f ms (median of 7)\n", median(warm_process) * 1e3);
-  std::printf("hot: compile_file again             %9.2f us\n", hot_compile * 1e6);
-  std::printf("hot: kernel lookup + bind           %9.2f us\n", hot_bind * 1e6);
+  const std::string compiler_name = std::getenv("GQL_CXX") ? std::getenv("GQL_CXX") : "default host compiler";
+  const auto emit = [&](const char* variant, const char* role, const TimeSummary& times, const char* detail) {
+    Record r;
+    r.text("workload", "jit").text("case", kernel).text("graph", std::filesystem::path(spec).filename().string())
+        .text("variant", variant).text("role", role).times(times).number("rate", 1 / times.median).text("rate_unit", "kernels ready/s")
+        .text("detail", std::string(detail) + "; " + compiler_name);
+    out.write(stamp_host(r, context));
+  };
+  emit("cold compile (fresh cache)", "gql", summarize({cold}), "front end + codegen + host compiler + dlopen");
+  emit("warm: main() to ready", "gql-variant", summarize(warm_main), "new process, kernel in the disk cache");
+  emit("warm: whole process", "gql-variant", summarize(warm_process), "as its parent sees it");
+  emit("hot: compile_file again", "gql-variant", summarize({hot_compile}), "memoized module, mean of 100000");
+  emit("hot: kernel lookup + bind", "gql-variant", summarize({hot_bind}), "mean of 100000");
+  std::fprintf(stderr, "jit %s: cold %.3f s, warm %.2f ms (main to ready), hot compile %.2f us, bind %.2f us\n",
+               kernel.c_str(), cold, summarize(warm_main).median * 1e3, hot_compile * 1e6, hot_bind * 1e6);
   std::filesystem::remove_all(cache);
   return 0;
-} catch (const gql::Error& e) {
+} catch (const std::exception& e) {  // gql::Error, or a usage error from the options
   std::fprintf(stderr, "bench_jit: %s\n", e.what());
   return 1;
 }

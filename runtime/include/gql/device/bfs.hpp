@@ -63,6 +63,18 @@ class DeviceBfs {
   DeviceBfs& operator=(const DeviceBfs&) = delete;
 
   int64_t n_vertices() const noexcept { return n_; }
+  // The graph's structure on the device, for checks that run there.
+  device::CsrView<bool> graph() const noexcept { return g_.view(); }
+
+  // The levels of the last search on the device: bytes (0xff unreached) while the depth fits,
+  // else ints (unreached: max int); the other pointer is null.
+  struct LevelsView {
+    const unsigned char* narrow;
+    const int* wide;
+  };
+  LevelsView device_levels() const noexcept {
+    return wide_ ? LevelsView{nullptr, wide_levels_.data()} : LevelsView{narrow_.data(), nullptr};
+  }
 
   // Searches from `source`; the levels stay on the device until levels() or dense_levels().
   TraversalStats run(int64_t source, const DirectionOptions& options = {}) {

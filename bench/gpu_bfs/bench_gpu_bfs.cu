@@ -1,0 +1,314 @@
+// Graph500-style BFS on the device, and device single-source paths against the OpenMP back end.
+//
+//   bench_gpu_bfs [--scales 22,24] [--roots 64] [--edge-centric-roots 8] [--sssp LIST]
+//                 [--sssp-sources 4] [--json FILE]
+//
+// BFS: Kronecker graphs (Graph500 generator, edgefactor 16, symmetrized), `roots` random roots with
+// an edge other than a self-loop, every search validated on the device (graph500_validate.cuh),
+// TEPS counted as Graph500 does (input edges of the traversed component, self-loops left out, over
+// the search's time) and summarized by their harmonic mean, with min/median/max time. The seed's
+// edge-centric kernel runs on the first few roots of the smallest scale for comparison.
+// SSSP: min_plus<float> from a few sources on each graph of LIST (DIMACS files under GQL_DATA_DIR,
+// "luxembourg_osm.mtx.gz" with unit weights, or "kron:S" with weights in [1, 255]), on the device
+// and with gql::cpu::single_source_paths on all host cores in the same run; results compared.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../gpu_spgemm/bench_record.hpp"
+#include "graph500_validate.cuh"
+#include "gql/cpu/traversal.hpp"
+#include "gql/device/traversal.hpp"
+#include "gql/generate.hpp"
+#include "gql/io.hpp"
+
+// The semiring struct as the code generator writes it (external linkage, as in generated code).
+namespace bench_bfs {
+
+using namespace gql;
+
+struct MinPlusF32 {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr Monoid monoid = Monoid::min;
+  static constexpr bool reads_values = true, positional = false, has_terminal = false;
+  GQL_HD static value_type con(float a, float b, long long, long long, long long) { return a + b; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return y < x ? y : x; }
+  GQL_HD static value_type zero() { return INFINITY; }
+  GQL_HD static value_type terminal() { return 0.0f; }
+};
+
+}  // namespace bench_bfs
+
+namespace {
+
+using namespace gql;
+using bench_bfs::MinPlusF32;
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::vector<int> scales{22, 24};
+  int roots = 64;
+  int edge_centric_roots = 8;
+  std::vector<std::string> sssp{"rome99.gr", "DE.gr.gz", "luxembourg_osm.mtx.gz", "kron:22"};
+  int sssp_sources = 4;
+  std::string json;
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+Args parse_args(int argc, char** argv) {
+  Args args;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--scales") {
+      args.scales.clear();
+      for (const auto& s : split(value)) args.scales.push_back(std::stoi(s));
+    } else if (key == "--roots") {
+      args.roots = std::stoi(value);
+    } else if (key == "--edge-centric-roots") {
+      args.edge_centric_roots = std::stoi(value);
+    } else if (key == "--sssp") {
+      args.sssp = split(value);
+    } else if (key == "--sssp-sources") {
+      args.sssp_sources = std::stoi(value);
+    } else if (key == "--json") {
+      args.json = value;
+    } else {
+      throw Error(ErrorKind::usage, "unknown option " + key);
+    }
+  }
+  return args;
+}
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+bench::RunContext run_context() {
+  cudaDeviceProp props{};
+  GQL_CUDA_CHECK(cudaGetDeviceProperties(&props, 0));
+  return {std::string(props.name) + ", " + std::to_string(omp_get_max_threads()) + " host threads", bench::utc_now(),
+          bench::env_or("GQL_BENCH_COMMIT", "unknown")};
+}
+
+// Distinct random vertices that have an edge other than a self-loop (Graph500's root rule).
+std::vector<int64_t> pick_roots(const Csr<bool>& g, int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int64_t> any(0, g.n_rows() - 1);
+  std::vector<int64_t> roots;
+  std::vector<char> taken(static_cast<size_t>(g.n_rows()), 0);
+  for (int tries = 0; static_cast<int>(roots.size()) < count && tries < 100 * count + 1000; ++tries) {
+    const int64_t v = any(rng);
+    bool has_edge = false;
+    for (offset_t p = g.row_offsets()[v]; p < g.row_offsets()[v + 1] && !has_edge; ++p)
+      has_edge = g.col_indices()[p] != v;
+    if (has_edge && !taken[static_cast<size_t>(v)]) {
+      taken[static_cast<size_t>(v)] = 1;
+      roots.push_back(v);
+    }
+  }
+  return roots;
+}
+
+struct SearchResult {
+  double seconds;
+  unsigned long long component_edges;
+  bool valid;
+  int64_t levels, pull_steps;
+};
+
+SearchResult search_and_validate(gpu::DeviceBfs& bfs, int64_t root, const DeviceBuffer<unsigned>& edge_count,
+                                 DeviceBuffer<bench::ValidationCounts>& counts) {
+  const Clock::time_point start = Clock::now();
+  const cpu::TraversalStats stats = bfs.run(root);
+  const double seconds = seconds_since(start);
+  const auto levels = bfs.device_levels();
+  GQL_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
+  bench::validate_levels<<<4096, 256>>>(bfs.graph(), levels.narrow, levels.wide, root, edge_count.data(),
+                                        counts.data());
+  GQL_CUDA_CHECK_LAUNCH();
+  bench::ValidationCounts host{};
+  GQL_CUDA_CHECK(cudaMemcpy(&host, counts.data(), sizeof host, cudaMemcpyDeviceToHost));
+  return {seconds, host.component_edges, host.errors == 0 && host.reached >= 1, stats.levels, stats.pull_steps};
+}
+
+void bfs_records(const std::string& graph, const std::string& variant, const std::vector<SearchResult>& results,
+                 const bench::RunContext& context, bench::JsonLines& out) {
+  std::vector<double> times;
+  double inverse_teps = 0, levels = 0, pulls = 0;
+  bool valid = true;
+  unsigned long long min_edges = ~0ull, max_edges = 0;
+  for (const auto& r : results) {
+    times.push_back(r.seconds);
+    inverse_teps += r.seconds / static_cast<double>(std::max<unsigned long long>(r.component_edges, 1));
+    valid = valid && r.valid;
+    levels += static_cast<double>(r.levels);
+    pulls += static_cast<double>(r.pull_steps);
+    min_edges = std::min(min_edges, r.component_edges);
+    max_edges = std::max(max_edges, r.component_edges);
+  }
+  const double count = static_cast<double>(results.size());
+  bench::Record record;
+  record.text("workload", "bfs").text("graph", graph).text("variant", variant);
+  record.times(bench::summarize(times))
+      .integer("roots", static_cast<long long>(results.size()))
+      .boolean("validated", valid)
+      .number("gteps_hmean", count / inverse_teps / 1e9)
+      .integer("component_edges_min", static_cast<long long>(min_edges))
+      .integer("component_edges_max", static_cast<long long>(max_edges))
+      .number("steps_mean", levels / count)
+      .number("pull_steps_mean", pulls / count);
+  out.write(bench::stamp(record, context));
+}
+
+bool run_bfs_scale(int scale, const Args& args, const bench::RunContext& context, bench::JsonLines& out) {
+  Clock::time_point start = Clock::now();
+  EdgeList<bool> edges = kronecker_edges<bool>({scale, 16, default_generator_seed, false});
+  // Input edges counted at their first endpoint, self-loops left out.
+  std::vector<unsigned> edge_count(static_cast<size_t>(edges.n_rows), 0);
+  for (size_t e = 0; e < edges.rows.size(); ++e)
+    if (edges.rows[e] != edges.cols[e]) ++edge_count[static_cast<size_t>(edges.rows[e])];
+  const long long input_edges = static_cast<long long>(edges.rows.size());
+  ReadOptions symmetric;
+  symmetric.symmetrize = true;
+  const Csr<bool> g = build_csr(std::move(edges), symmetric, "kron:" + std::to_string(scale));
+  const double build_seconds = seconds_since(start);
+  start = Clock::now();
+  gpu::DeviceBfs bfs(g, g);
+  DeviceBuffer<unsigned> device_edge_count(edge_count.size());
+  GQL_CUDA_CHECK(cudaMemcpy(device_edge_count.data(), edge_count.data(), edge_count.size() * sizeof(unsigned),
+                            cudaMemcpyHostToDevice));
+  DeviceBuffer<bench::ValidationCounts> counts(1);
+  const double upload_seconds = seconds_since(start);
+  const std::string graph = "kron:" + std::to_string(scale);
+  std::printf("%s: n=%lld input edges=%lld stored=%lld (built in %.1f s, uploaded in %.2f s)\n", graph.c_str(),
+              static_cast<long long>(g.n_rows()), input_edges, static_cast<long long>(g.nvals()), build_seconds,
+              upload_seconds);
+  const std::vector<int64_t> roots = pick_roots(g, args.roots, 2 + static_cast<uint64_t>(scale));
+  search_and_validate(bfs, roots.front(), device_edge_count, counts);  // warm-up
+  std::vector<SearchResult> results;
+  bool valid = true;
+  for (const int64_t root : roots) {
+    results.push_back(search_and_validate(bfs, root, device_edge_count, counts));
+    const SearchResult& r = results.back();
+    if (!r.valid) std::printf("  root %lld: VALIDATION FAILED\n", static_cast<long long>(root));
+    valid = valid && r.valid;
+  }
+  bfs_records(graph, "direction-optimizing", results, context, out);
+  if (scale == *std::min_element(args.scales.begin(), args.scales.end()) && args.edge_centric_roots > 0) {
+    gpu::DeviceBfs edge_centric(g, g, gpu::BfsSchedule{gpu::BfsKernel::edge_centric});
+    std::vector<SearchResult> seed;
+    for (size_t i = 0; i < roots.size() && static_cast<int>(i) < args.edge_centric_roots; ++i) {
+      seed.push_back(search_and_validate(edge_centric, roots[i], device_edge_count, counts));
+      valid = valid && seed.back().valid;
+    }
+    bfs_records(graph, "edge-centric (seed)", seed, context, out);
+  }
+  return valid;
+}
+
+template <class T>
+Csr<float> as_float(const Csr<T>& g) {
+  return convert<float>(g);
+}
+
+Csr<float> load_weighted(const std::string& spec) {
+  ReadOptions symmetric;
+  symmetric.symmetrize = true;
+  symmetric.duplicates = Duplicates::min;
+  if (spec.rfind("kron:", 0) == 0) return kronecker<float>({std::stoi(spec.substr(5)), 16, 1, true}, symmetric);
+  const char* data = std::getenv("GQL_DATA_DIR");
+  if (data == nullptr) throw Error(ErrorKind::usage, spec + ": GQL_DATA_DIR is not set");
+  const std::string path = std::string(data) + "/" + spec;
+  if (spec.find(".mtx") != std::string::npos) return as_float(read_graph<bool>(path, symmetric));  // unit weights
+  return read_graph<float>(path);
+}
+
+bool run_sssp(const std::string& spec, const Args& args, const bench::RunContext& context, bench::JsonLines& out) {
+  const Csr<float> g = load_weighted(spec);
+  gpu::DevicePaths<MinPlusF32, float> paths(g);
+  std::vector<int64_t> sources;
+  {
+    const Csr<bool> pattern = convert<bool>(g);
+    sources = pick_roots(pattern, args.sssp_sources, 99);
+  }
+  paths.run(sources.front(), 0.0f);  // warm-up
+  std::vector<double> gpu_times, cpu_times;
+  bool equal = true;
+  long long rounds = 0, reached = 0;
+  for (const int64_t source : sources) {
+    Clock::time_point start = Clock::now();
+    const cpu::TraversalStats stats = paths.run(source, 0.0f);
+    gpu_times.push_back(seconds_since(start));
+    const Vector<float> got = paths.values();
+    start = Clock::now();
+    const Vector<float> expected = cpu::single_source_paths<MinPlusF32>(g, source, 0.0f);
+    cpu_times.push_back(seconds_since(start));
+    equal = equal && got.nvals() == expected.nvals() &&
+            std::equal(got.indices().begin(), got.indices().end(), expected.indices().begin()) &&
+            std::memcmp(got.values().data(), expected.values().data(), got.values().size() * sizeof(float)) == 0;
+    rounds += stats.levels;
+    reached += got.nvals();
+  }
+  const bench::TimeSummary gpu = bench::summarize(gpu_times), cpu = bench::summarize(cpu_times);
+  bench::Record record;
+  record.text("workload", "sssp").text("graph", spec).text("variant", "gpu bellman-ford frontier");
+  record.times(gpu)
+      .integer("sources", static_cast<long long>(sources.size()))
+      .integer("n", g.n_rows())
+      .integer("nvals", g.nvals())
+      .number("rounds_mean", static_cast<double>(rounds) / static_cast<double>(sources.size()))
+      .number("reached_mean", static_cast<double>(reached) / static_cast<double>(sources.size()))
+      .number("cpu_time_min_s", cpu.min)
+      .number("cpu_time_median_s", cpu.median)
+      .number("cpu_time_max_s", cpu.max)
+      .integer("cpu_threads", omp_get_max_threads())
+      .number("speedup_median", cpu.median / gpu.median)
+      .boolean("equal_to_cpu", equal);
+  out.write(bench::stamp(record, context));
+  return equal;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Args args = parse_args(argc, argv);
+    if (device_count() == 0) {
+      std::fprintf(stderr, "bench_gpu_bfs: no CUDA device\n");
+      return 1;
+    }
+    const bench::RunContext context = run_context();
+    bench::JsonLines out(args.json);
+    bool ok = true;
+    for (const int scale : args.scales) ok = run_bfs_scale(scale, args, context, out) && ok;
+    for (const auto& spec : args.sssp) {
+      try {
+        ok = run_sssp(spec, args, context, out) && ok;
+      } catch (const Error& e) {
+        std::fprintf(stderr, "sssp %s: %s\n", spec.c_str(), e.what());
+        ok = false;
+      }
+    }
+    std::printf("bench_gpu_bfs: %s\n", ok ? "all searches validated, SSSP equal to the CPU" : "FAILED");
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_bfs: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,8 +1,8 @@
 // lu(A): LU factorization with partial pivoting, tiled right-looking (as LAPACK's getrf):
 // for each panel of `tile` columns, factor the panel with row pivoting, apply its swaps to the
 // other columns, solve for the panel's block row of U, then update the trailing matrix
-// A22 -= L21 * U12: through BLAS gemm (OpenBLAS) for float and double, through a tiled loop
-// parallel over tiles otherwise.
+// A22 -= L21 * U12: through BLAS trsm and gemm (OpenBLAS) for float and double, through tiled
+// loops parallel over tiles otherwise.
 //
 // Result: L and U packed in one matrix (L's unit diagonal implied) and the pivots as LAPACK
 // writes them: row i was swapped with row pivots[i] (0-based), in order, so P A = L U.
@@ -60,6 +60,33 @@ void gemm_subtract(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c
   }
 }
 
+// B(m x n) = L^-1 B for L(m x m) unit lower triangular, row-major with leading dimension ld. The
+// loop form walks rows of B (contiguous), parallel over column chunks.
+template <class T>
+void unit_lower_solve(int64_t m, int64_t n, const T* l, T* b, int64_t ld) {
+#if GQL_HAVE_BLAS
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_strsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, static_cast<int>(m),
+                static_cast<int>(n), 1.0f, l, static_cast<int>(ld), b, static_cast<int>(ld));
+    return;
+  } else if constexpr (std::is_same_v<T, double>) {
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, static_cast<int>(m),
+                static_cast<int>(n), 1.0, l, static_cast<int>(ld), b, static_cast<int>(ld));
+    return;
+  }
+#endif
+  constexpr int64_t chunk = 256;
+#pragma omp parallel for schedule(static)
+  for (int64_t c0 = 0; c0 < n; c0 += chunk) {
+    const int64_t c1 = std::min(n, c0 + chunk);
+    for (int64_t i = 1; i < m; ++i)
+      for (int64_t k = 0; k < i; ++k) {
+        const T x = l[i * ld + k];
+        for (int64_t j = c0; j < c1; ++j) b[i * ld + j] -= x * b[k * ld + j];
+      }
+  }
+}
+
 }  // namespace detail
 
 template <class T>
@@ -90,7 +117,8 @@ LuFactors<T> lu(const Matrix<T>& A, int64_t tile = 128) {
       out.pivots[static_cast<size_t>(k)] = static_cast<int32_t>(p);
       swap_rows(k, p, k0, k1);
       const T inv = T{1} / at(k, k);
-#pragma omp parallel for schedule(static) if (n - k > 512)
+      // Threads only when the column's update is worth a fork and join (one per column).
+#pragma omp parallel for schedule(static) if ((n - k) * (k1 - k) > (int64_t{1} << 17))
       for (int64_t i = k + 1; i < n; ++i) {
         at(i, k) *= inv;
         const T l = at(i, k);
@@ -104,13 +132,8 @@ LuFactors<T> lu(const Matrix<T>& A, int64_t tile = 128) {
       swap_rows(k, p, k1, n);
     }
     if (k1 == n) break;
-    // U12 = L11^-1 A12 (unit lower triangular solve), parallel over columns.
-#pragma omp parallel for schedule(static)
-    for (int64_t j = k1; j < n; ++j)
-      for (int64_t k = k0; k < k1; ++k) {
-        const T u = at(k, j);
-        for (int64_t i = k + 1; i < k1; ++i) at(i, j) -= at(i, k) * u;
-      }
+    // U12 = L11^-1 A12 (unit lower triangular solve).
+    detail::unit_lower_solve(k1 - k0, n - k1, &at(k0, k0), &at(k0, k1), n);
     // A22 -= L21 U12.
     detail::gemm_subtract(n - k1, n - k1, k1 - k0, &at(k1, k0), &at(k0, k1), &at(k1, k1), n, tile);
   }

@@ -46,10 +46,14 @@ class DeviceBfs {
     if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT, stream_);
     const size_t words = static_cast<size_t>((n_ + 31) / 32);
     visited_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    unreachable_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
     front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
     next_front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
     narrow_ = DeviceBuffer<unsigned char>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
     queues_.emplace(n_, stream_);
+    device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+        gt_offsets(), n_, unreachable_.data());
+    GQL_CUDA_CHECK_LAUNCH();
     if (schedule_.kernel == BfsKernel::edge_centric && g_.nvals() > 0) {
       sources_ = DeviceBuffer<index_t>(static_cast<size_t>(g_.nvals()));
       device::entry_rows<traversal_block><<<detail::grid_for(n_ * 32, queues_->resident()), traversal_block, 0,
@@ -80,7 +84,7 @@ class DeviceBfs {
   TraversalStats run(int64_t source, const DirectionOptions& options = {}) {
     cpu::detail::check_source(n_, source, "bfs");
     const cudaStream_t s = stream_.get();
-    GQL_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), s));
+    GQL_CUDA_CHECK(cudaMemcpyAsync(visited_.data(), unreachable_.data(), visited_.bytes(), cudaMemcpyDeviceToDevice, s));
     GQL_CUDA_CHECK(cudaMemsetAsync(narrow_.data(), 0xff, narrow_.bytes(), s));
     wide_ = false;
     queues_->clear_counters();
@@ -225,6 +229,7 @@ class DeviceBfs {
   detail::DeviceStructure g_;
   std::optional<detail::DeviceStructure> gt_;  // absent when GT is G
   DeviceBuffer<unsigned> visited_, front_, next_front_;
+  DeviceBuffer<unsigned> unreachable_;  // vertices without in-edges: visited from the start
   DeviceBuffer<unsigned char> narrow_;
   DeviceBuffer<int> wide_levels_;
   bool wide_ = false;

@@ -14,6 +14,20 @@
 
 namespace gql::device {
 
+// Sets the bit of every vertex without in-edges (and of the ids past n in the last word): no
+// search reaches them, so a search starts with them visited and pull steps skip their words.
+template <int Threads>
+__global__ void __launch_bounds__(Threads) unreachable_vertices(const offset_t* gt_offsets, long long n, unsigned* bits) {
+  const long long words = ceil_div(n, 32LL);
+  const long long warps = static_cast<long long>(gridDim.x) * (Threads / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  for (long long w = (blockIdx.x * static_cast<long long>(Threads) + threadIdx.x) / 32; w < words; w += warps) {
+    const long long v = w * 32 + lane;
+    const unsigned word = __ballot_sync(0xffffffffu, v >= n || gt_offsets[v + 1] == gt_offsets[v]);
+    if (lane == 0) bits[w] = word;
+  }
+}
+
 // Marks the source: visited, level 0, the first queue entry; the counters describe that frontier.
 template <class L>
 __global__ void bfs_start(long long source, const offset_t* g_offsets, unsigned* visited, L* level, index_t* queue,

@@ -1,6 +1,8 @@
 // Single-source paths on the device over a selective semiring S (min_plus, max_min, ...):
 // Bellman-Ford with a frontier, as cpu::single_source_paths computes it. Each round relaxes the
-// out-edges of the vertices that improved in the round before, edge-balanced, with an atomic agg
+// out-edges of the vertices that improved in the round before (edge-balanced while the frontier is
+// large; small frontiers run in batches of rounds queued at once, a thread per vertex, the host
+// reading their counters once per batch), with an atomic agg
 // per candidate (native min/max on integers and on non-negative floats, a compare-and-swap on S::agg
 // otherwise). The fixpoint is the same whatever the order of the relaxations, so the values equal
 // the CPU's bit for bit. The graph stays on the device across searches. Host code compiled by nvcc.
@@ -61,25 +63,29 @@ class DevicePaths {
     GQL_CUDA_CHECK_LAUNCH();
     device::StepCounters counters = queues_->read_counters();
     TraversalStats stats;
-    for (int round = 1; counters.next_size > 0; ++round) {
-      if (stats.levels++ > n_)
+    int round = 0;  // rounds run so far (the stamp of the next is round + 1)
+    while (counters.next_size > 0) {
+      if (stats.levels > n_)
         throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle improves "
                                       "every path through it)");
+      if (counters.next_out_edges <= batch_edge_limit) {
+        counters = run_batch(counters, source, round, stats);
+        continue;
+      }
       const auto size = static_cast<long long>(counters.next_size);
       const auto edges = static_cast<long long>(counters.next_out_edges);
       queues_->clear_counters();
-      if (edges > 0) {
-        queues_->scan_degrees(g_.offsets(), size);
-        const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
-        device::paths_relax<device::traversal_block, S, TG>
-            <<<static_cast<unsigned>(std::min(tiles, queues_->resident())), device::traversal_block, 0, s>>>(
-                view(), source, queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(),
-                stamp_.data(), round, queues_->next(), queues_->counters());
-        GQL_CUDA_CHECK_LAUNCH();
-      }
+      queues_->scan_degrees(g_.offsets(), size);
+      const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
+      device::paths_relax<device::traversal_block, S, TG>
+          <<<static_cast<unsigned>(std::min(tiles, queues_->resident())), device::traversal_block, 0, s>>>(
+              view(), source, queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(),
+              stamp_.data(), ++round, queues_->next(), queues_->counters());
+      GQL_CUDA_CHECK_LAUNCH();
       queues_->swap_queues();
       counters = queues_->read_counters();
       stats.edges_examined += edges;
+      ++stats.levels;
     }
     return stats;
   }
@@ -110,6 +116,43 @@ class DevicePaths {
             S::reads_values && stores_values<TG> ? weights_.data() : nullptr};
   }
 
+  // Up to batch_rounds rounds queued at once while the frontier has at most batch_edge_limit edges
+  // (road graphs run thousands of small rounds: one host wait per batch, not per round). Returns
+  // the counters of the last round that ran.
+  device::StepCounters run_batch(const device::StepCounters& counters, int64_t source, int& round,
+                                 TraversalStats& stats) {
+    const cudaStream_t s = stream_.get();
+    batch_host_[0] = counters;
+    GQL_CUDA_CHECK(cudaMemcpyAsync(batch_.data(), batch_host_.data(), sizeof(device::StepCounters),
+                                   cudaMemcpyHostToDevice, s));
+    GQL_CUDA_CHECK(cudaMemsetAsync(batch_.data() + 1, 0, batch_rounds * sizeof(device::StepCounters), s));
+    const unsigned grid = detail::grid_for(static_cast<long long>(batch_edge_limit), queues_->resident());
+    for (int j = 1; j <= batch_rounds; ++j) {
+      device::paths_relax_batched<device::traversal_block, S, TG><<<grid, device::traversal_block, 0, s>>>(
+          view(), source, queues_->queue(), batch_.data() + j - 1, batch_edge_limit, value_.data(), reached_.data(),
+          stamp_.data(), round + j, queues_->next(), batch_.data() + j);
+      GQL_CUDA_CHECK_LAUNCH();
+      queues_->swap_queues();
+    }
+    GQL_CUDA_CHECK(cudaMemcpyAsync(batch_host_.data() + 1, batch_.data() + 1,
+                                   batch_rounds * sizeof(device::StepCounters), cudaMemcpyDeviceToHost, s));
+    stream_.synchronize();
+    int ran = 0;
+    while (ran < batch_rounds && batch_host_[static_cast<size_t>(ran) + 1].stopped == 0) ++ran;
+    // Rounds that did not run swapped the queues all the same: undo them (two buffers: parity).
+    if ((batch_rounds - ran) % 2 == 1) queues_->swap_queues();
+    for (int j = 1; j <= ran; ++j)
+      if (batch_host_[static_cast<size_t>(j) - 1].next_size > 0) {  // rounds after the frontier emptied did nothing
+        ++stats.levels;
+        stats.edges_examined += static_cast<int64_t>(batch_host_[static_cast<size_t>(j)].examined);
+      }
+    round += ran;
+    return batch_host_[static_cast<size_t>(ran)];
+  }
+
+  static constexpr int batch_rounds = 16;
+  static constexpr unsigned long long batch_edge_limit = 1u << 15;
+
   int64_t n_;
   Stream stream_;
   detail::DeviceStructure g_;
@@ -118,6 +161,8 @@ class DevicePaths {
   DeviceBuffer<int> stamp_;
   DeviceBuffer<unsigned char> reached_;
   std::optional<detail::FrontierQueues> queues_;
+  DeviceBuffer<device::StepCounters> batch_{batch_rounds + 1};
+  HostBuffer<device::StepCounters> batch_host_{batch_rounds + 1};
 };
 
 }  // namespace gql::gpu

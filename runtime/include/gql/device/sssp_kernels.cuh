@@ -133,4 +133,47 @@ __global__ void __launch_bounds__(Threads)
   add_block_counts(counters, 0, out_edges, 0, 0);
 }
 
+// One round of a device-driven batch, a thread per queued vertex: the queue's size and edges come
+// from the round before (`previous`, in device memory), so the host queues several rounds and
+// reads their counters once. A round whose frontier has more than `edge_limit` edges (a thread per
+// vertex would serialize a hub's list) does not run: it and every later round of the batch set
+// `stopped`, and the host goes on from the last round that ran with edge-balanced rounds.
+template <int Threads, class S, class TG>
+__global__ void __launch_bounds__(Threads)
+    paths_relax_batched(CsrView<TG> g, long long source, const index_t* queue, const StepCounters* previous,
+                        unsigned long long edge_limit, typename S::value_type* value, unsigned char* reached,
+                        int* stamp, int round, index_t* next_queue, StepCounters* counters) {
+  using V = typename S::value_type;
+  using W = typename S::b_type;
+  if (previous->stopped != 0 || previous->next_out_edges > edge_limit) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) counters->stopped = 1;
+    return;  // the whole grid returns: the condition is the same for every thread
+  }
+  const long long queue_size = static_cast<long long>(previous->next_size);
+  unsigned long long out_edges = 0, examined = 0;
+  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < queue_size;
+       i += static_cast<long long>(gridDim.x) * Threads) {
+    const index_t u = queue[i];
+    const offset_t end = g.row_offsets[u + 1];
+    for (offset_t p = g.row_offsets[u]; p < end; ++p) {
+      ++examined;
+      const index_t v = g.col_indices[p];
+      W w{};
+      if constexpr (S::reads_values) {
+        if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
+        else w = static_cast<W>(g.value_at(p));
+      }
+      const V candidate = S::con(value[u], w, source, u, v);
+      if (atomic_agg_improves<S>(value + v, candidate)) {
+        reached[v] = 1;
+        if (atomicExch(stamp + v, round) != round) {
+          next_queue[atomicAdd(&counters->next_size, 1ull)] = v;
+          out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+        }
+      }
+    }
+  }
+  add_block_counts(counters, 0, out_edges, 0, examined);
+}
+
 }  // namespace gql::device

@@ -49,7 +49,8 @@ bool same_levels(const Vector<int32_t>& got, const std::vector<int32_t>& expecte
   return k == got.indices().size() && got.size() == static_cast<int64_t>(expected.size());
 }
 
-// Sources: 0, the last vertex, the vertex of highest out-degree and one in the middle.
+// Sources: 0, the last vertex, the vertex of highest out-degree and one in the middle (the first
+// two of those in order under --small, which compute-sanitizer runs).
 std::vector<int64_t> sources_of(const Csr<bool>& g) {
   const int64_t n = g.n_rows();
   int64_t hub = 0;
@@ -58,6 +59,7 @@ std::vector<int64_t> sources_of(const Csr<bool>& g) {
   std::vector<int64_t> sources{0, n - 1, hub, n / 2};
   std::sort(sources.begin(), sources.end());
   sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  if (gpu_test::small_inputs() && sources.size() > 2) sources.resize(2);
   return sources;
 }
 

@@ -1,0 +1,145 @@
+// The device vxm op against gql::cpu's (the same signature, cpu/ops.hpp) for semirings with
+// native atomics (int min, double sum over integers: exact in any order), CAS loops on bytes
+// (lor_land on booleans) and a positional con (the least in-neighbour: a BFS parent), with no mask,
+// a structural mask, a complemented one, replace and merge, sparse and dense vectors, on a
+// symmetric Kronecker graph and a directed uniform graph.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu_check.hpp"
+#include "gql/device/vxm.hpp"  // and gql/cpu/ops.hpp, the reference
+#include "gql/generate.hpp"
+
+// The semiring structs as the code generator writes them.
+namespace vxm_test {
+
+using namespace gql;
+
+struct PlusTimesF64 {
+  using a_type = double;
+  using b_type = double;
+  using value_type = double;
+  static constexpr Monoid monoid = Monoid::sum;
+  static constexpr bool reads_values = true, positional = false, has_terminal = false;
+  GQL_HD static value_type con(double a, double b, long long, long long, long long) { return a * b; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
+  GQL_HD static value_type zero() { return 0.0; }
+  GQL_HD static value_type terminal() { return 0.0; }
+};
+
+struct MinPlusI32 {
+  using a_type = int;
+  using b_type = int;
+  using value_type = int;
+  static constexpr Monoid monoid = Monoid::min;
+  static constexpr bool reads_values = true, positional = false, has_terminal = false;
+  GQL_HD static value_type con(int a, int b, long long, long long, long long) { return a + b; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return y < x ? y : x; }
+  GQL_HD static value_type zero() { return 2147483647; }
+  GQL_HD static value_type terminal() { return 0; }
+};
+
+struct LorLand {
+  using a_type = bool;
+  using b_type = bool;
+  using value_type = bool;
+  static constexpr Monoid monoid = Monoid::lor;
+  static constexpr bool reads_values = true, positional = false, has_terminal = true;
+  GQL_HD static value_type con(bool a, bool b, long long, long long, long long) { return a && b; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return x || y; }
+  GQL_HD static value_type zero() { return false; }
+  GQL_HD static value_type terminal() { return true; }
+};
+
+struct MinFirstIndex {  // w(j) = the least k with v(k) and G(k, j): a BFS parent
+  using a_type = bool;
+  using b_type = bool;
+  using value_type = int;
+  static constexpr Monoid monoid = Monoid::min;
+  static constexpr bool reads_values = false, positional = true, has_terminal = false;
+  GQL_HD static value_type con(bool, bool, long long, long long k, long long) { return static_cast<int>(k); }
+  GQL_HD static value_type agg(value_type x, value_type y) { return y < x ? y : x; }
+  GQL_HD static value_type zero() { return 2147483647; }
+  GQL_HD static value_type terminal() { return 0; }
+};
+
+}  // namespace vxm_test
+
+namespace {
+
+using namespace gql;
+
+template <class T>
+bool same_vector(const Vector<T>& a, const Vector<T>& b) {
+  if (a.size() != b.size() || a.is_dense() != b.is_dense() || a.nvals() != b.nvals()) return false;
+  if (!std::equal(a.indices().begin(), a.indices().end(), b.indices().begin())) return false;
+  return std::memcmp(a.values().data(), b.values().data(), a.values().size() * sizeof(storage_t<T>)) == 0;
+}
+
+// A sparse vector over every `stride`-th vertex from `first`, values 1 + k % 5.
+template <class T>
+Vector<T> every(int64_t n, int64_t first, int64_t stride) {
+  std::vector<index_t> idx;
+  std::vector<storage_t<T>> val;
+  for (int64_t k = first; k < n; k += stride) {
+    idx.push_back(static_cast<index_t>(k));
+    val.push_back(static_cast<storage_t<T>>(1 + k % 5));
+  }
+  return Vector<T>::sparse(n, std::move(idx), std::move(val));
+}
+
+template <class S, class TG>
+void check_semiring(const std::string& name, const Csr<TG>& G) {
+  using V = typename S::value_type;
+  using TV = typename S::a_type;
+  const int64_t n = G.n_rows();
+  const Vector<TV> sparse_v = every<TV>(n, 3, 17);
+  const Vector<TV> dense_v = Vector<TV>::dense(n, static_cast<storage_t<TV>>(1));
+  const Vector<int> mask_vector = every<int>(n, 0, 3);
+  KernelContext cpu_ctx, gpu_ctx;
+  int cases = 0;
+  for (const Vector<TV>* v : {&sparse_v, &dense_v})
+    for (int mask_kind = 0; mask_kind < 3; ++mask_kind)
+      for (const bool replace : {false, true}) {
+        const std::string what = name + (v->is_dense() ? " dense v" : " sparse v") + " mask " +
+                                 std::to_string(mask_kind) + (replace ? " replace" : " merge");
+        Vector<V> expected = every<V>(n, 1, 7), got = every<V>(n, 1, 7);  // earlier contents of w
+        const cpu::TraversalOptions options{cpu::Direction::automatic, 15, 18, 0, "w"};
+        if (mask_kind == 0) {
+          cpu::vxm<S>(expected, cpu::no_mask(), replace, *v, G, options, cpu_ctx);
+          gpu::vxm<S>(got, cpu::no_mask(), replace, *v, G, options, gpu_ctx);
+        } else {
+          const auto m = cpu::mask(mask_vector, mask_kind == 2);
+          cpu::vxm<S>(expected, m, replace, *v, G, options, cpu_ctx);
+          gpu::vxm<S>(got, m, replace, *v, G, options, gpu_ctx);
+        }
+        GPU_CHECK_MSG(same_vector(got, expected), what);
+        ++cases;
+      }
+  GPU_CHECK_MSG(gpu_ctx.work().edges > 0, name + ": edges counted");
+  std::printf("  %-44s %d cases\n", name.c_str(), cases);
+}
+
+template <class T>
+void check_graph(const std::string& name, const Csr<T>& weighted) {
+  check_semiring<vxm_test::PlusTimesF64>(name + " plus_times<f64>", convert<double>(weighted));
+  check_semiring<vxm_test::MinPlusI32>(name + " min_plus<i32>", convert<int>(weighted));
+  check_semiring<vxm_test::LorLand>(name + " lor_land<bool>", convert<bool>(weighted));
+  check_semiring<vxm_test::MinFirstIndex>(name + " min_first_index", convert<bool>(weighted));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return gql::gpu_test::run_main(argc, argv, "gpu_test_vxm", [] {
+    const bool small = gpu_test::small_inputs();
+    ReadOptions symmetric;
+    symmetric.symmetrize = true;
+    symmetric.duplicates = Duplicates::min;
+    check_graph(small ? "kron:7" : "kron:13", kronecker<int>({small ? 7 : 13, 16, 5, true}, symmetric));
+    check_graph(small ? "urand:7 directed" : "urand:13 directed", urand<int>({small ? 7 : 13, 8, 9, true}));
+  });
+}

@@ -1,5 +1,6 @@
 // Traversals end to end: the stdlib's bfs, bfs_parents, sssp, components and pagerank, and the
-// language issue's BFS in each direction (specs/traversals.gql), against plain reference code.
+// language issue's BFS in each direction (specs/traversals.gql), against plain reference code; the
+// loops gqlc recognizes as one traversal against the same loops lowered as written.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -233,6 +234,101 @@ TEST(Traversals, PageRankMatchesPowerIteration) {
     for (int64_t i = 0; i < n; ++i)
       EXPECT_NEAR(got[static_cast<size_t>(i)], rank[static_cast<size_t>(i)], 1e-9 + 1e-5 * rank[static_cast<size_t>(i)])
           << "vertex " << i;
+  }
+}
+
+// ---- loops recognized as one traversal (gqlc's default) against the same loops lowered as written
+// (the PROGRAM_literal builds, gqlc --literal-loops) and the references --------------------------
+
+TEST(RecognizedTraversals, BfsEqualsTheLiteralLoopAndTheReference) {
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"std_bfs", "bfs"},
+      {"specs_traversals", "bfs"},
+      {"specs_traversals", "bfs_push"},
+      {"specs_traversals", "bfs_pull"},
+      {"specs_recognized", "bfs_variant"},
+      {"specs_recognized", "bfs_recording"}};
+  std::vector<std::string> inputs = {"kron:10", "grid:9x11", "urand:10:4"};
+  if (have_shared_data())
+    for (const char* f : {"karate.mtx", "ca-GrQc.csv"}) inputs.push_back(data_graph(f));
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<bool>(input);
+    const int64_t src = some_source(G);
+    const auto expected = reference_bfs(G, src);
+    const std::string args = "--G " + input + " --src " + std::to_string(src);
+    for (const auto& [program_name, kernel] : runs) {
+      SCOPED_TRACE(program_name + " " + kernel);
+      const std::string recognized = run_ok(program_name, kernel, args, "recognized.mtx");
+      const std::string literal = run_ok(program_name + "_literal", kernel, args, "literal.mtx");
+      // Values, not text: the loop may store a full result densely (a Matrix Market array).
+      EXPECT_EQ(expected, read_slots<int64_t>(recognized, G.n_rows(), -1));
+      EXPECT_EQ(read_slots<int64_t>(literal, G.n_rows(), -1), read_slots<int64_t>(recognized, G.n_rows(), -1));
+    }
+  }
+}
+
+TEST(RecognizedTraversals, SsspEqualsTheLiteralLoopAndDijkstraWhateverTheSchedule) {
+  std::vector<std::string> inputs = {"grid:12x10", "urand:9:4"};
+  if (have_shared_data())
+    for (const char* f : {"rome99.gr", "karate.mtx"}) inputs.push_back(data_graph(f));
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"std_sssp", "sssp"}, {"specs_recognized", "sssp_push"}, {"specs_recognized", "sssp_pull"}};
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input);
+    const auto G = read_graph<float>(input);
+    const int64_t src = some_source(read_graph<bool>(input));
+    const auto expected = dijkstra(G, src);
+    const std::string args = "--G " + input + " --src " + std::to_string(src);
+    // Absent entries as -inf (no distance is): the loop's and the traversal's entries must agree.
+    const double absent = -std::numeric_limits<double>::infinity();
+    // The loop as written once (Bellman-Ford by whole rounds is slow on road graphs).
+    const auto first = read_slots<double>(run_ok("std_sssp_literal", "sssp", args, "first.mtx"), G.n_rows(), absent);
+    for (const auto& [program_name, kernel] : runs) {
+      SCOPED_TRACE(program_name + " " + kernel);
+      const std::string recognized = run_ok(program_name, kernel, args, "recognized.mtx");
+      EXPECT_EQ(first, read_slots<double>(recognized, G.n_rows(), absent));
+      const auto got = read_slots<double>(recognized, G.n_rows(), std::numeric_limits<double>::infinity());
+      for (int64_t v = 0; v < G.n_rows(); ++v) {
+        const double e = expected[static_cast<size_t>(v)], g = got[static_cast<size_t>(v)];
+        if (std::isinf(e)) EXPECT_TRUE(std::isinf(g)) << "vertex " << v;
+        else EXPECT_NEAR(g, e, 1e-5 * std::max(1.0, std::abs(e))) << "vertex " << v;
+      }
+    }
+  }
+}
+
+// Weights the traversal cannot take exactly: a negative edge (no negative cycle) and an infinite
+// one (its head is an entry of the loop's result, at infinity). The generated code says so and
+// runs the loop as written.
+TEST(RecognizedTraversals, SsspRunsTheLoopWhereTheTraversalCannotReproduceIt) {
+  struct Case {
+    std::string name, edges;
+    int64_t n_edges;
+    std::vector<double> expected;  // vertices 0..4; absent: NaN
+  };
+  const double inf = std::numeric_limits<double>::infinity(), absent = std::nan("");
+  const std::vector<Case> cases = {
+      {"negative", "1 2 4\n1 3 1\n3 2 -2\n2 4 1\n", 4, {0, -1, 1, 0, absent}},
+      {"infinite", "1 2 1\n2 3 inf\n1 4 2\n", 3, {0, 1, inf, 2, absent}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string path = scratch_dir() + "/" + c.name + ".mtx";
+    {
+      std::ofstream out(path);
+      out << "%%MatrixMarket matrix coordinate real general\n5 5 " << c.n_edges << "\n" << c.edges;
+    }
+    const std::string out = scratch_dir() + "/out.mtx";
+    const RunResult r = run(program("std_sssp") + " sssp --G " + path + " --src 0 --explain --out " + out);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("the loop runs as written"), std::string::npos) << r.output;
+    const auto got = read_slots<double>(out, 5, absent);
+    for (size_t v = 0; v < 5; ++v) {
+      if (std::isnan(c.expected[v])) EXPECT_TRUE(std::isnan(got[v])) << "vertex " << v << " has an entry";
+      else EXPECT_EQ(got[v], c.expected[v]) << "vertex " << v;
+    }
+    const auto literal = read_slots<double>(run_ok("std_sssp_literal", "sssp", "--G " + path + " --src 0", "literal.mtx"), 5, -1e300);
+    EXPECT_EQ(read_slots<double>(out, 5, -1e300), literal);
   }
 }
 

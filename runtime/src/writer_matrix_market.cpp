@@ -95,18 +95,22 @@ std::string format_matrix_market(const Matrix<T>& matrix) {
   return out;
 }
 
+// A vector with every entry present is written as an array whatever its storage, so the file
+// depends on the vector's value alone (sparse storage keeps its indices sorted).
 template <class T>
 std::string format_matrix_market(const Vector<T>& vector) {
-  std::string out = banner(vector.is_dense() ? "array" : "coordinate", field_name<T>(vector.is_dense()));
+  const bool as_array = vector.is_dense() || (vector.nvals() == vector.size() &&
+                                              vector.values().size() == vector.indices().size());
+  std::string out = banner(as_array ? "array" : "coordinate", field_name<T>(as_array));
   append_integer(out, vector.size());
-  out += vector.is_dense() ? " 1\n" : " 1 ";
-  if (!vector.is_dense()) {
+  out += as_array ? " 1\n" : " 1 ";
+  if (!as_array) {
     append_integer(out, vector.nvals());
     out += '\n';
   }
   append_parallel(out, vector.nvals(), [&](std::string& part, int64_t begin, int64_t end) {
     for (int64_t k = begin; k < end; ++k) {
-      if (!vector.is_dense()) {
+      if (!as_array) {
         append_integer(part, int64_t{vector.indices()[k]} + 1);
         part += " 1";
         if constexpr (!stores_values<T>) {

@@ -71,4 +71,13 @@ TEST(WriteMatrixMarket, VectorsAreNByOne) {
   EXPECT_EQ(back.values()[1], -2);
 }
 
+// The file depends on the value, not the storage: a sparse vector with every entry is an array.
+TEST(WriteMatrixMarket, FullSparseVectorIsWrittenLikeTheDenseOne) {
+  auto dense = gql::Vector<int>::dense(3, 0);
+  dense.values()[1] = 5;
+  auto sparse = gql::Vector<int>::sparse(3, {0, 1, 2}, {0, 5, 0});
+  EXPECT_EQ(gql::format_matrix_market(sparse), gql::format_matrix_market(dense));
+  EXPECT_EQ(gql::format_matrix_market(sparse), "%%MatrixMarket matrix array integer general\n3 1\n0\n5\n0\n");
+}
+
 }  // namespace

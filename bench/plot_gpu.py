@@ -93,7 +93,8 @@ def plot_rates(records, out):
 
 
 def plot_threshold(records, out):
-    rows = [r for r in records if r["workload"] == "spgemm_threshold_sweep" and r.get("status") == "ok"]
+    rows = [r for r in records if r["workload"] == "spgemm_schedule_sweep" and r.get("status") == "ok"
+            and r.get("parameter") == "large_row_products"]
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -102,7 +103,7 @@ def plot_threshold(records, out):
         ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=graph)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("large_row_products (rows with at least this many products take the dense path)")
+    ax.set_xlabel("large_row_products (rows with at least this many products take the dense column chunks)")
     ax.set_ylabel("time, ms (median)")
     ax.set_title("gql paths SpGEMM: large-row threshold\n" + subtitle(records), fontsize=9)
     ax.legend(fontsize=8)

@@ -39,7 +39,7 @@ using namespace gql::bench;
 using Value = unsigned long long;  // the paths semiring's value type
 
 constexpr int kThreads = 256;
-constexpr int kHybridChunk = detail::spgemm_chunk_items<Value>;  // what the SpGEMM driver uses
+constexpr int kHybridChunk = SpgemmShapes::sorted_chunk_items<Value>;  // what the SpGEMM driver uses
 
 struct SizeClass {
   int lo;  // smallest segment (inclusive)

@@ -2,8 +2,9 @@
 // the paths semiring (u64 counts, value-free con) and for fp32 plus-times, against cuSPARSE SpGEMM
 // (fp32 plus-times) on the same graph in the same run. Every time covers all phases (gql: bounds,
 // both row classes, output assembly; cuSPARSE: work estimation, compute, copy and their buffer
-// allocations), with the result left on the device. Then a sweep of gql's large_row_products
-// threshold, the product streamed to host memory in blocks of rows (spgemm_to_host: one cold run,
+// allocations), with the result left on the device. Then a sweep of gql's schedule values
+// (large_row_products with the shared-memory classes reaching up to it, medium_row_products,
+// large_chunk_bytes, medium_bitmap_columns, one at a time from the defaults), the product streamed to host memory in blocks of rows (spgemm_to_host: one cold run,
 // checked against the device result's checksum where the same run made one), and the
 // device-to-device copy ceiling that the GB/s figures are measured against.
 //
@@ -14,7 +15,8 @@
 // exactly when the products are right.
 //
 // Usage: bench_gpu_spgemm [--json FILE] [--graphs kron:16,kron:18] [--repeats 5]
-//                         [--sweep kron:16,kron:18] [--thresholds 2048,8192,32768,131072,524288]
+//                         [--sweep kron:16,kron:18] [--thresholds 1024,2048,4096,8193,16384]
+//                         [--medium 2048,4096] [--chunk-bytes 49152,65536,98304] [--bitmap-columns 0]
 //                         [--streamed kron:18,kron:20] [--variant-seconds 10]
 // (an empty list, e.g. --graphs "", leaves that part out)
 #include <chrono>
@@ -80,7 +82,10 @@ struct Options {
   std::string json;
   std::vector<std::string> graphs{"kron:16", "kron:18"};
   std::vector<std::string> sweep{"kron:16", "kron:18"};
-  std::vector<int64_t> thresholds{2048, 8192, 32768, 131072, 524288};
+  std::vector<int64_t> thresholds{1024, 2048, 4096, 8193, 16384};
+  std::vector<int64_t> medium{2048, 4096};
+  std::vector<int64_t> chunk_bytes{48 * 1024, 64 * 1024, 96 * 1024};
+  std::vector<int64_t> bitmap_columns{0};
   std::vector<std::string> streamed{"kron:18", "kron:20"};
   int repeats = 5;
   double variant_seconds = 10;  // repeats are cut so one variant takes about this long
@@ -92,6 +97,12 @@ std::vector<std::string> split(const std::string& list) {
   for (std::string part; std::getline(in, part, ',');)
     if (!part.empty()) parts.push_back(part);
   return parts;
+}
+
+std::vector<int64_t> integers(const std::string& list) {
+  std::vector<int64_t> out;
+  for (const auto& t : split(list)) out.push_back(std::atoll(t.c_str()));
+  return out;
 }
 
 Options parse(int argc, char** argv) {
@@ -106,10 +117,11 @@ Options parse(int argc, char** argv) {
     else if (flag == "--streamed") o.streamed = split(value);
     else if (flag == "--repeats") o.repeats = std::max(1, std::atoi(value.c_str()));
     else if (flag == "--variant-seconds") o.variant_seconds = std::atof(value.c_str());
-    else if (flag == "--thresholds") {
-      o.thresholds.clear();
-      for (const auto& t : split(value)) o.thresholds.push_back(std::atoll(t.c_str()));
-    } else {
+    else if (flag == "--thresholds") o.thresholds = integers(value);
+    else if (flag == "--medium") o.medium = integers(value);
+    else if (flag == "--chunk-bytes") o.chunk_bytes = integers(value);
+    else if (flag == "--bitmap-columns") o.bitmap_columns = integers(value);
+    else {
       throw Error(ErrorKind::usage, "unknown option " + flag);
     }
   }
@@ -192,6 +204,17 @@ struct Context {
   double copy_gb_per_s = 0;  // the device-to-device copy ceiling measured in this run
 };
 
+// The row classes and memory plan of a gql run.
+void add_classes(Record& record, const SpgemmStats& s) {
+  record.integer("tiny_rows", s.tiny_rows).integer("small_rows", s.small_rows).integer("medium_rows", s.medium_rows)
+      .integer("spilled_rows", s.sorted_rows).integer("large_rows", s.large_rows)
+      .integer("large_chunks", s.large_chunks).integer("chunk_columns", s.chunk_columns)
+      .integer("batches", s.batches).integer("scratch_bytes", s.scratch_bytes)
+      .integer("result_bytes", s.result_bytes).boolean("medium_bitmap", s.medium_bitmap)
+      .number("classify_ms", s.classify_ms).number("accumulate_ms", s.accumulate_ms)
+      .number("assemble_ms", s.assemble_ms).text("explain", describe(s));
+}
+
 // Writes one record for an outcome (its times, rates and checksums, or why it failed).
 void report(JsonLines& out, const Context& ctx, Record record, const Outcome& r, int64_t n, int64_t a_nvals,
             size_t offset_bytes, size_t input_value_bytes, size_t output_value_bytes) {
@@ -260,14 +283,16 @@ bool compare_graph(const Options& o, JsonLines& out, const Context& ctx, const s
   const Outcome paths = time_gql<Paths>(o, A, plan, stream);
   Record r1;
   r1.text("workload", "spgemm").text("graph", spec).text("variant", "gql paths u64").text("semiring", "paths (value-free)")
-      .integer("large_rows", paths.stats.large_rows).integer("small_rows", paths.stats.small_rows);
+      ;
+  add_classes(r1, paths.stats);
   report(out, ctx, r1, paths, n, edges, sizeof(offset_t), 0, sizeof(unsigned long long));
   if (paths.checksum) device_results[spec] = *paths.checksum;
 
   const Outcome plus_times = time_gql<PlusTimesF32>(o, Af, plan, stream);
   Record r2;
   r2.text("workload", "spgemm").text("graph", spec).text("variant", "gql plus-times fp32").text("semiring", "plus-times fp32")
-      .integer("large_rows", plus_times.stats.large_rows).integer("small_rows", plus_times.stats.small_rows);
+      ;
+  add_classes(r2, plus_times.stats);
   bool agree = true;
   if (paths.checksum && plus_times.checksum) {
     agree = agree && *paths.checksum == *plus_times.checksum;
@@ -296,22 +321,60 @@ bool compare_graph(const Options& o, JsonLines& out, const Context& ctx, const s
   return agree;
 }
 
-void sweep_threshold(const Options& o, JsonLines& out, const Context& ctx, const std::string& spec, Stream& stream) {
+// One point of the schedule sweep: a plan and what it varies.
+struct SweepPoint {
+  std::string parameter;
+  int64_t value;
+  SpgemmPlan plan;
+};
+
+std::vector<SweepPoint> sweep_points(const Options& o) {
+  std::vector<SweepPoint> points;
+  for (const int64_t t : o.thresholds) {  // the shared-memory classes reach up to the large class
+    SpgemmPlan plan;
+    plan.large_row_products = t;
+    plan.small_row_products = std::min<int64_t>(plan.small_row_products, t - 1);
+    plan.tiny_row_products = std::min<int64_t>(plan.tiny_row_products, plan.small_row_products);
+    plan.medium_row_products = std::clamp<int64_t>(t - 1, plan.small_row_products, SpgemmShapes::medium_slots);
+    points.push_back({"large_row_products", t, plan});
+  }
+  for (const int64_t c : o.bitmap_columns) {
+    SpgemmPlan plan;
+    plan.medium_bitmap_columns = c;
+    points.push_back({"medium_bitmap_columns", c, plan});
+  }
+  for (const int64_t m : o.medium) {
+    SpgemmPlan plan;
+    plan.medium_row_products = m;
+    plan.small_row_products = std::min<int64_t>(plan.small_row_products, m);
+    plan.tiny_row_products = std::min<int64_t>(plan.tiny_row_products, m);
+    points.push_back({"medium_row_products", m, plan});
+  }
+  for (const int64_t bytes : o.chunk_bytes) {
+    SpgemmPlan plan;
+    plan.large_chunk_bytes = static_cast<int>(bytes);
+    points.push_back({"large_chunk_bytes", bytes, plan});
+  }
+  return points;
+}
+
+void sweep_schedule(const Options& o, JsonLines& out, const Context& ctx, const std::string& spec, Stream& stream) {
   const Csr<bool> G = read_graph<bool>(spec);
   const DeviceCsr<bool> A = to_device(G, stream);
   stream.synchronize();
   Options quick = o;
   quick.repeats = std::min(o.repeats, 3);
-  quick.variant_seconds = o.variant_seconds / 2;  // ten points: keep the whole run inside its budget
-  for (const int64_t threshold : o.thresholds) {
-    SpgemmPlan plan;
-    plan.large_row_products = threshold;
-    const Outcome r = time_gql<Paths>(quick, A, plan, stream);
+  quick.variant_seconds = o.variant_seconds / 2;
+  for (const SweepPoint& point : sweep_points(o)) {
+    const Outcome r = time_gql<Paths>(quick, A, point.plan, stream);
     Record record;
-    record.text("workload", "spgemm_threshold_sweep").text("graph", spec)
-        .text("variant", "gql paths u64, large_row_products = " + std::to_string(threshold))
-        .integer("large_row_products", threshold).integer("large_rows", r.stats.large_rows)
-        .integer("small_rows", r.stats.small_rows).integer("small_batches", r.stats.small_batches);
+    record.text("workload", "spgemm_schedule_sweep").text("graph", spec)
+        .text("variant", "gql paths u64, " + point.parameter + " = " + std::to_string(point.value))
+        .text("parameter", point.parameter).integer("value", point.value)
+        .integer("large_row_products", point.plan.large_row_products)
+        .integer("medium_row_products", point.plan.medium_row_products)
+        .integer("large_chunk_bytes", point.plan.large_chunk_bytes);
+    add_classes(record, r.stats);
     report(out, ctx, record, r, G.n_rows(), G.nvals(), sizeof(offset_t), 0, sizeof(unsigned long long));
   }
 }
@@ -413,7 +476,7 @@ int main(int argc, char** argv) {
     bool agree = true;
     std::map<std::string, Checksum> device_results;  // gql paths u64 per graph, to check the streamed runs
     for (const auto& spec : o.graphs) agree = compare_graph(o, out, ctx, spec, stream, device_results) && agree;
-    for (const auto& spec : o.sweep) sweep_threshold(o, out, ctx, spec, stream);
+    for (const auto& spec : o.sweep) sweep_schedule(o, out, ctx, spec, stream);
     for (const auto& spec : o.streamed) agree = stream_to_host(out, ctx, spec, stream, device_results) && agree;
     if (!agree) {
       std::fprintf(stderr, "bench_gpu_spgemm: checksums of the products differ\n");

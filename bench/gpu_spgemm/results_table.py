@@ -56,13 +56,16 @@ def main(path):
               r.get("detail", "")] for r in spgemm]))
         out.append("")
 
-    sweep = [r for r in records if r["workload"] == "spgemm_threshold_sweep"]
+    sweep = [r for r in records if r["workload"] == "spgemm_schedule_sweep"]
     if sweep:
-        out.append("## large_row_products sweep (gql paths u64)\n")
+        out.append("## Schedule sweep (gql paths u64, one value at a time from the defaults)\n")
         out.append(table(
-            ["graph", "large_row_products", "status", "time ms", "large rows", "small rows", "G products/s"],
-            [[r["graph"], r["large_row_products"], r["status"], fmt_time(r), r.get("large_rows", "-"),
-              r.get("small_rows", "-"), fmt_rate(r.get("products_per_s"), 1e9)] for r in sweep]))
+            ["graph", "parameter", "value", "status", "time ms", "rows tiny/small/medium/spilled/large",
+             "phases ms (classes/accumulate/assemble)", "G products/s"],
+            [[r["graph"], r["parameter"], r["value"], r["status"], fmt_time(r),
+              "/".join(str(r.get(k, "-")) for k in ("tiny_rows", "small_rows", "medium_rows", "spilled_rows", "large_rows")),
+              "/".join(fmt_rate(r.get(k), 1, 1) for k in ("classify_ms", "accumulate_ms", "assemble_ms")),
+              fmt_rate(r.get("products_per_s"), 1e9)] for r in sweep]))
         out.append("")
 
     sorts = [r for r in records if r["workload"] == "block_sort"]

@@ -1,6 +1,10 @@
 // The GPU generalized graph multiplication against a plain CPU reference, on generated graphs with
 // skewed degrees, for several semirings (native atomics, CAS loops on 4-byte and 1-byte values, a
-// positional con) and plans that send every row, some rows or no row to the large-row path.
+// positional con, a terminal monoid) and plans that send rows to every class (tiny and small rows
+// sorted in shared memory, medium rows hashed, spilled rows sorted in global memory, large rows in
+// dense column chunks, one or many per row), all rows to one class, or the rows through many
+// batches; and masks (plain and complemented) applied on the device.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -92,6 +96,18 @@ struct MinVia {  // a positional con: the smallest intermediate vertex k of any 
   GQL_HD static value_type terminal() { return 0; }
 };
 
+struct LorLand {  // a terminal monoid (or stops at true) on byte values
+  using a_type = int;
+  using b_type = int;
+  using value_type = unsigned char;
+  static constexpr Monoid monoid = Monoid::user;
+  static constexpr bool reads_values = true, positional = false, has_terminal = true;
+  GQL_HD static value_type con(int a, int b, long long, long long, long long) { return (a + b) % 3 == 0 ? 1 : 0; }
+  GQL_HD static value_type agg(value_type x, value_type y) { return x | y; }
+  GQL_HD static value_type zero() { return 0; }
+  GQL_HD static value_type terminal() { return 1; }
+};
+
 }  // namespace spgemm_test
 
 namespace {
@@ -126,6 +142,67 @@ Csr<T> generate(int64_t n, uint64_t seed) {
   return g;
 }
 
+// Plans that route the rows of the generated graphs (bounds from 0 to several thousand) through
+// every class, or all through one.
+struct Case {
+  const char* what;
+  SpgemmPlan plan;
+};
+
+std::vector<Case> cases() {
+  constexpr int64_t never = (int64_t{1} << 31) - 1;
+  return {
+      {"default plan", SpgemmPlan{}},
+      {"every class, narrow chunks",
+       SpgemmPlan{.large_row_products = 1024, .medium_row_products = 256, .small_row_products = 64,
+                  .tiny_row_products = 16, .large_chunk_bytes = 1024}},
+      {"all medium or spilled",
+       SpgemmPlan{.large_row_products = never, .medium_row_products = 8192, .small_row_products = 0,
+                  .tiny_row_products = 0}},
+      {"all medium or spilled, sorted emission",
+       SpgemmPlan{.large_row_products = never, .medium_row_products = 8192, .small_row_products = 0,
+                  .tiny_row_products = 0, .medium_bitmap_columns = 0}},
+      {"all spilled (hybrid sort)",
+       SpgemmPlan{.large_row_products = never, .medium_row_products = 0, .small_row_products = 0,
+                  .tiny_row_products = 0}},
+      {"all large, one chunk",
+       SpgemmPlan{.large_row_products = 1, .medium_row_products = 0, .small_row_products = 0, .tiny_row_products = 0,
+                  .large_chunk_bytes = 64 * 1024}},
+      {"all large, many chunks",
+       SpgemmPlan{.large_row_products = 1, .medium_row_products = 0, .small_row_products = 0, .tiny_row_products = 0,
+                  .large_chunk_bytes = 1024}},
+      {"every class, many batches",
+       SpgemmPlan{.large_row_products = 1024, .medium_row_products = 256, .small_row_products = 64,
+                  .tiny_row_products = 16, .large_chunk_bytes = 2048, .batch_bytes = size_t{1} << 17}},
+  };
+}
+
+template <class V>
+void compare(const Csr<V>& got, const Csr<V>& expected, const std::string& where) {
+  try {
+    got.validate();
+  } catch (const Error& e) {
+    GPU_CHECK_MSG(false, where + ": " + e.what());
+    return;
+  }
+  GPU_CHECK_MSG(got.nvals() == expected.nvals(), where + ": " + std::to_string(got.nvals()) + " entries, expected " +
+                                                     std::to_string(expected.nvals()));
+  if (got.nvals() != expected.nvals()) return;
+  const bool same = std::equal(got.row_offsets().begin(), got.row_offsets().end(), expected.row_offsets().begin()) &&
+                    std::equal(got.col_indices().begin(), got.col_indices().end(), expected.col_indices().begin()) &&
+                    std::equal(got.values().begin(), got.values().end(), expected.values().begin());
+  GPU_CHECK_MSG(same, where + ": entries differ from the CPU reference");
+}
+
+void print_stats(const std::string& where, const SpgemmStats& s, int64_t nvals) {
+  std::printf("  %-58s %lld products; rows %lld/%lld/%lld/%lld/%lld (tiny/small/medium/spilled/large), %lld batches, "
+              "%lld entries\n",
+              where.c_str(), static_cast<long long>(s.products), static_cast<long long>(s.tiny_rows),
+              static_cast<long long>(s.small_rows), static_cast<long long>(s.medium_rows),
+              static_cast<long long>(s.sorted_rows), static_cast<long long>(s.large_rows),
+              static_cast<long long>(s.batches), static_cast<long long>(nvals));
+}
+
 template <class S>
 void check_semiring(const char* name) {
   const int64_t n = gpu_test::small_inputs() ? 300 : 3000;
@@ -135,37 +212,56 @@ void check_semiring(const char* name) {
   Stream stream;
   DeviceCsr<typename S::a_type> da = to_device(a, stream);
   DeviceCsr<typename S::b_type> db = to_device(b, stream);
-  struct Case {
-    const char* what;
-    SpgemmPlan plan;
-  };
-  const Case cases[] = {
-      {"default plan", SpgemmPlan{}},
-      {"many large rows", SpgemmPlan{.large_row_products = 64, .large_row_blocks = 7}},
-      {"all rows small, tiny batches", SpgemmPlan{.large_row_products = int64_t{1} << 30, .small_batch_bytes = 4096}},
-  };
-  for (const Case& c : cases) {
+  for (const Case& c : cases()) {
     const std::string where = std::string(name) + ", " + c.what;
     SpgemmStats stats;
-    DeviceCsr<typename S::value_type> dc = spgemm<S>(da, db, c.plan, stream, &stats);
-    Csr<typename S::value_type> got = dc.to_host(stream);
-    try {
-      got.validate();
-    } catch (const Error& e) {
-      GPU_CHECK_MSG(false, where + ": " + e.what());
-      continue;
+    const Csr<typename S::value_type> got = spgemm<S>(da, db, c.plan, stream, &stats).to_host(stream);
+    compare(got, expected, where);
+    print_stats(where, stats, got.nvals());
+  }
+}
+
+// The reference product's entries that a structural mask lets through.
+template <class V, class M>
+Csr<V> through_mask(const Csr<V>& c, const Csr<M>& mask, bool complement) {
+  std::vector<offset_t> offsets{0};
+  std::vector<index_t> cols;
+  std::vector<V> vals;
+  for (int64_t i = 0; i < c.n_rows(); ++i) {
+    const auto m_begin = mask.col_indices().begin() + mask.row_offsets()[i];
+    const auto m_end = mask.col_indices().begin() + mask.row_offsets()[i + 1];
+    for (offset_t p = c.row_offsets()[i]; p < c.row_offsets()[i + 1]; ++p) {
+      const bool present = std::binary_search(m_begin, m_end, c.col_indices()[p]);
+      if (present == complement) continue;
+      cols.push_back(c.col_indices()[p]);
+      vals.push_back(c.values()[p]);
     }
-    GPU_CHECK_MSG(got.nvals() == expected.nvals(), where + ": " + std::to_string(got.nvals()) + " entries, expected " +
-                                                       std::to_string(expected.nvals()));
-    if (got.nvals() != expected.nvals()) continue;
-    bool same = std::equal(got.row_offsets().begin(), got.row_offsets().end(), expected.row_offsets().begin()) &&
-                std::equal(got.col_indices().begin(), got.col_indices().end(), expected.col_indices().begin()) &&
-                std::equal(got.values().begin(), got.values().end(), expected.values().begin());
-    GPU_CHECK_MSG(same, where + ": entries differ from the CPU reference");
-    std::printf("  %-40s %lld products, %lld large rows, %lld small rows in %lld batches, %lld entries\n",
-                where.c_str(), static_cast<long long>(stats.products), static_cast<long long>(stats.large_rows),
-                static_cast<long long>(stats.small_rows), static_cast<long long>(stats.small_batches),
-                static_cast<long long>(got.nvals()));
+    offsets.push_back(static_cast<offset_t>(cols.size()));
+  }
+  return Csr<V>(c.n_rows(), c.n_cols(), std::move(offsets), std::move(cols), std::move(vals));
+}
+
+template <class S>
+void check_masked(const char* name) {
+  const int64_t n = gpu_test::small_inputs() ? 300 : 3000;
+  Csr<typename S::a_type> a = generate<typename S::a_type>(n, 21);
+  Csr<typename S::b_type> b = generate<typename S::b_type>(n, 22);
+  // A mask denser than the operands, so both a plain and a complemented mask keep many entries.
+  Csr<bool> mask = generate<bool>(n, 23);
+  const Csr<typename S::value_type> full = reference<S>(a, b);
+  Stream stream;
+  DeviceCsr<typename S::a_type> da = to_device(a, stream);
+  DeviceCsr<typename S::b_type> db = to_device(b, stream);
+  DeviceCsr<bool> dm = to_device(mask, stream);
+  for (const bool complement : {false, true}) {
+    const Csr<typename S::value_type> expected = through_mask(full, mask, complement);
+    for (const Case& c : cases()) {
+      const std::string where = std::string(name) + (complement ? ", complemented mask, " : ", mask, ") + c.what;
+      SpgemmStats stats;
+      const Csr<typename S::value_type> got =
+          spgemm<S>(da, db, mask_view(dm, complement), c.plan, stream, &stats).to_host(stream);
+      compare(got, expected, where);
+    }
   }
 }
 
@@ -185,6 +281,14 @@ void check_edge_cases() {
     refused = e.kind() == ErrorKind::usage;
   }
   GPU_CHECK(refused);
+  bool bad_plan = false;
+  try {
+    DeviceCsr<bool> dg = to_device(Csr<bool>(4, 4), stream);
+    spgemm<Paths>(dg, dg, SpgemmPlan{.medium_row_products = 100000}, stream);
+  } catch (const Error& e) {
+    bad_plan = e.kind() == ErrorKind::usage;
+  }
+  GPU_CHECK(bad_plan);
 }
 
 }  // namespace
@@ -197,6 +301,10 @@ int main(int argc, char** argv) {
     check_semiring<XorMix>("user xor agg (CAS, positional con)");
     check_semiring<OrBytes>("user or agg on bytes (word CAS)");
     check_semiring<MinVia>("min over k (positional con)");
+    check_semiring<LorLand>("or of a test on bytes (terminal monoid)");
+    check_masked<Paths>("paths (count)");
+    check_masked<MinPlus>("min_plus i32");
+    check_masked<OrBytes>("user or agg on bytes (word CAS)");
     check_edge_cases();
   });
 }

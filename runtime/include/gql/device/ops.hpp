@@ -3,6 +3,7 @@
 // --explain says which ran where. Host code, compiled by nvcc.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
@@ -18,7 +19,7 @@ using cpu::mask;
 using cpu::no_mask;
 
 struct ProductOptions {
-  long long large_row_products = 1 << 15;  // rows with at least this many products: whole-GPU path
+  long long large_row_products = 4096;  // rows with at least this many products: dense accumulators
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
 };
@@ -64,31 +65,58 @@ inline Csr<bool> pattern_of_true(const Csr<unsigned char>& bytes) {
   return Csr<bool>(bytes.n_rows(), bytes.n_cols(), std::move(offsets), std::move(cols));
 }
 
+// The mask's structure on the device (nothing when there is no mask).
+struct DeviceMask {
+  DeviceBuffer<offset_t> row_offsets;
+  DeviceBuffer<index_t> col_indices;
+  device::MaskView view;
+};
+
+inline DeviceMask upload_mask(const cpu::MatrixMask& m, const Stream& stream) {
+  DeviceMask out;
+  if (m.mode() == cpu::MaskMode::none) return out;
+  out.row_offsets = DeviceBuffer<offset_t>(m.row_offsets.size());
+  out.col_indices = DeviceBuffer<index_t>(m.col_indices.size());
+  out.row_offsets.copy_from_host(m.row_offsets, stream);
+  out.col_indices.copy_from_host(m.col_indices, stream);
+  out.view = {out.row_offsets.data(), out.col_indices.data(),
+              m.complement ? device::MaskKind::deny : device::MaskKind::allow};
+  return out;
+}
+
 }  // namespace detail
 
-// C<mask, replace> = A * B over S on the GPU. The product is computed whole on the device and the
-// mask applied on the host as it is copied back (masked products on the device are future work).
+// C<mask, replace> = A * B over S on the GPU. The mask (structural, plain or complemented) is
+// applied on the device while the products are accumulated, so masked-out entries are never
+// formed; the result is then written into C as GraphBLAS's assignment says.
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const Csr<TB>& B,
          const ProductOptions& options, KernelContext& ctx) {
   using V = typename S::value_type;
   using Device = std::conditional_t<std::is_same_v<V, bool>, detail::ByteValued<S>, S>;
+  const cpu::MatrixMask m = cpu::as_matrix_mask(mask_in);
+  cpu::check_mask_shape(m, A.n_rows(), B.n_cols(), options.label);
   Stream stream;
   const auto dA = detail::upload_as<typename S::a_type>(A, stream);
   const auto dB = detail::upload_as<typename S::b_type>(B, stream);
+  const detail::DeviceMask dM = detail::upload_mask(m, stream);
   SpgemmPlan plan;
   plan.large_row_products = options.large_row_products;
+  // Rows below the large class stay in the shared-memory classes as far as they reach.
+  plan.medium_row_products = std::clamp<long long>(options.large_row_products - 1, plan.small_row_products,
+                                                   SpgemmShapes::medium_slots);
   SpgemmStats stats;
-  auto product = gql::spgemm<Device>(dA, dB, plan, stream, &stats).to_host(stream);
+  auto product = gql::spgemm<Device>(dA, dB, dM.view, plan, stream, &stats).to_host(stream);
   ctx.work().products += stats.products;
-  ctx.explain(std::string(options.label) + ": mxm on the GPU, " + std::to_string(stats.large_rows) +
-              " large rows (dense accumulator), " + std::to_string(stats.small_rows) + " small rows (hybrid sort) in " +
-              std::to_string(stats.small_batches) + " batches, " + std::to_string(stats.products) + " products");
-  const cpu::MatrixMask m = cpu::as_matrix_mask(mask_in);
+  ctx.explain(std::string(options.label) + ": mxm on the GPU" +
+              (m.mode() == cpu::MaskMode::none ? std::string()
+                                               : std::string(m.complement ? ", complemented mask" : ", mask") +
+                                                     " applied while accumulating") +
+              ", " + describe(stats));
   if constexpr (std::is_same_v<V, bool>) {
-    cpu::assign_result(C, detail::pattern_of_true(product), m, replace, /*within_mask=*/false);
+    cpu::assign_result(C, detail::pattern_of_true(product), m, replace, /*within_mask=*/true);
   } else {
-    cpu::assign_result(C, std::move(product), m, replace, /*within_mask=*/false);
+    cpu::assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
   }
 }
 

@@ -1,242 +1,466 @@
-// Host driver of the generalized graph multiplication C = A * B over a semiring S on the GPU
-// (the seed's plan): per-row product bounds, row classing, large rows one at a time over the whole
-// GPU with a dense accumulator, small rows one per block through the hybrid sort, in batches whose
-// scratch fits the memory budget. The result is CSR with sorted columns.
+// Host driver of the generalized graph multiplication C = A * B over a semiring S on the GPU (the
+// seed's plan), with every row in flight at once and a few launches per phase:
+//   1. per-row product bounds (one warp per row), then row classes on the device: each row gets a
+//      bin by its bound and the rows are sorted by bin in one radix pass; one small census (rows and
+//      products per bin) comes back to the host;
+//   2. each class in one launch over all its rows, the classes concurrently on their own streams:
+//      tiny and small rows sorted in shared memory (bitonic) and reduced by key, medium rows in a
+//      shared-memory hash table, rows beyond it spilled to global memory and sorted there by the
+//      hybrid sort (merge path), large rows in dense shared-memory accumulators over column chunks
+//      (many rows and chunks at once, the heaviest rows first); each row writes its entries to a
+//      scratch segment sized by its bound;
+//   3. C's offsets by a scan of the rows' entry counts, then the entries compacted into C.
+// Only the census and C's entry count cross to the host: no per-row synchronization. When the
+// scratch and C do not fit the memory budget, A's rows are taken in batches that do, and the
+// batches' results are joined. The result is CSR with sorted columns.
 //
-// Host code compiled by nvcc (it launches the kernel templates of gql/device/*.cuh and uses CUB);
-// generated CUDA programs include it and instantiate spgemm<S> with their semiring struct.
+// Host code compiled by nvcc (it launches the kernel templates of gql/device/*.cuh through the
+// kernel table of gql/device/spgemm_kernels.hpp and uses CUB); generated CUDA programs include it
+// and instantiate spgemm<S> with their semiring struct.
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gql/device.hpp"
-#include "gql/device/spgemm_bound.cuh"
-#include "gql/device/spgemm_large_rows.cuh"
-#include "gql/device/spgemm_small_rows.cuh"
+#include "gql/device/spgemm_kernels.hpp"
 
 namespace gql {
 
 // The schedule of one multiplication (every value changes speed and memory only, never results).
+// A row's class is chosen by its bound b (its number of products).
 struct SpgemmPlan {
-  // Rows with at least this many products go to the large-row path (at most 2^31 - 1: small rows
-  // are sorted with 32-bit positions).
-  int64_t large_row_products = int64_t{1} << 15;
-  // Blocks of the large-row kernel; 0 = four per multiprocessor.
-  int large_row_blocks = 0;
-  // Bytes of scratch for one batch of small rows; 0 = a quarter of the available budget.
-  size_t small_batch_bytes = 0;
+  // b >= large_row_products: dense accumulators over column chunks (at most 2^31 - 1).
+  int64_t large_row_products = 4096;
+  // b <= medium_row_products (and above small_row_products): the shared-memory hash table (at most
+  // SpgemmShapes::medium_slots); rows between this and large_row_products spill to the hybrid sort
+  // in global memory.
+  int64_t medium_row_products = 4096;
+  // b <= small_row_products: sorted in shared memory (at most SpgemmShapes::small_items).
+  int64_t small_row_products = 2048;
+  // b <= tiny_row_products: the same with a block of 64 threads (at most SpgemmShapes::tiny_items).
+  int64_t tiny_row_products = 256;
+  // Shared memory of a large row's column chunk (the dense values; the chunk's width follows).
+  int large_chunk_bytes = 96 * 1024;
+  // Device memory one batch may take (scratch and C); 0 = 90% of the budget available.
+  size_t batch_bytes = 0;
+  // Medium rows leave the table in column order through a shared-memory bitmap of C's columns when
+  // C has at most this many columns (else they are sorted).
+  int64_t medium_bitmap_columns = int64_t{1} << 18;
 };
 
 // What the last spgemm did (for --explain and the benchmarks).
 struct SpgemmStats {
   int64_t products = 0;
-  int64_t large_rows = 0;
+  int64_t tiny_rows = 0;
   int64_t small_rows = 0;
-  int64_t small_batches = 0;
+  int64_t medium_rows = 0;
+  int64_t sorted_rows = 0;
+  int64_t large_rows = 0;
+  int64_t large_chunks = 0;  // column chunks per large row
+  int64_t chunk_columns = 0;
+  int64_t batches = 0;
+  int64_t scratch_bytes = 0;  // the largest batch's scratch
+  int64_t result_bytes = 0;   // C's columns and values
+  bool medium_bitmap = false;  // medium rows emitted through a bitmap of C's columns (else sorted)
+  // Device time of the phases (ms): bounds, classes and scratch; the row classes' kernels; C's
+  // offsets, allocation and compaction.
+  double classify_ms = 0;
+  double accumulate_ms = 0;
+  double assemble_ms = 0;
 };
+
+// Adds the counts of one multiplication (e.g. one block of rows) to a total.
+inline void accumulate(SpgemmStats& total, const SpgemmStats& s) {
+  total.products += s.products;
+  total.tiny_rows += s.tiny_rows;
+  total.small_rows += s.small_rows;
+  total.medium_rows += s.medium_rows;
+  total.sorted_rows += s.sorted_rows;
+  total.large_rows += s.large_rows;
+  total.large_chunks = s.large_chunks;
+  total.chunk_columns = s.chunk_columns;
+  total.batches += s.batches;
+  total.scratch_bytes = std::max(total.scratch_bytes, s.scratch_bytes);
+  total.result_bytes += s.result_bytes;
+  total.medium_bitmap = s.medium_bitmap;
+  total.classify_ms += s.classify_ms;
+  total.accumulate_ms += s.accumulate_ms;
+  total.assemble_ms += s.assemble_ms;
+}
+
+// One line for --explain: the classes, their counts and the memory plan.
+inline std::string describe(const SpgemmStats& s) {
+  return std::to_string(s.products) + " products; rows: " + std::to_string(s.tiny_rows) + " tiny + " +
+         std::to_string(s.small_rows) + " small (bitonic sort in shared memory), " + std::to_string(s.medium_rows) +
+         " medium (shared-memory hash, " + (s.medium_bitmap ? "bitmap" : "sorted") + " emission), " +
+         std::to_string(s.sorted_rows) + " spilled (hybrid sort in global memory), " +
+         std::to_string(s.large_rows) + " large (dense accumulators, " + std::to_string(s.large_chunks) +
+         " chunks of " + std::to_string(s.chunk_columns) + " columns each); memory: " +
+         std::to_string(s.scratch_bytes >> 20) + " MiB scratch, " + std::to_string(s.result_bytes >> 20) +
+         " MiB result, " + std::to_string(s.batches) + " batch" + (s.batches == 1 ? "" : "es");
+}
 
 namespace detail {
 
-// The driver's fixed kernel shapes.
-inline constexpr int spgemm_small_threads = 256;
-inline constexpr int spgemm_large_threads = 256;
-inline constexpr int spgemm_stage_capacity = 4 * spgemm_large_threads;
-template <class V>
-inline constexpr int spgemm_chunk_items = sizeof(V) <= 8 ? 2048 : 1024;
+inline unsigned long long grid_for(long long items, int threads) {
+  return static_cast<unsigned long long>((items + threads - 1) / threads);
+}
 
-// One row's or one batch's entries, kept on the device until C's offsets are known.
-template <class V>
-struct SpgemmPiece {
-  std::vector<index_t> rows;          // the rows of C this piece holds, ascending
-  std::vector<long long> row_starts;  // start of each row within the piece (size rows + 1)
-  DeviceBuffer<index_t> columns;
-  DeviceBuffer<V> values;
+// Temporary storage for CUB's device-wide algorithms, grown as needed.
+struct CubTemp {
+  DeviceBuffer<unsigned char> buffer;
+  void* get(size_t bytes) {
+    if (bytes > buffer.size()) buffer = DeviceBuffer<unsigned char>(bytes);
+    return buffer.data();
+  }
 };
 
-template <class V>
-__global__ void scatter_piece_rows(const index_t* rows, const long long* row_starts, const index_t* columns,
-                                   const V* values, const offset_t* c_offsets, index_t* c_columns, V* c_values) {
-  const long long begin = row_starts[blockIdx.x], end = row_starts[blockIdx.x + 1];
-  const offset_t dst = c_offsets[rows[blockIdx.x]];
-  for (long long t = begin + threadIdx.x; t < end; t += blockDim.x) {
-    c_columns[dst + (t - begin)] = columns[t];
-    c_values[dst + (t - begin)] = values[t];
+// The streams that run the row classes concurrently, joined back into the caller's stream.
+struct ClassStreams {
+  std::array<Stream, 4> streams;
+  std::array<Event, 5> events;
+  void fork(const Stream& main) {
+    events[4].record(main);
+    for (auto& s : streams) events[4].wait_on(s);
   }
+  void join(const Stream& main) {
+    for (size_t i = 0; i < streams.size(); ++i) {
+      events[i].record(streams[i]);
+      events[i].wait_on(main);
+    }
+  }
+};
+
+template <class S>
+class SpgemmDriver {
+ public:
+  using V = typename S::value_type;
+
+  SpgemmDriver(const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B,
+               device::MaskView mask, const SpgemmPlan& plan, const SpgemmKernels<S>& kernels, Stream& stream)
+      : a_(A.view()), b_(B.view()), mask_(mask), plan_(plan), k_(kernels), stream_(stream) {
+    limits_ = {plan.tiny_row_products, plan.small_row_products, plan.medium_row_products,
+               plan.large_row_products - 1};
+    int device = 0, max_shared = 0;
+    GQL_CUDA_CHECK(cudaGetDevice(&device));
+    GQL_CUDA_CHECK(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    chunk_cells_ = static_cast<int>(std::max<int64_t>(32, plan.large_chunk_bytes / static_cast<int64_t>(sizeof(V)) / 32 * 32));
+    chunk_cells_ = static_cast<int>(std::min<int64_t>(chunk_cells_, (std::max<int64_t>(b_.n_cols, 1) + 31) / 32 * 32));
+    if (device::spgemm_large_shared_bytes<V>(chunk_cells_) + 8192 > static_cast<unsigned long long>(max_shared))
+      throw Error(ErrorKind::usage, "spgemm: large_chunk_bytes exceeds the device's shared memory per block");
+    chunks_ = static_cast<int>((b_.n_cols + chunk_cells_ - 1) / chunk_cells_);
+    medium_bitmap_ = b_.n_cols <= plan.medium_bitmap_columns &&
+                     device::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols) + 16384 <=
+                         static_cast<unsigned long long>(max_shared);
+  }
+
+  DeviceCsr<V> run(SpgemmStats& stats) {
+    const int64_t n = a_.n_rows;
+    stats = {};
+    stats.large_chunks = chunks_;
+    stats.chunk_columns = chunk_cells_;
+    stats.medium_bitmap = medium_bitmap_;
+    if (n == 0) return DeviceCsr<V>(0, b_.n_cols, 0);
+    bounds_ = DeviceBuffer<long long>(static_cast<size_t>(n));
+    phase_[0].record(stream_);
+    launch(k_.row_bounds, grid_for(n * 32, 256), 256, 0, stream_, a_, b_, bounds_.data());
+    classify(0, n);
+    size_t budget = plan_.batch_bytes;
+    if (budget == 0) budget = MemoryBudget::global().available() / 10 * 9;
+    // Scratch and C: at most one entry per scratch cell each, plus the hybrid sort's second buffer.
+    if (batch_bytes(census_) <= budget) {
+      add_census(stats);
+      stats.batches = 1;
+      return multiply_classified(0, n, stats);
+    }
+    // Batches of consecutive rows cut on the host from the rows' scratch sizes.
+    std::vector<long long> sizes(static_cast<size_t>(n)), bounds(static_cast<size_t>(n));
+    segment_sizes_.copy_to_host(sizes, stream_);
+    bounds_.copy_to_host(bounds, stream_);
+    stream_.synchronize();
+    const size_t per_cell = 2 * (sizeof(index_t) + sizeof(V));
+    std::vector<DeviceCsr<V>> parts;
+    int64_t first = 0;
+    while (first < n) {
+      int64_t last = first;
+      size_t bytes = 0;
+      while (last < n && (last == first || bytes + static_cast<size_t>(sizes[last] + bounds[last]) * per_cell <= budget))
+        bytes += static_cast<size_t>(sizes[last] + bounds[last]) * per_cell, ++last;
+      classify(first, last - first);
+      add_census(stats);
+      parts.push_back(multiply_classified(first, last - first, stats));
+      ++stats.batches;
+      first = last;
+    }
+    return join(parts, stats);
+  }
+
+ private:
+  // census_: rows per bin, products per bin, and the scratch cells of all rows.
+  static constexpr int census_size = device::spgemm_census_size;
+  using Census = std::array<unsigned long long, census_size>;
+
+  static size_t batch_bytes(const Census& c) {
+    const size_t entry = sizeof(index_t) + sizeof(V);
+    return static_cast<size_t>(2 * c[2 * device::bin_count] + c[device::bin_count + device::bin_sorted]) * entry;
+  }
+
+  void add_census(SpgemmStats& stats) const {
+    for (int bin = 0; bin < device::bin_count; ++bin)
+      stats.products += static_cast<int64_t>(census_[device::bin_count + bin]);
+    stats.tiny_rows += static_cast<int64_t>(census_[device::bin_tiny]);
+    stats.small_rows += static_cast<int64_t>(census_[device::bin_small]);
+    stats.medium_rows += static_cast<int64_t>(census_[device::bin_medium]);
+    stats.sorted_rows += static_cast<int64_t>(census_[device::bin_sorted]);
+    stats.large_rows += static_cast<int64_t>(census_[device::bin_large]);
+    stats.scratch_bytes = std::max<int64_t>(stats.scratch_bytes, static_cast<int64_t>(batch_bytes(census_)) -
+                                                                     static_cast<int64_t>(census_[2 * device::bin_count]) *
+                                                                         static_cast<int64_t>(sizeof(index_t) + sizeof(V)));
+  }
+
+  // Rows [first, first + count): bins, row ids, scratch sizes in row order and the census (the
+  // one synchronization of this step).
+  void classify(int64_t first, int64_t count) {
+    if (first > 0 || count < a_.n_rows) phase_[0].record(stream_);
+    bins_ = DeviceBuffer<unsigned char>(static_cast<size_t>(count));
+    rows_ = DeviceBuffer<index_t>(static_cast<size_t>(count));
+    segment_sizes_ = DeviceBuffer<long long>(static_cast<size_t>(count));
+    DeviceBuffer<unsigned long long> census(census_size);
+    census.fill_zero(stream_);
+    launch(k_.classify, grid_for(count, SpgemmShapes::classify_threads), SpgemmShapes::classify_threads, 0, stream_,
+           bounds_.data(), static_cast<long long>(first), static_cast<long long>(count), static_cast<long long>(b_.n_cols),
+           limits_, bins_.data(), rows_.data(), segment_sizes_.data(), census.data());
+    census.copy_to_host(std::span<unsigned long long>(census_), stream_);
+    stream_.synchronize();
+  }
+
+  DeviceCsr<V> multiply_classified(int64_t first, int64_t count, SpgemmStats& stats);
+  DeviceCsr<V> join(std::vector<DeviceCsr<V>>& parts, SpgemmStats& stats);
+
+  device::CsrView<typename S::a_type> a_;
+  device::CsrView<typename S::b_type> b_;
+  device::MaskView mask_;
+  SpgemmPlan plan_;
+  const SpgemmKernels<S>& k_;
+  Stream& stream_;
+  device::SpgemmBinLimits limits_{};
+  int chunk_cells_ = 0;
+  int chunks_ = 1;
+  bool medium_bitmap_ = false;
+  // Phase marks of a batch: start, classes launched, classes done, C assembled.
+  std::array<Event, 4> phase_;
+  DeviceBuffer<long long> bounds_;
+  DeviceBuffer<unsigned char> bins_;
+  DeviceBuffer<index_t> rows_;
+  DeviceBuffer<long long> segment_sizes_;
+  Census census_{};
+  CubTemp cub_;
+};
+
+template <class S>
+DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t first, int64_t count,
+                                                                       SpgemmStats& stats) {
+  using device::bin_count;
+  const Census c = census_;
+  std::array<long long, bin_count + 1> bin_begin{};
+  for (int bin = 0; bin < bin_count; ++bin) bin_begin[bin + 1] = bin_begin[bin] + static_cast<long long>(c[bin]);
+  auto bin_rows = [&](int bin) { return bin_begin[bin + 1] - bin_begin[bin]; };
+  const int n_count = static_cast<int>(count);
+
+  // Rows sorted by bin (stable: ascending rows within a bin), then the large rows heaviest first.
+  DeviceBuffer<unsigned char> sorted_bins(static_cast<size_t>(count));
+  DeviceBuffer<index_t> binned(static_cast<size_t>(count));
+  size_t bytes = 0;
+  GQL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, bins_.data(), sorted_bins.data(), rows_.data(),
+                                                 binned.data(), n_count, 0, 3, stream_.get()));
+  GQL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_.get(bytes), bytes, bins_.data(), sorted_bins.data(), rows_.data(),
+                                                 binned.data(), n_count, 0, 3, stream_.get()));
+  const long long large_begin = bin_begin[device::bin_large];
+  const long long n_large = bin_rows(device::bin_large);
+  if (n_large > 1) {
+    DeviceBuffer<long long> keys(static_cast<size_t>(n_large)), keys_out(static_cast<size_t>(n_large));
+    DeviceBuffer<index_t> heaviest(static_cast<size_t>(n_large));
+    launch(k_.gather, grid_for(n_large, 256), 256, 0, stream_, binned.data() + large_begin, n_large, bounds_.data(),
+           0LL, keys.data(), false);
+    GQL_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(nullptr, bytes, keys.data(), keys_out.data(),
+                                                             binned.data() + large_begin, heaviest.data(),
+                                                             static_cast<int>(n_large), 0, 64, stream_.get()));
+    GQL_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(cub_.get(bytes), bytes, keys.data(), keys_out.data(),
+                                                             binned.data() + large_begin, heaviest.data(),
+                                                             static_cast<int>(n_large), 0, 64, stream_.get()));
+    GQL_CUDA_CHECK(cudaMemcpyAsync(binned.data() + large_begin, heaviest.data(), heaviest.bytes(),
+                                   cudaMemcpyDeviceToDevice, stream_.get()));
+  }
+
+  // Scratch segments in binned order (an exclusive scan of the rows' scratch sizes).
+  DeviceBuffer<long long> sizes(static_cast<size_t>(count) + 1), segments(static_cast<size_t>(count) + 1);
+  launch(k_.gather, grid_for(count + 1, 256), 256, 0, stream_, binned.data(), static_cast<long long>(count),
+         segment_sizes_.data(), static_cast<long long>(first), sizes.data(), true);
+  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, sizes.data(), segments.data(), n_count + 1, stream_.get()));
+  GQL_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(cub_.get(bytes), bytes, sizes.data(), segments.data(), n_count + 1, stream_.get()));
+  const auto cells = static_cast<size_t>(c[2 * bin_count]);
+  DeviceBuffer<index_t> keys(cells);
+  DeviceBuffer<V> values(cells);
+  // The spilled rows' second buffer: their segments follow those of the tiny, small and medium rows.
+  const long long alt_base = static_cast<long long>(c[bin_count + device::bin_tiny] + c[bin_count + device::bin_small] +
+                                                    c[bin_count + device::bin_medium]);
+  DeviceBuffer<index_t> keys_alt(static_cast<size_t>(c[bin_count + device::bin_sorted]));
+  DeviceBuffer<V> values_alt(static_cast<size_t>(c[bin_count + device::bin_sorted]));
+  DeviceBuffer<offset_t> row_nnz(static_cast<size_t>(first + count));
+  row_nnz.fill_zero(stream_);
+  const long long large_blocks = n_large * chunks_;
+  DeviceBuffer<unsigned long long> row_fill(static_cast<size_t>(n_large));
+  DeviceBuffer<long long> chunk_counts(static_cast<size_t>(large_blocks)), chunk_starts(static_cast<size_t>(large_blocks));
+  row_fill.fill_zero(stream_);
+
+  // Every class in one launch, the classes concurrently.
+  ClassStreams classes;
+  phase_[1].record(stream_);
+  classes.fork(stream_);
+  auto rows_of = [&](int bin) { return binned.data() + bin_begin[bin]; };
+  auto segments_of = [&](int bin) { return segments.data() + bin_begin[bin]; };
+  launch(k_.tiny_rows, static_cast<unsigned long long>(bin_rows(device::bin_tiny)), SpgemmShapes::tiny_threads, 0,
+         classes.streams[0], a_, b_, mask_, rows_of(device::bin_tiny), segments_of(device::bin_tiny), keys.data(),
+         values.data(), row_nnz.data());
+  launch(k_.small_rows, static_cast<unsigned long long>(bin_rows(device::bin_small)), SpgemmShapes::small_threads, 0,
+         classes.streams[1], a_, b_, mask_, rows_of(device::bin_small), segments_of(device::bin_small), keys.data(),
+         values.data(), row_nnz.data());
+  launch(medium_bitmap_ ? k_.medium_rows_bitmap : k_.medium_rows,
+         static_cast<unsigned long long>(bin_rows(device::bin_medium)), SpgemmShapes::medium_threads,
+         medium_bitmap_ ? device::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols)
+                        : device::spgemm_medium_shared_bytes<V>(SpgemmShapes::medium_slots),
+         classes.streams[2], a_, b_, mask_, rows_of(device::bin_medium), segments_of(device::bin_medium), keys.data(),
+         values.data(), row_nnz.data());
+  launch(k_.sorted_rows, static_cast<unsigned long long>(bin_rows(device::bin_sorted)), SpgemmShapes::sorted_threads, 0,
+         classes.streams[2], a_, b_, mask_, rows_of(device::bin_sorted), segments_of(device::bin_sorted), alt_base,
+         keys.data(), values.data(), keys_alt.data(), values_alt.data(), row_nnz.data());
+  launch(k_.large_rows, static_cast<unsigned long long>(large_blocks), SpgemmShapes::large_threads,
+         device::spgemm_large_shared_bytes<V>(chunk_cells_), classes.streams[3], a_, b_, mask_,
+         rows_of(device::bin_large), segments_of(device::bin_large), chunks_, chunk_cells_, keys.data(), values.data(),
+         row_fill.data(), chunk_counts.data(), chunk_starts.data(), row_nnz.data());
+  classes.join(stream_);
+  phase_[2].record(stream_);
+
+  // C's offsets (offsets[first..first + count]) and entry count: the one synchronization here.
+  DeviceBuffer<offset_t> offsets(static_cast<size_t>(first + count) + 1);
+  GQL_CUDA_CHECK(cudaMemsetAsync(offsets.data() + first, 0, sizeof(offset_t), stream_.get()));
+  GQL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, row_nnz.data() + first, offsets.data() + first + 1,
+                                               n_count, stream_.get()));
+  GQL_CUDA_CHECK(cub::DeviceScan::InclusiveSum(cub_.get(bytes), bytes, row_nnz.data() + first,
+                                               offsets.data() + first + 1, n_count, stream_.get()));
+  offset_t nnz = 0;
+  GQL_CUDA_CHECK(cudaMemcpyAsync(&nnz, offsets.data() + first + count, sizeof(offset_t), cudaMemcpyDeviceToHost,
+                                 stream_.get()));
+  stream_.synchronize();
+  stats.result_bytes += static_cast<int64_t>(nnz) * static_cast<int64_t>(sizeof(index_t) + sizeof(V));
+
+  DeviceBuffer<index_t> columns(static_cast<size_t>(nnz));
+  DeviceBuffer<V> entries(static_cast<size_t>(nnz));
+  const long long sorted_rows = bin_begin[device::bin_large] - bin_begin[device::bin_tiny];
+  constexpr int warps_per_block = SpgemmShapes::compact_threads / 32;
+  launch(k_.compact_rows, grid_for(sorted_rows, warps_per_block), SpgemmShapes::compact_threads, 0, stream_,
+         rows_of(device::bin_tiny), segments_of(device::bin_tiny), sorted_rows, offsets.data(), keys.data(),
+         values.data(), columns.data(), entries.data());
+  launch(k_.compact_large_rows, static_cast<unsigned long long>(large_blocks), SpgemmShapes::compact_threads, 0,
+         stream_, rows_of(device::bin_large), segments_of(device::bin_large), chunks_, chunk_counts.data(),
+         chunk_starts.data(), offsets.data(), keys.data(), values.data(), columns.data(), entries.data());
+  phase_[3].record(stream_);
+  phase_[3].synchronize();  // before the scratch is freed
+  stats.classify_ms += Event::elapsed_ms(phase_[0], phase_[1]);
+  stats.accumulate_ms += Event::elapsed_ms(phase_[1], phase_[2]);
+  stats.assemble_ms += Event::elapsed_ms(phase_[2], phase_[3]);
+  if (first == 0 && count == a_.n_rows) {
+    return DeviceCsr<V>(count, b_.n_cols, nnz, std::move(offsets), std::move(columns), std::move(entries));
+  }
+  DeviceBuffer<offset_t> part_offsets(static_cast<size_t>(count) + 1);
+  GQL_CUDA_CHECK(cudaMemcpyAsync(part_offsets.data(), offsets.data() + first, part_offsets.bytes(),
+                                 cudaMemcpyDeviceToDevice, stream_.get()));
+  stream_.synchronize();
+  return DeviceCsr<V>(count, b_.n_cols, nnz, std::move(part_offsets), std::move(columns), std::move(entries));
 }
 
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host, const Stream& stream) {
-  DeviceBuffer<T> buffer(host.size());
-  buffer.copy_from_host(host, stream);
-  return buffer;
+template <class S>
+DeviceCsr<typename S::value_type> SpgemmDriver<S>::join(std::vector<DeviceCsr<V>>& parts, SpgemmStats&) {
+  int64_t nnz = 0;
+  for (const auto& p : parts) nnz += p.nvals();
+  DeviceCsr<V> C(a_.n_rows, b_.n_cols, nnz);
+  int64_t row = 0;
+  offset_t base = 0;
+  for (auto& p : parts) {
+    launch(k_.shift_offsets, grid_for(p.n_rows() + 1, 256), 256, 0, stream_, p.row_offsets().data(),
+           static_cast<long long>(p.n_rows()), base, C.row_offsets().data() + row);
+    if (p.nvals() > 0) {
+      GQL_CUDA_CHECK(cudaMemcpyAsync(C.col_indices().data() + base, p.col_indices().data(), p.col_indices().bytes(),
+                                     cudaMemcpyDeviceToDevice, stream_.get()));
+      GQL_CUDA_CHECK(cudaMemcpyAsync(C.values().data() + base, p.values().data(), p.values().bytes(),
+                                     cudaMemcpyDeviceToDevice, stream_.get()));
+    }
+    row += p.n_rows();
+    base += static_cast<offset_t>(p.nvals());
+  }
+  stream_.synchronize();  // before the parts are freed
+  return C;
 }
 
-inline unsigned grid_for(long long items, int threads) {
-  return static_cast<unsigned>((items + threads - 1) / threads);
+inline void check_plan(const SpgemmPlan& plan) {
+  auto fail = [](const std::string& what) { throw Error(ErrorKind::usage, "spgemm: " + what); };
+  if (plan.large_row_products < 1 || plan.large_row_products > (int64_t{1} << 31) - 1)
+    fail("large_row_products must be in [1, 2^31 - 1]");
+  if (plan.tiny_row_products < 0 || plan.tiny_row_products > SpgemmShapes::tiny_items)
+    fail("tiny_row_products must be in [0, " + std::to_string(SpgemmShapes::tiny_items) + "]");
+  if (plan.small_row_products < plan.tiny_row_products)
+    fail("small_row_products must be at least tiny_row_products");
+  if (plan.medium_row_products < plan.small_row_products || plan.medium_row_products > SpgemmShapes::medium_slots)
+    fail("medium_row_products must be in [small_row_products, " + std::to_string(SpgemmShapes::medium_slots) + "]");
+  if (plan.large_chunk_bytes < 1024) fail("large_chunk_bytes must be at least 1024");
 }
 
 }  // namespace detail
 
+// C<mask> = A * B over S, the result on the device. `mask` restricts C to the mask's positions (or,
+// complemented, to the others) while the products are accumulated.
 template <class S>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
-                                         const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan,
-                                         Stream& stream, SpgemmStats* stats = nullptr) {
+                                         const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
+                                         const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats = nullptr,
+                                         const SpgemmKernels<S>& kernels = spgemm_kernels<S>()) {
   using V = typename S::value_type;
   static_assert(stores_values<V>, "a product's values are stored: use a numeric or byte value_type");
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "spgemm: A is " + std::to_string(A.n_rows()) + " x " + std::to_string(A.n_cols()) +
                                       ", B is " + std::to_string(B.n_rows()) + " x " + std::to_string(B.n_cols()));
-  if (plan.large_row_products < 1 || plan.large_row_products > (int64_t{1} << 31) - 1)
-    throw Error(ErrorKind::usage, "spgemm: large_row_products must be in [1, 2^31 - 1]");
-  const int64_t n_rows = A.n_rows(), n_cols = B.n_cols();
-  const auto a = A.view();
-  const auto b = B.view();
-
-  // 1. Product bounds per row, classed on the host.
-  std::vector<long long> bounds(static_cast<size_t>(n_rows));
-  if (n_rows > 0) {
-    DeviceBuffer<long long> d_bounds(static_cast<size_t>(n_rows));
-    device::spgemm_row_bounds<<<detail::grid_for(n_rows * 32, 256), 256, 0, stream.get()>>>(a, b, d_bounds.data());
-    GQL_CUDA_CHECK_LAUNCH();
-    d_bounds.copy_to_host(bounds, stream);
-    stream.synchronize();
-  }
-  std::vector<index_t> large_rows, small_rows;
+  detail::check_plan(plan);
+  if (plan.small_row_products > SpgemmShapes::small_items<V>)
+    throw Error(ErrorKind::usage, "spgemm: small_row_products must be at most " +
+                                      std::to_string(SpgemmShapes::small_items<V>) + " for this value type");
   SpgemmStats local;
-  for (int64_t i = 0; i < n_rows; ++i) {
-    local.products += bounds[i];
-    if (bounds[i] >= plan.large_row_products) large_rows.push_back(static_cast<index_t>(i));
-    else if (bounds[i] > 0) small_rows.push_back(static_cast<index_t>(i));
-  }
-  local.large_rows = static_cast<int64_t>(large_rows.size());
-  local.small_rows = static_cast<int64_t>(small_rows.size());
-  std::vector<long long> counts(static_cast<size_t>(n_rows), 0);
-  std::vector<detail::SpgemmPiece<V>> pieces;
-
-  // 2. Large rows, one at a time over the whole GPU.
-  if (!large_rows.empty()) {
-    int device = 0, multiprocessors = 0;
-    GQL_CUDA_CHECK(cudaGetDevice(&device));
-    GQL_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    const int blocks = plan.large_row_blocks > 0 ? plan.large_row_blocks : 4 * multiprocessors;
-    // Whole 32-bit words, so the word-wide CAS of 1- and 2-byte values stays inside the buffer.
-    const int64_t cells = (n_cols + 3) / 4 * 4;
-    DeviceBuffer<V> accumulator(static_cast<size_t>(cells));
-    DeviceBuffer<unsigned> flags(static_cast<size_t>(n_cols));
-    DeviceBuffer<index_t> touched(static_cast<size_t>(n_cols)), sorted(static_cast<size_t>(n_cols));
-    DeviceBuffer<unsigned long long> touched_count(1);
-    device::spgemm_fill_zero<S><<<detail::grid_for(cells, 256), 256, 0, stream.get()>>>(accumulator.data(), cells);
-    GQL_CUDA_CHECK_LAUNCH();
-    flags.fill_zero(stream);
-    int end_bit = 1;
-    while (end_bit < 32 && (int64_t{1} << end_bit) < n_cols) ++end_bit;
-    size_t sort_bytes = 0;
-    GQL_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, touched.data(), sorted.data(),
-                                                  static_cast<int>(n_cols), 0, end_bit, stream.get()));
-    DeviceBuffer<unsigned char> sort_temp(std::max<size_t>(sort_bytes, 1));
-    for (const index_t row : large_rows) {
-      touched_count.fill_zero(stream);
-      device::spgemm_accumulate_large_row<S, detail::spgemm_large_threads, detail::spgemm_stage_capacity>
-          <<<static_cast<unsigned>(blocks), detail::spgemm_large_threads, 0, stream.get()>>>(
-              a, b, row, accumulator.data(), flags.data(), touched.data(), touched_count.data());
-      GQL_CUDA_CHECK_LAUNCH();
-      unsigned long long count = 0;
-      touched_count.copy_to_host(std::span<unsigned long long>(&count, 1), stream);
-      stream.synchronize();
-      GQL_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(sort_temp.data(), sort_bytes, touched.data(), sorted.data(),
-                                                    static_cast<int>(count), 0, end_bit, stream.get()));
-      detail::SpgemmPiece<V> piece{{row}, {0, static_cast<long long>(count)},
-                                   DeviceBuffer<index_t>(count), DeviceBuffer<V>(count)};
-      if (count > 0) {
-        GQL_CUDA_CHECK(cudaMemcpyAsync(piece.columns.data(), sorted.data(), count * sizeof(index_t),
-                                       cudaMemcpyDeviceToDevice, stream.get()));
-        device::spgemm_gather_large_row<S><<<detail::grid_for(static_cast<long long>(count), 256), 256, 0,
-                                             stream.get()>>>(sorted.data(), static_cast<long long>(count),
-                                                             accumulator.data(), flags.data(), piece.values.data());
-        GQL_CUDA_CHECK_LAUNCH();
-      }
-      counts[row] = static_cast<long long>(count);
-      pieces.push_back(std::move(piece));
-    }
-  }
-
-  // 3. Small rows, one per block, in batches whose scratch (four buffers) fits the budget.
-  if (!small_rows.empty()) {
-    constexpr size_t bytes_per_product = 2 * (sizeof(index_t) + sizeof(V));
-    size_t batch_bytes = plan.small_batch_bytes;
-    if (batch_bytes == 0) batch_bytes = MemoryBudget::global().available() / 4;
-    long long largest_small_row = 0;
-    for (const index_t row : small_rows) largest_small_row = std::max(largest_small_row, bounds[row]);
-    // At least one row per batch, however small the scratch asked for.
-    const long long batch_products =
-        std::max<long long>(static_cast<long long>(batch_bytes / bytes_per_product), largest_small_row);
-    size_t first = 0;
-    while (first < small_rows.size()) {
-      std::vector<index_t> rows;
-      std::vector<long long> offsets{0};
-      while (first < small_rows.size() && (rows.empty() || offsets.back() + bounds[small_rows[first]] <= batch_products)) {
-        rows.push_back(small_rows[first]);
-        offsets.push_back(offsets.back() + bounds[small_rows[first]]);
-        ++first;
-      }
-      ++local.small_batches;
-      const size_t products = static_cast<size_t>(offsets.back());
-      DeviceBuffer<index_t> d_rows = detail::upload(rows, stream);
-      DeviceBuffer<long long> d_offsets = detail::upload(offsets, stream);
-      DeviceBuffer<index_t> keys(products), keys_alt(products);
-      DeviceBuffer<V> values(products), values_alt(products);
-      DeviceBuffer<long long> d_counts(rows.size());
-      DeviceBuffer<unsigned char> in_primary(rows.size());
-      constexpr int chunk = detail::spgemm_chunk_items<V>;
-      device::spgemm_small_rows<S, detail::spgemm_small_threads, chunk>
-          <<<static_cast<unsigned>(rows.size()), detail::spgemm_small_threads, 0, stream.get()>>>(
-              a, b, d_rows.data(), d_offsets.data(), keys.data(), values.data(), keys_alt.data(), values_alt.data(),
-              d_counts.data(), in_primary.data());
-      GQL_CUDA_CHECK_LAUNCH();
-      std::vector<long long> batch_counts(rows.size());
-      d_counts.copy_to_host(batch_counts, stream);
-      stream.synchronize();
-      detail::SpgemmPiece<V> piece;
-      piece.rows = rows;
-      piece.row_starts.assign(1, 0);
-      for (size_t r = 0; r < rows.size(); ++r) {
-        counts[rows[r]] = batch_counts[r];
-        piece.row_starts.push_back(piece.row_starts.back() + batch_counts[r]);
-      }
-      piece.columns = DeviceBuffer<index_t>(static_cast<size_t>(piece.row_starts.back()));
-      piece.values = DeviceBuffer<V>(static_cast<size_t>(piece.row_starts.back()));
-      DeviceBuffer<long long> d_starts = detail::upload(piece.row_starts, stream);
-      device::spgemm_compact_rows<V, 256><<<static_cast<unsigned>(rows.size()), 256, 0, stream.get()>>>(
-          d_offsets.data(), d_counts.data(), in_primary.data(), keys.data(), values.data(), keys_alt.data(),
-          values_alt.data(), d_starts.data(), piece.columns.data(), piece.values.data());
-      GQL_CUDA_CHECK_LAUNCH();
-      stream.synchronize();  // the scratch is freed when this batch's buffers go out of scope
-      pieces.push_back(std::move(piece));
-    }
-  }
-
-  // 4. C's offsets from the counts, then every piece scattered to its rows.
-  std::vector<offset_t> c_offsets(static_cast<size_t>(n_rows) + 1, 0);
-  for (int64_t i = 0; i < n_rows; ++i) c_offsets[i + 1] = c_offsets[i] + counts[i];
-  DeviceCsr<V> C(n_rows, n_cols, c_offsets.back());
-  C.row_offsets().copy_from_host(c_offsets, stream);
-  for (const auto& piece : pieces) {
-    if (piece.rows.empty() || piece.row_starts.back() == 0) continue;
-    DeviceBuffer<index_t> d_rows = detail::upload(piece.rows, stream);
-    DeviceBuffer<long long> d_starts = detail::upload(piece.row_starts, stream);
-    detail::scatter_piece_rows<V><<<static_cast<unsigned>(piece.rows.size()), 256, 0, stream.get()>>>(
-        d_rows.data(), d_starts.data(), piece.columns.data(), piece.values.data(), C.row_offsets().data(),
-        C.col_indices().data(), C.values().data());
-    GQL_CUDA_CHECK_LAUNCH();
-    stream.synchronize();  // before d_rows and d_starts are freed
-  }
+  detail::SpgemmDriver<S> driver(A, B, mask, plan, kernels, stream);
+  DeviceCsr<V> C = driver.run(local);
   stream.synchronize();
   if (stats != nullptr) *stats = local;
   return C;
+}
+
+template <class S>
+DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
+                                         const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan,
+                                         Stream& stream, SpgemmStats* stats = nullptr) {
+  return spgemm<S>(A, B, device::MaskView{}, plan, stream, stats);
+}
+
+// A device mask over a mask graph's structure (it must outlive the product).
+template <class M>
+device::MaskView mask_view(const DeviceCsr<M>& mask, bool complement) {
+  return {mask.row_offsets().data(), mask.col_indices().data(),
+          complement ? device::MaskKind::deny : device::MaskKind::allow};
 }
 
 }  // namespace gql

@@ -124,17 +124,16 @@ HostSpgemmResult<typename S::value_type> spgemm_to_host(const DeviceCsr<typename
   std::vector<offset_t> a_offsets(static_cast<size_t>(n) + 1);
   {
     DeviceBuffer<long long> d_bounds(static_cast<size_t>(n));
-    device::spgemm_row_bounds<<<detail::grid_for(n * 32, 256), 256, 0, stream.get()>>>(A.view(), B.view(),
-                                                                                       d_bounds.data());
-    GQL_CUDA_CHECK_LAUNCH();
+    launch(spgemm_kernels<S>().row_bounds, detail::grid_for(n * 32, 256), 256, 0, stream, A.view(), B.view(),
+           d_bounds.data());
     d_bounds.copy_to_host(bounds, stream);
     A.row_offsets().copy_to_host(a_offsets, stream);
     stream.synchronize();
   }
   int64_t block_products = plan.block_products;
   if (block_products <= 0) {
-    // A block's peak: its pieces and C (each at most one entry per product) and the small-row
-    // scratch (two more pairs of buffers per product); every worker holds one block.
+    // A block's peak: the scratch and C (each at most one entry per product), the spilled rows'
+    // second buffer, and the result's copy on its way out; every worker holds one block.
     const size_t per_product = 4 * (sizeof(index_t) + sizeof(V));
     block_products = static_cast<int64_t>(MemoryBudget::global().available() / 4 * 3 /
                                           (per_product * static_cast<size_t>(plan.workers)));
@@ -171,10 +170,10 @@ HostSpgemmResult<typename S::value_type> spgemm_to_host(const DeviceCsr<typename
         const int64_t first = starts[b], last = starts[b + 1];
         const offset_t begin = a_offsets[static_cast<size_t>(first)], end = a_offsets[static_cast<size_t>(last)];
         DeviceCsr<AT> rows(n, A.n_cols(), end - begin);
-        const unsigned offset_blocks = std::min(detail::grid_for(n + 1, 256), 4096u);
-        detail::spgemm_block_offsets<offset_t><<<offset_blocks, 256, 0, own.get()>>>(
-            A.row_offsets().data(), n, first, last, rows.row_offsets().data());
-        GQL_CUDA_CHECK_LAUNCH();
+        const unsigned long long offset_blocks = std::min(detail::grid_for(n + 1, 256), 4096ull);
+        launch(kernel_handle(&detail::spgemm_block_offsets<offset_t>), offset_blocks, 256, 0, own,
+               A.row_offsets().data(), static_cast<long long>(n), static_cast<long long>(first),
+               static_cast<long long>(last), rows.row_offsets().data());
         if (end > begin) {
           const auto count = static_cast<size_t>(end - begin);
           GQL_CUDA_CHECK(cudaMemcpyAsync(rows.col_indices().data(), A.col_indices().data() + begin,
@@ -206,10 +205,7 @@ HostSpgemmResult<typename S::value_type> spgemm_to_host(const DeviceCsr<typename
         }
         own.synchronize();
         const std::lock_guard<std::mutex> lock(mutex);
-        total.products += block_stats.products;
-        total.large_rows += block_stats.large_rows;
-        total.small_rows += block_stats.small_rows;
-        total.small_batches += block_stats.small_batches;
+        accumulate(total, block_stats);
       }
     } catch (...) {
       const std::lock_guard<std::mutex> lock(mutex);

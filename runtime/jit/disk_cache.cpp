@@ -29,7 +29,7 @@ struct Trailer {
   uint64_t payload_size;
   char magic[8];
 };
-static_assert(sizeof(Trailer) == 24);
+static_assert(sizeof(Trailer) == DiskCache::trailer_bytes);
 
 bool read_file(const std::string& path, std::string& bytes) {
   std::ifstream in(path, std::ios::binary);
@@ -66,7 +66,7 @@ std::string unique_suffix() {
 
 bool is_entry(const fs::path& p) {
   const std::string ext = p.extension().string();
-  return ext == ".so" || ext == ".cubin" || ext == ".ptx";
+  return ext == ".so" || ext == ".cubin" || ext == ".ptx" || ext == ".gch";
 }
 
 }  // namespace

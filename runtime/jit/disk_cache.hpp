@@ -2,6 +2,7 @@
 //   DIR/v1/KEY.EXT          entries: the payload followed by a trailer (checksum, size, magic)
 //   DIR/v1/locks/KEY.lock   flock'd while one process builds KEY; others wait, then reuse
 //   DIR/v1/tmp/             payloads being built; published by rename, so readers never see a partial entry
+// Entries are kernel libraries (.so), CUDA modules (.cubin, .ptx) and precompiled headers (.gch).
 // A hit refreshes the entry's modification time; when the entries exceed the size cap, the least
 // recently used ones are removed. An entry whose trailer does not match its payload is rebuilt.
 #pragma once
@@ -46,6 +47,8 @@ class DiskCache {
   static void write_payload(const std::string& path, const std::string& bytes);
   // The payload of a verified entry file, or false when the file is missing or corrupt.
   static bool read_payload(const std::string& path, std::string& payload);
+
+  static constexpr size_t trailer_bytes = 24;  // what an entry holds after its payload
 
   const std::string& root() const noexcept { return root_; }
   uint64_t max_bytes() const noexcept { return max_bytes_; }

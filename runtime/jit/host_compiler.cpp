@@ -43,27 +43,36 @@ HostCompiler find_host_compiler(const std::string& requested) {
     const fs::path real = fs::canonical(found, ec);
     struct stat st {};
     ::stat(found.c_str(), &st);
-    return {found, (ec ? fs::path(found) : real).string() + " " + std::to_string(st.st_size) + " " +
-                       std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec)};
+    const fs::path binary = ec ? fs::path(found) : real;
+    return {found,
+            binary.string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+                std::to_string(st.st_mtim.tv_nsec),
+            binary.filename().string().find("clang") != std::string::npos};
   }
   std::string tried;
   for (const auto& c : candidates) tried += (tried.empty() ? "" : ", ") + c;
   throw Error(ErrorKind::jit, "no host compiler found (tried " + tried + "; set GQL_CXX)");
 }
 
-std::vector<std::string> shared_object_flags(const compiler::RuntimeLayout& layout,
+std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const compiler::RuntimeLayout& layout,
                                              const std::vector<std::string>& extra) {
   std::vector<std::string> flags = {"-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-fopenmp", "-fPIC", "-shared",
                                     // The runtime is linked in statically; keep its symbols private to the
                                     // kernel library so they never interpose on the host program's.
                                     "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-w", "-I" + layout.include_dir};
+  // clang's OpenMP optimizer works for offloading; on host kernels it costs 8% of a compile and
+  // gains nothing measurable (docs/performance.md, JIT).
+  if (compiler.clang) flags.insert(flags.end(), {"-mllvm", "-openmp-opt-disable"});
+  // lld links a kernel library in half the time of ld.bfd.
+  if (!resolve("ld.lld").empty()) flags.push_back("-fuse-ld=lld");
   flags.insert(flags.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
   flags.insert(flags.end(), extra.begin(), extra.end());
   return flags;
 }
 
 void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
-                         const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output) {
+                         const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output,
+                         const std::string& prelude) {
   const std::string source_path = output + ".cpp";
   {
     std::ofstream file(source_path, std::ios::binary | std::ios::trunc);
@@ -72,6 +81,7 @@ void build_shared_object(const HostCompiler& compiler, const std::vector<std::st
   }
   std::vector<std::string> argv = {compiler.path};
   argv.insert(argv.end(), flags.begin(), flags.end());
+  if (!prelude.empty()) argv.insert(argv.end(), {"-include", prelude});
   argv.insert(argv.end(), {source_path, "-o", output, layout.runtime_library});
   argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
   std::string log;
@@ -83,6 +93,22 @@ void build_shared_object(const HostCompiler& compiler, const std::vector<std::st
                                     compiler::command_line(argv) + "\n" + log);
   }
   std::remove(source_path.c_str());
+}
+
+void build_precompiled_header(const HostCompiler& compiler, const std::vector<std::string>& flags,
+                              const std::string& header, const std::string& output) {
+  std::vector<std::string> argv = {compiler.path};
+  // Linker flags make clang expect several outputs; the header's code generation flags must be the kernels'.
+  for (const std::string& f : flags)
+    if (f != "-shared" && f.rfind("-Wl,", 0) != 0 && f.rfind("-fuse-ld=", 0) != 0) argv.push_back(f);
+  // Instantiates in the header what the header itself uses, once, instead of in every kernel.
+  if (compiler.clang) argv.push_back("-fpch-instantiate-templates");
+  argv.insert(argv.end(), {"-x", "c++-header", header, "-o", output});
+  std::string log;
+  const int status = compiler::run_command(argv, log);
+  if (status != 0)
+    throw Error(ErrorKind::jit, "precompiling the runtime headers failed (exit " + std::to_string(status) +
+                                    ")\ncommand: " + compiler::command_line(argv) + "\n" + log);
 }
 
 std::string host_cpu_identity() {

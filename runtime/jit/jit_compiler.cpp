@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "build_id.hpp"
+#include "cpu_kernel_build.hpp"
 #include "disk_cache.hpp"
 #include "entry_shims.hpp"
 #include "gql/compiler/codegen.hpp"
@@ -105,6 +107,7 @@ struct Compiler::Impl {
   compiler::RuntimeLayout layout;
   jit::HostCompiler host;
   std::vector<std::string> flags;
+  bool precompile_prelude = true;  // GQL_JIT_PCH=0 turns it off
   std::unique_ptr<jit::DiskCache> cache;
 
   struct Memo {
@@ -175,27 +178,32 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
   state->source = compiler::generate_openmp(ir, codegen) + jit::generate_entry_shims(ir);
   state->plan = compiler::plan::print_plan(compiler::plan::plan_module(ir));
 
-  jit::CacheKeyBuilder key_builder;
-  key_builder.add("source", state->source).add("target", "openmp").add("compiler", host.identity);
-  for (const std::string& f : flags) key_builder.add("flag", f);
-  key_builder.add("cpu", jit::host_cpu_identity()).add("build", jit::build_id(layout));
-  const jit::CacheKey key = key_builder.finish();
+  // Everything but the source: the kernels' keys and their precompiled prelude's key both start so.
+  jit::CacheKeyBuilder setup;
+  setup.add("target", "openmp").add("compiler", host.identity);
+  for (const std::string& f : flags) setup.add("flag", f);
+  setup.add("cpu", jit::host_cpu_identity()).add("build", jit::build_id(layout));
+  const jit::CacheKey key = jit::CacheKeyBuilder(setup).add("source", state->source).finish();
 
   jit::CacheEntry entry;
+  jit::KernelBuild build;
   bool made = false;
   const auto load_start = Clock::now();
   state->library = loaded_libraries().get(
       key,
       [&] {
         entry = cache->get_or_build(key, ".so", [&](const std::string& output) {
-          jit::build_shared_object(host, flags, layout, state->source, output);
+          build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt, host,
+                                            flags, layout, state->source, output);
         });
         return load_library(entry.path, ir);
       },
       &made);
   if (options.verbose) {
     std::string what = made ? std::string(jit::to_string(entry.origin)) : "reused (already loaded in this process)";
-    if (made && entry.build_seconds > 0) what += " by " + fs::path(host.path).filename().string() + " in " + format_duration(entry.build_seconds);
+    if (made && entry.build_seconds > 0)
+      what += " by " + fs::path(host.path).filename().string() + " in " + format_duration(entry.build_seconds) + " " +
+              jit::describe(build);
     log(codegen.source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
         format_duration(front_seconds) + ", ready after " + format_duration(seconds_since(start)) + " (load " +
         format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path);
@@ -212,7 +220,8 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
   s.host = jit::find_host_compiler(s.options.cxx);
-  s.flags = jit::shared_object_flags(s.layout, s.options.cxx_flags);
+  s.flags = jit::shared_object_flags(s.host, s.layout, s.options.cxx_flags);
+  if (const char* pch = std::getenv("GQL_JIT_PCH"); pch && std::string(pch) == "0") s.precompile_prelude = false;
   s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
 }
 

@@ -1,0 +1,198 @@
+// The precompiled prelude of CPU kernels: one per cache and include set, reused by later kernels,
+// rebuilt when corrupt, discarded when the compiler refuses it as stale, built once when processes
+// ask together; a kernel always builds, with or without it. Small preludes keep these fast.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cpu_kernel_build.hpp"
+#include "gql/compiler/install_layout.hpp"
+#include "gql/error.hpp"
+#include "jit_test_support.hpp"
+#include "precompiled_prelude.hpp"
+
+namespace gql::jit {
+namespace {
+
+namespace fs = std::filesystem;
+using Prelude = KernelBuild::Prelude;
+
+// A stand-in for generated code: the prelude's includes, then a function that uses them.
+std::string kernel_source(const std::string& name, int value) {
+  return "// Generated from " + name + "\n#include <numeric>\n\n#include <vector>\n\nextern \"C\" int " + name +
+         "() {\n  std::vector<int> v(" + std::to_string(value) + ", 1);\n  return std::accumulate(v.begin(), v.end(), 0);\n}\n";
+}
+
+// Calls `function` in the library `path` (a fresh copy, so that dlopen never reuses a handle).
+int call(const std::string& path, const std::string& function) {
+  static int copies = 0;
+  const std::string copy = path + ".copy" + std::to_string(copies++);
+  fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
+  void* handle = ::dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return -1;
+  auto* fn = reinterpret_cast<int (*)()>(::dlsym(handle, function.c_str()));
+  const int result = fn ? fn() : -2;
+  ::dlclose(handle);
+  fs::remove(copy);
+  return result;
+}
+
+struct Fixture {
+  test::ScratchDir dir;
+  DiskCache cache{dir.str(), uint64_t{1} << 32};
+  compiler::RuntimeLayout layout = compiler::runtime_layout();
+  HostCompiler host = find_host_compiler("");
+  std::vector<std::string> flags = shared_object_flags(host, layout, {});
+  CacheKeyBuilder setup = CacheKeyBuilder().add("test", "precompiled prelude");
+
+  KernelBuild build(const std::string& name, int value, const std::string& output_name) {
+    return build_kernel_library(cache, setup, host, flags, layout, kernel_source(name, value),
+                                (dir.path() / output_name).string());
+  }
+  std::vector<fs::path> precompiled() const {
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(fs::path(cache.root())))
+      if (e.path().extension() == ".gch") found.push_back(e.path());
+    return found;
+  }
+};
+
+TEST(PreludeOf, TakesTheLeadingIncludesWithoutComments) {
+  EXPECT_EQ(prelude_of(kernel_source("a", 1)), "#include <numeric>\n#include <vector>\n");
+  EXPECT_EQ(prelude_of(kernel_source("a", 1)), prelude_of(kernel_source("b", 2)));
+  EXPECT_EQ(prelude_of("int x;\n#include <vector>\n"), "");
+  EXPECT_EQ(prelude_of("#include <a.hpp>\nnamespace n {\n#include <b.hpp>\n}\n"), "#include <a.hpp>\n");
+}
+
+TEST(PrecompiledPrelude, BuiltOnceThenReusedByLaterKernels) {
+  Fixture f;
+  const KernelBuild first = f.build("first", 3, "first.so");
+  EXPECT_EQ(first.prelude, Prelude::used) << first.prelude_error;
+  EXPECT_EQ(first.prelude_origin, CacheOrigin::built);
+  EXPECT_GT(first.prelude_seconds, 0);
+  const KernelBuild second = f.build("second", 5, "second.so");
+  EXPECT_EQ(second.prelude, Prelude::used) << second.prelude_error;
+  EXPECT_EQ(second.prelude_origin, CacheOrigin::disk);
+  EXPECT_EQ(second.prelude_seconds, 0);
+  EXPECT_EQ(f.precompiled().size(), 1u);
+  EXPECT_EQ(call((f.dir.path() / "first.so").string(), "first"), 3);
+  EXPECT_EQ(call((f.dir.path() / "second.so").string(), "second"), 5);
+}
+
+TEST(PrecompiledPrelude, AnotherIncludeSetGetsItsOwn) {
+  Fixture f;
+  (void)f.build("first", 3, "first.so");
+  const std::string other = "#include <string>\nextern \"C\" int other() { return int(std::string(\"four\").size()); }\n";
+  const KernelBuild b = build_kernel_library(f.cache, f.setup, f.host, f.flags, f.layout, other,
+                                             (f.dir.path() / "other.so").string());
+  EXPECT_EQ(b.prelude_origin, CacheOrigin::built);
+  EXPECT_EQ(f.precompiled().size(), 2u);
+  EXPECT_EQ(call((f.dir.path() / "other.so").string(), "other"), 4);
+}
+
+TEST(PrecompiledPrelude, CorruptEntryIsRebuilt) {
+  Fixture f;
+  (void)f.build("first", 3, "first.so");
+  ASSERT_EQ(f.precompiled().size(), 1u);
+  {
+    std::fstream pch(f.precompiled()[0], std::ios::in | std::ios::out | std::ios::binary);
+    pch.seekp(1000);
+    pch.put('\x5a');
+  }
+  const KernelBuild again = f.build("second", 7, "second.so");
+  EXPECT_EQ(again.prelude, Prelude::used) << again.prelude_error;
+  EXPECT_EQ(again.prelude_origin, CacheOrigin::rebuilt);
+  EXPECT_EQ(call((f.dir.path() / "second.so").string(), "second"), 7);
+}
+
+TEST(PrecompiledPrelude, StaleEntryIsDiscardedAndTheKernelStillBuilds) {
+  Fixture f;
+  if (!f.host.clang) GTEST_SKIP() << "g++ ignores a stale .gch by itself; clang refuses it";
+  (void)f.build("first", 3, "first.so");
+  ASSERT_EQ(f.precompiled().size(), 1u);
+  // A header the precompiled form was built from changes on disk (here its modification time).
+  const fs::path header = fs::path(f.precompiled()[0]).replace_extension();
+  fs::last_write_time(header, fs::last_write_time(header) + std::chrono::seconds(5));
+  const KernelBuild refused = f.build("second", 9, "second.so");
+  EXPECT_EQ(refused.prelude, Prelude::refused);
+  EXPECT_NE(refused.prelude_error.find("modified"), std::string::npos) << refused.prelude_error;
+  EXPECT_EQ(call((f.dir.path() / "second.so").string(), "second"), 9);
+  EXPECT_TRUE(f.precompiled().empty());
+  const KernelBuild rebuilt = f.build("third", 11, "third.so");
+  EXPECT_EQ(rebuilt.prelude, Prelude::used) << rebuilt.prelude_error;
+  EXPECT_EQ(rebuilt.prelude_origin, CacheOrigin::built);
+  EXPECT_EQ(call((f.dir.path() / "third.so").string(), "third"), 11);
+}
+
+TEST(PrecompiledPrelude, SourceErrorsAreReportedAndKeepTheEntry) {
+  Fixture f;
+  (void)f.build("first", 3, "first.so");
+  const std::string broken = "#include <numeric>\n#include <vector>\nextern \"C\" int broken() { return undeclared_name; }\n";
+  try {
+    (void)build_kernel_library(f.cache, f.setup, f.host, f.flags, f.layout, broken, (f.dir.path() / "broken.so").string());
+    FAIL() << "the broken source compiled";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::jit);
+    EXPECT_NE(std::string(e.what()).find("undeclared_name"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(f.precompiled().size(), 1u);
+}
+
+TEST(PrecompiledPrelude, WithoutAKeyTheSourceIsCompiledPlain) {
+  Fixture f;
+  const KernelBuild b = build_kernel_library(f.cache, std::nullopt, f.host, f.flags, f.layout, kernel_source("plain", 4),
+                                             (f.dir.path() / "plain.so").string());
+  EXPECT_EQ(b.prelude, Prelude::none);
+  EXPECT_TRUE(f.precompiled().empty());
+  EXPECT_EQ(call((f.dir.path() / "plain.so").string(), "plain"), 4);
+}
+
+TEST(PrecompiledPrelude, ProcessesStartingTogetherBuildItOnce) {
+  test::ScratchDir dir;
+  constexpr int processes = 3;
+  pid_t children[processes];
+  for (int n = 0; n < processes; ++n) {
+    children[n] = fork();
+    ASSERT_GE(children[n], 0);
+    if (children[n] == 0) {
+      int status = 3;
+      try {
+        DiskCache cache(dir.str(), uint64_t{1} << 32);
+        const compiler::RuntimeLayout layout = compiler::runtime_layout();
+        const HostCompiler host = find_host_compiler("");
+        const std::string name = "k" + std::to_string(n);
+        const KernelBuild b =
+            build_kernel_library(cache, CacheKeyBuilder().add("test", "together"), host,
+                                 shared_object_flags(host, layout, {}), layout, kernel_source(name, n + 1),
+                                 (dir.path() / (name + ".so")).string());
+        if (b.prelude != Prelude::used) status = 4;
+        else if (call((dir.path() / (name + ".so")).string(), name) != n + 1) status = 5;
+        else status = b.prelude_origin == CacheOrigin::built ? 0 : 1;
+      } catch (...) {
+        status = 2;
+      }
+      _exit(status);
+    }
+  }
+  int built = 0, reused = 0;
+  for (pid_t child : children) {
+    int status = -1;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    const int code = WEXITSTATUS(status);
+    EXPECT_TRUE(code == 0 || code == 1) << "child exit " << code;
+    (code == 0 ? built : reused) += 1;
+  }
+  EXPECT_EQ(built, 1);
+  EXPECT_EQ(reused, processes - 1);
+}
+
+}  // namespace
+}  // namespace gql::jit

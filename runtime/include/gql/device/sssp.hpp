@@ -38,7 +38,8 @@ class DevicePaths {
       if (G.nvals() > 0) weights_.copy_from_host(G.values(), stream_);
     }
     const size_t n = static_cast<size_t>(std::max<int64_t>(n_, 1));
-    value_ = DeviceBuffer<V>(n);
+    // Whole 32-bit words: a CAS on a 1- or 2-byte value works on the aligned word around it.
+    value_ = DeviceBuffer<V>((n * sizeof(V) + 3) / 4 * 4 / sizeof(V));
     stamp_ = DeviceBuffer<int>(n);
     reached_ = DeviceBuffer<unsigned char>(n);
     queues_.emplace(n_, stream_);

@@ -99,7 +99,8 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
   }
   if (frontier_edges) *frontier_edges = edges;
   const size_t cells = static_cast<size_t>(std::max<int64_t>(n, 1));
-  DeviceBuffer<Cell> accumulator(cells);
+  // Whole 32-bit words: a CAS on a 1- or 2-byte value works on the aligned word around it.
+  DeviceBuffer<Cell> accumulator((cells * sizeof(Cell) + 3) / 4 * 4 / sizeof(Cell));
   DeviceBuffer<unsigned char> present(cells);
   DeviceBuffer<unsigned char> allowed;
   std::vector<unsigned char> host_allowed;

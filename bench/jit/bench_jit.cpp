@@ -1,9 +1,14 @@
 // bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--json FILE]: how long until a kernel is ready
 // to call (default examples/fof.gql, fof). One record per stage (workload "jit").
-//   cold     a fresh cache: front end + code generation + host compiler + dlopen
+//   cold     a fresh cache: front end + code generation + host compiler + dlopen, the runtime headers
+//            precompiled first; then kernels new to a cache that holds that precompiled header (the
+//            same spec under other names, so other keys); then one with GQL_JIT_PCH=0. Each also
+//            in CPU seconds of this process and the compilers it ran: the compile is single-threaded,
+//            so on an idle core that is its wall time.
 //   warm     a new process (this program re-run) whose cache holds the kernel: from main() to ready,
 //            and the whole process as its parent sees it
 //   hot      the same Compiler asked again in-process (memoized module), and kernel lookup + bind
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +18,8 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +38,38 @@ void ready(const gql::Compiler& compiler, const std::string& spec, const std::st
   (void)compiler.compile_file(spec).kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
 }
 
+// User + system seconds of this process and of its waited-for children (the host compilers).
+double cpu_seconds() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    total += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  return total;
+}
+
+struct Cold {
+  std::vector<double> wall, cpu;
+};
+
+// Times `compile` (which must compile a kernel new to the cache) into `into`.
+template <class F>
+void time_cold(Cold& into, F&& compile) {
+  const double cpu = cpu_seconds();
+  const auto t = Clock::now();
+  compile();
+  into.wall.push_back(since(t));
+  into.cpu.push_back(cpu_seconds() - cpu);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -43,10 +82,11 @@ int main(int argc, char** argv) try {
     return 0;
   }
   using namespace gql::bench;
-  Args args(argc, argv, "usage: bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--json FILE]");
+  Args args(argc, argv, "usage: bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--cold-runs 3] [--json FILE]");
   const std::string spec = args.text("spec", GQL_EXAMPLES_DIR "/fof.gql");
   const std::string kernel = args.text("kernel", "fof");
   const int runs = static_cast<int>(args.integer("runs", 7));
+  const int cold_runs = static_cast<int>(args.integer("cold-runs", 3));
   JsonLines out(args.text("json", ""));
   args.check_all_used();
   const RunContext context = host_context();
@@ -54,9 +94,21 @@ int main(int argc, char** argv) try {
   std::filesystem::remove_all(cache);
 
   gql::Compiler compiler({.cache_dir = cache});
+  Cold fresh, precompiled, plain;
+  time_cold(fresh, [&] { ready(compiler, spec, kernel); });
+  // The same spec under another name: the generated source names it, so the key is new.
+  const std::string text = read_text(spec), stem = std::filesystem::path(spec).stem().string();
+  const auto ready_as = [&](const gql::Compiler& c, const std::string& name) {
+    (void)c.compile_source(text, name).kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
+  };
+  for (int run = 0; run < cold_runs; ++run) time_cold(precompiled, [&] { ready_as(compiler, stem + "-" + std::to_string(run) + ".gql"); });
+  ::setenv("GQL_JIT_PCH", "0", 1);
+  {
+    gql::Compiler without({.cache_dir = cache});
+    time_cold(plain, [&] { ready_as(without, stem + "-plain.gql"); });
+  }
+  ::unsetenv("GQL_JIT_PCH");
   auto t = Clock::now();
-  ready(compiler, spec, kernel);
-  const double cold = since(t);
 
   std::vector<double> warm_main, warm_process;
   for (int run = 0; run < runs; ++run) {
@@ -87,13 +139,24 @@ int main(int argc, char** argv) try {
         .text("detail", std::string(detail) + "; " + compiler_name);
     out.write(stamp_host(r, context));
   };
-  emit("cold compile (fresh cache)", "gql", summarize({cold}), "front end + codegen + host compiler + dlopen");
+  const auto emit_cold = [&](const char* variant, const char* role, const Cold& c, const std::string& detail) {
+    const TimeSummary cpu = summarize(c.cpu);
+    char text_cpu[96];
+    std::snprintf(text_cpu, sizeof text_cpu, "; CPU %.2f s (min %.2f)", cpu.median, cpu.min);
+    emit(variant, role, summarize(c.wall), (detail + text_cpu).c_str());
+  };
+  emit_cold("cold compile (fresh cache)", "gql", fresh, "front end + codegen + precompiling the runtime headers + host compiler + dlopen");
+  emit_cold("cold compile (precompiled headers cached)", "gql-variant", precompiled, "a kernel new to a cache that holds the precompiled runtime headers");
+  emit_cold("cold compile (GQL_JIT_PCH=0)", "gql-variant", plain, "the runtime headers parsed with the kernel");
   emit("warm: main() to ready", "gql-variant", summarize(warm_main), "new process, kernel in the disk cache");
   emit("warm: whole process", "gql-variant", summarize(warm_process), "as its parent sees it");
   emit("hot: compile_file again", "gql-variant", summarize({hot_compile}), "memoized module, mean of 100000");
   emit("hot: kernel lookup + bind", "gql-variant", summarize({hot_bind}), "mean of 100000");
-  std::fprintf(stderr, "jit %s: cold %.3f s, warm %.2f ms (main to ready), hot compile %.2f us, bind %.2f us\n",
-               kernel.c_str(), cold, summarize(warm_main).median * 1e3, hot_compile * 1e6, hot_bind * 1e6);
+  std::fprintf(stderr,
+               "jit %s: cold %.3f s (CPU %.2f s) in a fresh cache, %.3f s (CPU %.2f s) with the precompiled headers cached, "
+               "%.3f s (CPU %.2f s) without them; warm %.2f ms (main to ready), hot compile %.2f us, bind %.2f us\n",
+               kernel.c_str(), fresh.wall[0], fresh.cpu[0], summarize(precompiled.wall).median, summarize(precompiled.cpu).median,
+               plain.wall[0], plain.cpu[0], summarize(warm_main).median * 1e3, hot_compile * 1e6, hot_bind * 1e6);
   std::filesystem::remove_all(cache);
   return 0;
 } catch (const std::exception& e) {  // gql::Error, or a usage error from the options

@@ -146,8 +146,9 @@ class KernelEmitter {
   std::string product_options(const ir::Op& o) const {
     const auto& p = std::get<ir::ProductSchedule>(o.schedule);
     if (module_.target == ir::Target::cuda) {
-      // The whole-GPU path takes the rows of the first class with a dense accumulator.
-      int64_t large = int64_t{1} << 15;
+      // Dense accumulators take the rows of the first class with a dense accumulator; 0 leaves the
+      // runtime's tuned default (SpgemmPlan) when the spec names no such class.
+      int64_t large = 0;
       for (const ir::RowClass& c : p.rows)
         if (c.accumulator == ir::Accumulator::dense && c.min_work > 0) {
           large = c.min_work;

@@ -19,7 +19,8 @@ using cpu::mask;
 using cpu::no_mask;
 
 struct ProductOptions {
-  long long large_row_products = 4096;  // rows with at least this many products: dense accumulators
+  // Rows with at least this many products take dense accumulators; 0: SpgemmPlan's default.
+  long long large_row_products = 0;
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
 };
@@ -101,10 +102,12 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
   const auto dB = detail::upload_as<typename S::b_type>(B, stream);
   const detail::DeviceMask dM = detail::upload_mask(m, stream);
   SpgemmPlan plan;
-  plan.large_row_products = options.large_row_products;
-  // Rows below the large class stay in the shared-memory classes as far as they reach.
-  plan.medium_row_products = std::clamp<long long>(options.large_row_products - 1, plan.small_row_products,
-                                                   SpgemmShapes::medium_slots);
+  if (options.large_row_products > 0) {
+    plan.large_row_products = options.large_row_products;
+    // Rows below the large class stay in the shared-memory classes as far as they reach.
+    plan.medium_row_products = std::clamp<long long>(options.large_row_products - 1, plan.small_row_products,
+                                                     SpgemmShapes::medium_slots);
+  }
   SpgemmStats stats;
   auto product = gql::spgemm<Device>(dA, dB, dM.view, plan, stream, &stats).to_host(stream);
   ctx.work().products += stats.products;

@@ -35,6 +35,8 @@ inline bool check(bool ok, const std::string& what, const char* file, int line) 
 // Runs the test body; returns the process exit code.
 template <class Body>
 int run_main(int argc, char** argv, const char* name, Body body) {
+  // Line by line, so a test stopped by a time limit still shows how far it came.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--small") == 0) small_inputs() = true;
   if (device_count() == 0) {

@@ -1,10 +1,12 @@
 // GPU closures and LU on one device, in one run: Floyd-Warshall (min_plus) with the register-tiled
-// design (fp32; int32 with and without DPX), the seed's shared-memory design (64 x 64 tiles, 4
-// entries per thread) and global-memory design, out of core with the budget capped to a quarter of
-// the matrix against in core (both from pinned host memory), and LU fp64 against cuSOLVER dgetrf with
-// both residuals. Rates: updates = n^3 per closure; LU flops = 2 n^3 / 3.
+// design (fp32 with k-blocks 128, 64 and 32; int32 with and without DPX), the seed's shared-memory
+// design (64 x 64 tiles, 4 entries per thread) and global-memory design, out of core with the budget
+// capped to a quarter of the matrix against in core (both from pinned host memory), and LU fp64
+// against cuSOLVER dgetrf with both residuals. Rates: updates = n^3 per closure; LU flops = 2 n^3 / 3.
+// Variant names carry the GEMM's build-time tuning (GQL_CLOSURE_GEMM_CHUNK and _UNROLL).
 //
-//   bench_gpu_closure [--json FILE] [--sizes 8192,16384] [--large 32768] [--lu 16384] [--ooc 16384]
+//   bench_gpu_closure [--json FILE] [--sizes 8192,16384] [--large 32768] [--lu 16384,32768]
+//                     [--ooc 32768] [--designs register|all]   (an empty list skips that part)
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -147,13 +149,11 @@ void closure_out_of_core(Bench& b, long long n) {
     return std::make_pair(plan, seconds);
   };
   gpu::DeviceClosureOptions in_core;
-  in_core.tile = 64;
   in_core.out_of_core = gpu::OutOfCore::off;
   std::vector<float> expected, got;
   const auto [plan_in, t_in] = run(in_core, &expected);
   MemoryBudget::global().set_limit(bytes / 4);
   gpu::DeviceClosureOptions streamed;
-  streamed.tile = 64;
   streamed.out_of_core = gpu::OutOfCore::automatic;
   std::pair<gpu::ClosurePlan, double> outcome;
   try {
@@ -182,8 +182,7 @@ void lu_against_cusolver(Bench& b, long long n) {
   GQL_CUDA_CHECK(cudaDeviceSynchronize());
   const int none = static_cast<int>(n);
   std::vector<int32_t> host_pivots(static_cast<size_t>(n));
-  double residual = 0;
-  {
+  for (const int64_t panel : {256, 128}) {
     Stream stream;
     gpu::CublasHandle handle(stream.get());
     std::vector<double> seconds;
@@ -192,17 +191,17 @@ void lu_against_cusolver(Bench& b, long long n) {
       singular.copy_from_host(std::span<const int>(&none, 1), stream);
       Event start, stop;
       start.record(stream);
-      gpu::lu_on_device(f.data(), n, n, pivots.data(), singular.data(), gpu::DeviceLuOptions{}, handle.get(), stream.get());
+      gpu::lu_on_device(f.data(), n, n, pivots.data(), singular.data(), gpu::DeviceLuOptions{panel, true}, handle.get(),
+                        stream.get());
       stop.record(stream);
       stop.synchronize();
       if (r > 0) seconds.push_back(Event::elapsed_ms(start, stop) / 1000.0);
     }
     pivots.copy_to_host(std::span<int>(host_pivots.data(), host_pivots.size()), stream);
     stream.synchronize();
-    residual = gpu::lu_relative_residual(a.data(), f.data(), host_pivots, n, false);
-    bench::TimeSummary t = bench::summarize(seconds);
-    b.record("lu_f64", "gql: panel 128 on the GPU, cuBLAS trsm + dgemm", n, t, 2.0 * n * n * n / 3.0, "flops_per_s",
-             "residual " + bench::json_number(residual));
+    const double residual = gpu::lu_relative_residual(a.data(), f.data(), host_pivots, n, false);
+    b.record("lu_f64", "gql: panel " + std::to_string(panel) + " (columns 32 per cooperative launch), cuBLAS trsm + dgemm",
+             n, bench::summarize(seconds), 2.0 * n * n * n / 3.0, "flops_per_s", "residual " + bench::json_number(residual));
   }
   {
     Stream stream;
@@ -237,7 +236,8 @@ void lu_against_cusolver(Bench& b, long long n) {
 
 int main(int argc, char** argv) {
   std::string json;
-  std::vector<long long> sizes{8192, 16384}, large, lu_sizes{16384}, ooc_sizes{16384};
+  std::vector<long long> sizes{8192, 16384}, large, lu_sizes{16384, 32768}, ooc_sizes{32768};
+  bool all_designs = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--json") json = argv[i + 1];
@@ -245,14 +245,16 @@ int main(int argc, char** argv) {
     else if (flag == "--large") large = parse_sizes(argv[i + 1]);
     else if (flag == "--lu") lu_sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--ooc") ooc_sizes = parse_sizes(argv[i + 1]);
+    else if (flag == "--designs") all_designs = std::string(argv[i + 1]) == "all";
   }
   try {
     cudaDeviceProp prop{};
     GQL_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     bench::JsonLines out(json);
     Bench b{out, {std::string(prop.name), bench::utc_now(), bench::env_or("GQL_BENCH_COMMIT", "unknown")}};
-    gpu::DeviceClosureOptions fast;
-    fast.tile = 64;
+    const std::string tuning = ", chunk " + std::to_string(device::closure::gemm_chunk) + ", unroll " +
+                               std::to_string(device::closure::gemm_unroll);
+    gpu::DeviceClosureOptions fast;  // register tiles, k-block 128, DPX where it applies
     gpu::DeviceClosureOptions seed;
     seed.kernel = gpu::ClosureKernel::shared_tiles;
     seed.tile = 64;
@@ -263,16 +265,21 @@ int main(int argc, char** argv) {
     gpu::DeviceClosureOptions global = fast;
     global.kernel = gpu::ClosureKernel::global_memory;
     for (const long long n : sizes) {
-      closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 64", n, fast, n <= 8192 ? 5 : 2);
-      gpu::DeviceClosureOptions k32 = fast;
-      k32.tile = 32;
-      closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 32", n, k32, n <= 8192 ? 3 : 1);
-      closure_in_core<MinPlusDpx>(b, "int32 register tiles, DPX add-min", n, fast, n <= 8192 ? 3 : 2);
-      closure_in_core<MinPlusDpx>(b, "int32 register tiles, plain add and min", n, generic, n <= 8192 ? 3 : 1);
-      closure_in_core<MinPlus<float>>(b, "fp32 seed shared-memory design (64x64, 4 per thread)", n, seed, 1);
+      const int repeats = n <= 8192 ? 5 : 2;
+      closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 128" + tuning, n, fast, repeats);
+      for (const int kb : {64, 32}) {
+        gpu::DeviceClosureOptions o = fast;
+        o.tile = kb;
+        closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block " + std::to_string(kb) + tuning, n, o, 1);
+      }
+      closure_in_core<MinPlusDpx>(b, "int32 register tiles, DPX add-min, k-block 128" + tuning, n, fast, repeats);
+      closure_in_core<MinPlusDpx>(b, "int32 register tiles, plain add and min, k-block 128" + tuning, n, generic, 1);
+      if (all_designs)
+        closure_in_core<MinPlus<float>>(b, "fp32 seed shared-memory design (64x64, 4 per thread)", n, seed, 1);
     }
-    closure_in_core<MinPlus<float>>(b, "fp32 seed global-memory design", 4096, global, 1);
-    for (const long long n : large) closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 64", n, fast, 1);
+    if (all_designs) closure_in_core<MinPlus<float>>(b, "fp32 seed global-memory design", 4096, global, 1);
+    for (const long long n : large)
+      closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 128" + tuning, n, fast, 1);
     for (const long long n : ooc_sizes) closure_out_of_core(b, n);
     for (const long long n : lu_sizes) lu_against_cusolver(b, n);
   } catch (const std::exception& e) {

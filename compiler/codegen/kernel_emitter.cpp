@@ -173,6 +173,11 @@ class KernelEmitter {
 
   std::string closure_options(const ir::Op& o) const {
     const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
+    if (ns(o) == "gql::gpu::") {  // the GPU's schedule: k-block and streaming
+      const char* ooc = c.out_of_core == ir::Toggle::on ? "on" : c.out_of_core == ir::Toggle::off ? "off" : "automatic";
+      return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", " + ns(o) + "OutOfCore::" + ooc + ", " +
+             std::to_string(c.streams) + ", \"" + label(o) + "\"}";
+    }
     const char* variant = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
                           : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"
                                                                                   : "recursive";

@@ -37,8 +37,9 @@ inline std::vector<Variant> variants() {
     o.out_of_core = gpu::OutOfCore::off;
     out.push_back({std::move(name), o});
   };
+  add("register 128", ClosureKernel::register_tiles, 128, 4, true, true);
+  add("register 128 no dpx", ClosureKernel::register_tiles, 128, 4, true, false);
   add("register 64", ClosureKernel::register_tiles, 64, 4, true, true);
-  add("register 64 no dpx", ClosureKernel::register_tiles, 64, 4, true, false);
   add("register 32", ClosureKernel::register_tiles, 32, 1, true, true);
   add("shared 64 x4 spread", ClosureKernel::shared_tiles, 64, 4, true, false);
   add("shared 64 x8 packed", ClosureKernel::shared_tiles, 64, 8, false, false);
@@ -52,7 +53,7 @@ inline std::vector<Variant> variants() {
 template <class T>
 bool same_value(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (a == b) return true;  // infinities included
+    if (a == b || (std::isnan(a) && std::isnan(b))) return true;  // infinities included
     return std::abs(a - b) <= 1e-5 * std::max(std::abs(a), std::abs(b));
   } else {
     return a == b;

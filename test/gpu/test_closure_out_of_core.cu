@@ -158,17 +158,24 @@ void road_graph() {
   std::printf("road graph: rome99, %lld vertices, %zu arcs checked\n", static_cast<long long>(n), arcs.size());
 }
 
+// Options that are not built: a usage error, nothing run.
 void bad_options_refused() {
-  gpu::DeviceClosureOptions o;
-  o.tile = 128;
-  bool refused = false;
-  try {
-    Matrix<float> d(10, 10, 1.0f);
-    gpu::closure<MinPlus<float>>(d, o);
-  } catch (const Error& e) {
-    refused = e.kind() == ErrorKind::usage;
-  }
-  GPU_CHECK_MSG(refused, "tile 128 is not built: a usage error");
+  const auto refused = [](gpu::DeviceClosureOptions o) {
+    try {
+      Matrix<float> d(10, 10, 1.0f);
+      gpu::closure<MinPlus<float>>(d, o);
+    } catch (const Error& e) {
+      return e.kind() == ErrorKind::usage;
+    }
+    return false;
+  };
+  gpu::DeviceClosureOptions registers;
+  registers.tile = 256;
+  GPU_CHECK_MSG(refused(registers), "register tiles with k-block 256 are not built: a usage error");
+  gpu::DeviceClosureOptions shared;
+  shared.kernel = gpu::ClosureKernel::shared_tiles;
+  shared.tile = 128;
+  GPU_CHECK_MSG(refused(shared), "shared tiles of 128 are not built: a usage error");
 }
 
 }  // namespace

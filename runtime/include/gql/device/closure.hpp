@@ -2,8 +2,9 @@
 // device/closure_kernels.cuh. A plan picks the kernel design and where the matrix lives:
 //
 //   in core       the matrix, padded to a multiple of 128 rows and columns, sits in device memory;
-//                 per k-block: the diagonal tile, its block row and column (shared-memory kernels),
-//                 then the rest (shared-memory tiles, or the register-tiled semiring GEMM).
+//                 per k-block: the diagonal tile (a shared-memory kernel), then its block row and
+//                 column and then the rest (shared-memory tiles, or two launches of the register-
+//                 tiled semiring GEMM: both panels in one, everything else in the other).
 //   out of core   when the padded matrix exceeds the device memory budget (MemoryBudget, capped by
 //                 GQL_DEVICE_MEMORY_LIMIT) or the schedule says so: the same three stages over super
 //                 tiles of S x S entries (S from the budget), each streamed from pinned host memory
@@ -34,7 +35,7 @@ enum class OutOfCore { automatic, on, off };
 
 struct DeviceClosureOptions {
   ClosureKernel kernel = ClosureKernel::register_tiles;
-  int tile = 32;       // k-block edge: 32 or 64 (32 measured faster for fp32 on the H200)
+  int tile = 128;      // k-block edge: 32, 64 or 128 (register_tiles), 32 or 64 (shared_tiles)
   int per_thread = 4;  // shared_tiles: entries per thread (tile 32: 1, 2, 4; tile 64: 4, 8)
   bool spread = true;  // shared_tiles: a thread's rows strided (true) or contiguous
   OutOfCore out_of_core = OutOfCore::automatic;
@@ -44,7 +45,7 @@ struct DeviceClosureOptions {
 
 struct ClosurePlan {
   ClosureKernel kernel = ClosureKernel::register_tiles;
-  int tile = 64;
+  int tile = 128;
   int per_thread = 4;
   bool spread = true;
   bool dpx = false;          // the DPX add-min runs
@@ -66,7 +67,7 @@ struct ClosurePlan {
         break;
       case ClosureKernel::register_tiles:
         kernel_text = "3-stage blocked, k-block " + std::to_string(tile) +
-                      ", stage 3 register-tiled semiring GEMM (8x8 per thread, 128x128 per block)" +
+                      ", stages 2-3 register-tiled semiring GEMM (8x8 per thread, 128x128 per block)" +
                       (dpx ? ", DPX add-min" : "");
         break;
     }
@@ -89,8 +90,10 @@ constexpr bool dpx_capable() {
 }
 
 inline void check_options(const DeviceClosureOptions& o) {
-  if (o.tile != 32 && o.tile != 64)
-    throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (32 or 64 are built)");
+  const bool registers = o.kernel == ClosureKernel::register_tiles;
+  if (o.kernel != ClosureKernel::global_memory && o.tile != 32 && o.tile != 64 && !(registers && o.tile == 128))
+    throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (32 or 64 are built" +
+                                      (registers ? ", and 128 for register tiles)" : ")"));
   if (o.kernel == ClosureKernel::shared_tiles) {
     const bool ok = o.tile == 32 ? (o.per_thread == 1 || o.per_thread == 2 || o.per_thread == 4)
                                  : (o.per_thread == 4 || o.per_thread == 8);
@@ -108,9 +111,9 @@ void allow_shared(Kernel kernel, size_t bytes) {
     GQL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
-// Stages 1 and 2 (and 3 unless `gemm_rest`) of k-block kt with the shared-memory tile kernels.
+// The three stages of k-block kt with the shared-memory tile kernels.
 template <class S, class V, int TILE, int PER>
-void shared_stages(V* d, int64_t n, int64_t ld, int64_t g0, int64_t kt, bool spread, bool with_rest, cudaStream_t s) {
+void shared_stages(V* d, int64_t n, int64_t ld, int64_t g0, int64_t kt, bool spread, cudaStream_t s) {
   namespace k = device::closure;
   const int64_t nt = (n + TILE - 1) / TILE;
   const dim3 block(TILE, TILE / PER);
@@ -120,7 +123,6 @@ void shared_stages(V* d, int64_t n, int64_t ld, int64_t g0, int64_t kt, bool spr
   if (nt == 1) return;
   k::fw_tile_panels<S, V, TILE, PER><<<dim3(static_cast<unsigned>(nt), 2), block, 2 * one, s>>>(d, n, ld, kt, g0, spread);
   GQL_CUDA_CHECK_LAUNCH();
-  if (!with_rest) return;
   k::fw_tile_rest<S, V, TILE, PER><<<dim3(static_cast<unsigned>(nt), static_cast<unsigned>(nt)), block, 2 * one, s>>>(
       d, n, ld, kt, g0, spread);
   GQL_CUDA_CHECK_LAUNCH();
@@ -135,45 +137,104 @@ void allow_shared_stages() {
   allow_shared(k::fw_tile_rest<S, V, TILE, PER>, 2 * one);
 }
 
-// out = agg(in, A (x) B) through the register-tiled kernel (see device::closure::GemmArgs).
-template <class S, class V, int KB>
-void semiring_gemm(const device::closure::GemmArgs<V>& g, bool dpx, cudaStream_t s) {
+// out = agg(in, A (x) B) through the register-tiled kernel (see device::closure::GemmArgs); with
+// `second`, its product runs in the same launch.
+template <class S, class V>
+void semiring_gemm(const device::closure::GemmArgs<V>& g, bool dpx, cudaStream_t s,
+                   const device::closure::GemmArgs<V>* second = nullptr) {
   namespace k = device::closure;
-  if (g.m <= 0 || g.q <= 0) return;
-  const dim3 grid(static_cast<unsigned>((g.q + k::gemm_tile - 1) / k::gemm_tile),
-                  static_cast<unsigned>((g.m + k::gemm_tile - 1) / k::gemm_tile));
-  const size_t bytes = 2 * sizeof(V) * KB * k::gemm_tile;
+  const auto tiles = [](const k::GemmArgs<V>& a) { return a.m > 0 && a.q > 0 ? k::gemm_tiles(a.m, a.q) : 0; };
+  const int64_t count = tiles(g) + (second ? tiles(*second) : 0);
+  if (count == 0) return;
+  const unsigned grid = static_cast<unsigned>(count);
+  const k::GemmArgs<V>& g1 = second ? *second : g;
   if constexpr (dpx_capable<S>()) {
     if (dpx) {
-      allow_shared(k::semiring_gemm<S, V, KB, true>, bytes);
-      k::semiring_gemm<S, V, KB, true><<<grid, k::gemm_threads, bytes, s>>>(g);
+      k::semiring_gemm<S, V, true><<<grid, k::gemm_threads, 0, s>>>(g, g1);
       GQL_CUDA_CHECK_LAUNCH();
       return;
     }
   }
-  allow_shared(k::semiring_gemm<S, V, KB, false>, bytes);
-  k::semiring_gemm<S, V, KB, false><<<grid, k::gemm_threads, bytes, s>>>(g);
+  k::semiring_gemm<S, V, false><<<grid, k::gemm_threads, 0, s>>>(g, g1);
   GQL_CUDA_CHECK_LAUNCH();
 }
 
+// s waits for what `from` has done so far.
+inline void join(cudaStream_t s, cudaStream_t from, const Event& event) {
+  GQL_CUDA_CHECK(cudaEventRecord(event.get(), from));
+  GQL_CUDA_CHECK(cudaStreamWaitEvent(s, event.get(), 0));
+}
+
+// The register-tiled closure with one k-block of lookahead. Per k-block K (rows and columns
+// [k0, k1)): stage 1 closes the diagonal tile with one block of 1024 threads (KB * KB / 1024 entries
+// each), stage 2 updates both panels through it in one GEMM launch, stage 3 updates everything else.
+// Stage 3 of K is split: the strips of K + 1 (its rows and columns) first, on a second stream that
+// then runs stages 1 and 2 of K + 1 at once, while the caller's stream updates the rest, which reads
+// only panels of K and writes nothing of K or K + 1. So stages 1 and 2 run beside stage 3 instead
+// of between its launches.
 template <class S, class V, int KB>
 void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStream_t s) {
-  constexpr int per = KB == 64 ? 4 : 1;
-  allow_shared_stages<S, V, KB, per>();
+  namespace k = device::closure;
+  constexpr int per = KB * KB / 1024;
+  const size_t diagonal_bytes = sizeof(V) * KB * KB;
+  allow_shared(k::fw_tile_diagonal<S, V, KB, per>, diagonal_bytes);
   const int64_t nt = (n + KB - 1) / KB;
-  for (int64_t kt = 0; kt < nt; ++kt) {
-    shared_stages<S, V, KB, per>(d, n, ld, g0, kt, true, false, s);
-    const int64_t k0 = kt * KB, kb = std::min<int64_t>(KB, n - k0);
-    device::closure::GemmArgs<V> g{d + k0, ld, d + k0 * ld, ld, d, d, ld, n, kb, n, g0, g0 + k0, g0, k0, k0 + kb};
-    semiring_gemm<S, V, KB>(g, dpx, s);
+  const auto extent = [&](int64_t kt) { return std::min<int64_t>(KB, n - kt * KB); };
+  const auto stages_1_2 = [&](int64_t kt, cudaStream_t on) {
+    const int64_t k0 = kt * KB, kb = extent(kt);
+    k::fw_tile_diagonal<S, V, KB, per><<<1, dim3(KB, KB / per), diagonal_bytes, on>>>(d, n, ld, kt, g0, true);
+    GQL_CUDA_CHECK_LAUNCH();
+    V* row = d + k0 * ld;  // D(K, :)
+    V* column = d + k0;    // D(:, K)
+    const V* diagonal = row + k0;
+    k::GemmArgs<V> row_panel{diagonal, ld, row, ld, row, row, ld, kb, kb, n, g0 + k0, g0 + k0, g0};
+    row_panel.skip_cols_lo = k0;
+    row_panel.skip_cols_hi = k0 + kb;
+    k::GemmArgs<V> column_panel{column, ld, diagonal, ld, column, column, ld, n, kb, kb, g0, g0 + k0, g0 + k0};
+    column_panel.skip_rows_lo = k0;
+    column_panel.skip_rows_hi = k0 + kb;
+    semiring_gemm<S, V>(row_panel, dpx, on, &column_panel);
+  };
+  if (nt == 1) {
+    stages_1_2(0, s);
+    return;
   }
+  Stream ahead;
+  Event entry, ready, rest_done[2];
+  join(ahead.get(), s, entry);
+  stages_1_2(0, ahead.get());
+  for (int64_t kt = 0; kt < nt; ++kt) {
+    const int64_t k0 = kt * KB, kb = extent(kt), k1 = k0 + kb;
+    const int64_t kb_next = kt + 1 < nt ? extent(kt + 1) : 0, fixed_hi = k1 + kb_next;  // K and K + 1
+    V* row = d + k0 * ld;
+    V* column = d + k0;
+    join(s, ahead.get(), ready);  // panels of K
+    k::GemmArgs<V> rest{column, ld, row, ld, d, d, ld, n, kb, n, g0, g0 + k0, g0};
+    rest.skip_rows_lo = rest.skip_cols_lo = k0;
+    rest.skip_rows_hi = rest.skip_cols_hi = fixed_hi;
+    semiring_gemm<S, V>(rest, dpx, s);
+    GQL_CUDA_CHECK(cudaEventRecord(rest_done[kt % 2].get(), s));
+    if (kb_next == 0) break;
+    // The strips of K + 1 through K's panels, after the previous rest (which wrote them).
+    if (kt > 0) GQL_CUDA_CHECK(cudaStreamWaitEvent(ahead.get(), rest_done[(kt - 1) % 2].get(), 0));
+    k::GemmArgs<V> next_rows{column + k1 * ld, ld, row, ld, d + k1 * ld, d + k1 * ld, ld, kb_next, kb, n,
+                             g0 + k1, g0 + k0, g0};
+    next_rows.skip_cols_lo = k0;
+    next_rows.skip_cols_hi = k1;
+    k::GemmArgs<V> next_columns{column, ld, row + k1, ld, d + k1, d + k1, ld, n, kb, kb_next, g0, g0 + k0, g0 + k1};
+    next_columns.skip_rows_lo = k0;
+    next_columns.skip_rows_hi = fixed_hi;
+    semiring_gemm<S, V>(next_rows, dpx, ahead.get(), &next_columns);
+    stages_1_2(kt + 1, ahead.get());
+  }
+  join(s, ahead.get(), ready);  // nothing of `ahead` outlives the call
 }
 
 template <class S, class V, int TILE, int PER>
 void shared_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool spread, cudaStream_t s) {
   allow_shared_stages<S, V, TILE, PER>();
   const int64_t nt = (n + TILE - 1) / TILE;
-  for (int64_t kt = 0; kt < nt; ++kt) shared_stages<S, V, TILE, PER>(d, n, ld, g0, kt, spread, true, s);
+  for (int64_t kt = 0; kt < nt; ++kt) shared_stages<S, V, TILE, PER>(d, n, ld, g0, kt, spread, s);
 }
 
 template <class S, class V>
@@ -199,7 +260,8 @@ void closure_on_device(typename S::value_type* d, int32_t* pred, int64_t n, int6
   if (pred || plan.kernel == ClosureKernel::global_memory) return detail::global_closure<S, V>(d, pred, n, ld, g0, s);
   if (plan.kernel == ClosureKernel::register_tiles) {
     if (plan.tile == 32) detail::register_closure<S, V, 32>(d, n, ld, g0, plan.dpx, s);
-    else detail::register_closure<S, V, 64>(d, n, ld, g0, plan.dpx, s);
+    else if (plan.tile == 64) detail::register_closure<S, V, 64>(d, n, ld, g0, plan.dpx, s);
+    else detail::register_closure<S, V, 128>(d, n, ld, g0, plan.dpx, s);
     return;
   }
   if (plan.tile == 32) {
@@ -310,9 +372,7 @@ void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan) 
   };
   const auto gemm = [&](const V* a, const V* b, const V* in, V* out, int64_t m, int64_t p, int64_t q, int64_t gi,
                         int64_t gk, int64_t gj, cudaStream_t s) {
-    device::closure::GemmArgs<V> g{a, st, b, st, in, out, st, m, p, q, gi, gk, gj, 0, 0};
-    if (plan.tile == 32) semiring_gemm<S, V, 32>(g, plan.dpx, s);
-    else semiring_gemm<S, V, 64>(g, plan.dpx, s);
+    semiring_gemm<S, V>(device::closure::GemmArgs<V>{a, st, b, st, in, out, st, m, p, q, gi, gk, gj}, plan.dpx, s);
   };
   Event diagonal_done;
   sync_all();

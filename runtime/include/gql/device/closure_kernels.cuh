@@ -8,10 +8,11 @@
 //                          the shared-memory design: TILE x TILE tiles in shared memory, each thread
 //                          owning PER entries of its tile, rows `spread` (strided by TILE / PER) or
 //                          packed (contiguous).
-//   semiring_gemm          stage 3 as a register-tiled semiring "GEMM": 128 x 128 outputs per block of
-//                          256 threads, 8 x 8 per thread held in registers while KB intermediates pass
-//                          from shared memory (as in SGEMM), out = agg(in, A (x) B). The out-of-core
-//                          driver uses it for all of its panel products.
+//   semiring_gemm          stages 2 and 3 as a register-tiled semiring "GEMM" (SGEMM's shape): 128 x 128
+//                          outputs per block of 256 threads, 8 x 8 per thread held in registers over
+//                          the whole k-block while the intermediates pass through double-buffered
+//                          shared memory 8 at a time, out = agg(in, A (x) B). The out-of-core driver
+//                          uses it for all of its panel products.
 //
 // Every kernel bounds the intermediate k by the real size (padding never feeds a real entry, so any
 // zero works), and passes global vertex ids to con (positional operators). Only semiring.hpp is
@@ -176,12 +177,31 @@ __global__ void fw_tile_rest(T* d, index n, index ld, index kt, index g0, bool s
 
 // ---- the register-tiled semiring GEMM --------------------------------------------------------------
 
-inline constexpr int gemm_tile = 128;    // outputs per block edge
+inline constexpr int gemm_tile = 128;     // outputs per block edge
 inline constexpr int gemm_threads = 256;  // 16 x 16 threads, 8 x 8 outputs each
+inline constexpr int gemm_a_stride = gemm_tile + 4;  // A's transposed rows, padded: conflict-free stores
+
+// Intermediates per shared-memory stage (8 or 16; 8 for 8-byte types, whose two stages of 16 would
+// exceed 48 KB of static shared memory), and unrolled per step of the inner loop (more unrolling lets
+// the compiler hoist shared loads, within the 128 registers that keep two blocks on a
+// multiprocessor). Both measured in bench/gpu_closure (docs/performance.md).
+#ifndef GQL_CLOSURE_GEMM_CHUNK
+#define GQL_CLOSURE_GEMM_CHUNK 8
+#endif
+#ifndef GQL_CLOSURE_GEMM_UNROLL
+#define GQL_CLOSURE_GEMM_UNROLL 2
+#endif
+inline constexpr int gemm_chunk = GQL_CLOSURE_GEMM_CHUNK;
+inline constexpr int gemm_unroll = GQL_CLOSURE_GEMM_UNROLL;
+static_assert(gemm_chunk == 8 || gemm_chunk == 16, "GQL_CLOSURE_GEMM_CHUNK: 8 or 16");
+template <class T>
+inline constexpr int chunk_of = sizeof(T) <= 4 ? gemm_chunk : 8;
 
 // out(i, j) = agg(in(i, j), agg_k con(a(i, k), b(k, j))) for i < m, j < q, k < p; row-major operands.
-// Outputs whose row or column lies in [skip_lo, skip_hi) are not written (in-core stage 3: the k-block's row and column, final after stage 2 and read by other
-// blocks meanwhile). in may be out; a and b must not overlap out's written entries.
+// Outputs whose row lies in [skip_rows_lo, skip_rows_hi) or whose column lies in [skip_cols_lo,
+// skip_cols_hi) are not written (in-core stages 2 and 3: the k-block's row and column, read by other
+// blocks meanwhile). in may be out, and a or b may overlap out where a block reads only the entries it
+// writes itself (the panels of stage 2): a block stores its outputs after its last read.
 template <class T>
 struct GemmArgs {
   const T* a;
@@ -193,7 +213,8 @@ struct GemmArgs {
   index ldc;
   index m, p, q;
   index gi, gk, gj;  // global ids of row 0, intermediate 0 and column 0
-  index skip_lo, skip_hi;
+  index skip_rows_lo = 0, skip_rows_hi = 0;
+  index skip_cols_lo = 0, skip_cols_hi = 0;
 };
 
 template <class T>
@@ -205,55 +226,143 @@ struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) Quad {
 // 16-byte shared loads touch distinct banks.
 __device__ __forceinline__ int gemm_offset(int t, int e) { return (e < 4 ? 0 : 64) + t * 4 + (e & 3); }
 
-template <class S, class T, bool use_dpx>
+// How an update agg(acc, con(a, b)) is computed:
+//   exact    the policy's own agg and con;
+//   native   fminf / fmaxf in place of a floating min / max agg (one FMNMX instead of a compare and a
+//            select): equal to the policy's `b < a ? b : a` whenever acc is not NaN, and a NaN con
+//            leaves acc as it is either way; a block holding a NaN output runs `exact`;
+//   dpx      Hopper's add-min (min(a + b, acc) in one instruction) for i32 policies declaring con_adds.
+enum class Update { exact, native, dpx };
+
+template <class A, class B>
+inline constexpr bool same_type = false;
+template <class A>
+inline constexpr bool same_type<A, A> = true;
+
+template <class S, class T>
+constexpr bool has_native_agg() {
+  return (same_type<T, float> || same_type<T, double>) && (S::monoid == Monoid::min || S::monoid == Monoid::max);
+}
+
+template <class S, class T, Update u>
 __device__ __forceinline__ T gemm_update(T acc, T a, T b, index i, index k, index j) {
-  if constexpr (use_dpx) {
+  if constexpr (u == Update::dpx) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     return __viaddmin_s32(a, b, acc);
 #else
     return S::agg(acc, S::con(a, b, i, k, j));
 #endif
+  } else if constexpr (u == Update::native) {
+    const T v = S::con(a, b, i, k, j);
+    if constexpr (S::monoid == Monoid::min) {
+      if constexpr (same_type<T, float>) return fminf(acc, v);
+      else return fmin(acc, v);
+    } else {
+      if constexpr (same_type<T, float>) return fmaxf(acc, v);
+      else return fmax(acc, v);
+    }
   } else {
     return S::agg(acc, S::con(a, b, i, k, j));
   }
 }
 
-template <class S, class T, int KB, bool use_dpx, bool full>
-__device__ __forceinline__ void gemm_chunk(T (&acc)[8][8], const T* as, const T* bs, int kcount, int tx, int ty,
-                                           index gi, index gk, index gj) {
-#pragma unroll(full ? KB : 4)
-  for (int k = 0; k < (full ? KB : kcount); ++k) {
-    T av[8], bv[8];
-    const Quad<T> a0 = *reinterpret_cast<const Quad<T>*>(as + k * gemm_tile + ty * 4);
-    const Quad<T> a1 = *reinterpret_cast<const Quad<T>*>(as + k * gemm_tile + 64 + ty * 4);
-    const Quad<T> b0 = *reinterpret_cast<const Quad<T>*>(bs + k * gemm_tile + tx * 4);
-    const Quad<T> b1 = *reinterpret_cast<const Quad<T>*>(bs + k * gemm_tile + 64 + tx * 4);
+template <class T>
+struct GemmStages {
+  T a[2][chunk_of<T>][gemm_a_stride];  // A's chunk transposed: a[k][i]
+  T b[2][chunk_of<T>][gemm_tile];      // B's chunk: b[k][j]
+};
+
+// The thread's 8 x 8 updates for the first `kcount` intermediates of one stage (all of them when full).
+template <class S, class T, Update u, bool full>
+__device__ __forceinline__ void gemm_stage_updates(T (&acc)[8][8], const T (*as)[gemm_a_stride], const T (*bs)[gemm_tile],
+                                                   int kcount, int tx, int ty, index gi, index gk, index gj) {
+  // A floating block holding a NaN (rare) runs `exact` unrolled once, leaving the registers to `native`.
+  constexpr int unroll = u == Update::exact && has_native_agg<S, T>() ? 1 : gemm_unroll;
+#pragma unroll(full ? unroll : 1)
+  for (int k = 0; k < (full ? chunk_of<T> : kcount); ++k) {
+    const Quad<T> a0 = *reinterpret_cast<const Quad<T>*>(&as[k][ty * 4]);
+    const Quad<T> a1 = *reinterpret_cast<const Quad<T>*>(&as[k][64 + ty * 4]);
+    const Quad<T> b0 = *reinterpret_cast<const Quad<T>*>(&bs[k][tx * 4]);
+    const Quad<T> b1 = *reinterpret_cast<const Quad<T>*>(&bs[k][64 + tx * 4]);
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      av[e] = a0.v[e];
-      av[e + 4] = a1.v[e];
-      bv[e] = b0.v[e];
-      bv[e + 4] = b1.v[e];
+    for (int r = 0; r < 8; ++r) {
+      const T av = r < 4 ? a0.v[r] : a1.v[r - 4];
+#pragma unroll
+      for (int c = 0; c < 8; ++c) {
+        const T bv = c < 4 ? b0.v[c] : b1.v[c - 4];
+        acc[r][c] = gemm_update<S, T, u>(acc[r][c], av, bv, gi + gemm_offset(ty, r), gk + k, gj + gemm_offset(tx, c));
+      }
     }
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int c = 0; c < 8; ++c)
-        acc[r][c] = gemm_update<S, T, use_dpx>(acc[r][c], av[r], bv[c], gi + gemm_offset(ty, r), gk + k,
-                                               gj + gemm_offset(tx, c));
   }
 }
 
-// Shared memory: A's chunk transposed (KB x 128) and B's chunk (KB x 128).
-template <class S, class T, int KB, bool use_dpx>
-__global__ void __launch_bounds__(gemm_threads, sizeof(T) <= 4 ? 2 : 1) semiring_gemm(GemmArgs<T> g) {
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  T* as = reinterpret_cast<T*>(shared_bytes);
-  T* bs = as + KB * gemm_tile;
+// Every intermediate, in stages of chunk_of<T> through two shared-memory buffers: the next stage's
+// global loads are in flight while the current one is computed, one barrier per stage.
+template <class S, class T, Update u>
+__device__ __forceinline__ void gemm_main_loop(T (&acc)[8][8], GemmStages<T>& st, const GemmArgs<T>& g, index row0,
+                                               index col0) {
   const int t = threadIdx.x, tx = t % 16, ty = t / 16;
-  const index row0 = blockIdx.y * static_cast<index>(gemm_tile), col0 = blockIdx.x * static_cast<index>(gemm_tile);
-  if (g.skip_lo <= row0 && row0 + gemm_tile <= g.skip_hi) return;  // every output skipped
-  if (g.skip_lo <= col0 && col0 + gemm_tile <= g.skip_hi) return;
+  constexpr int chunk = chunk_of<T>, per = chunk * gemm_tile / gemm_threads;  // entries of A and of B per stage
+  const int a_row = t / 2, a_k = (t % 2) * per;  // A: one row, `per` consecutive intermediates
+  const int b_k = t / (gemm_tile / per), b_col = (t % (gemm_tile / per)) * per;  // B: one intermediate
+  const bool a_in = row0 + a_row < g.m;
+  const T* a_src = g.a + (a_in ? (row0 + a_row) * g.lda + a_k : 0);
+  const T* b_src = g.b + b_k * g.ldb + col0 + b_col;
+  const int p = static_cast<int>(g.p);  // a k-block or a super tile: far below 2^31
+  const int b_cols = static_cast<int>(g.q - col0 - b_col < per ? g.q - col0 - b_col : per);  // may be <= 0
+  T pa[per], pb[per];
+  const auto fetch = [&](int kc) {
+    const int a_left = p - kc - a_k;
+    const bool b_in = kc + b_k < p;
+#pragma unroll
+    for (int e = 0; e < per; ++e) {
+      pa[e] = a_in && e < a_left ? a_src[e] : S::zero();
+      pb[e] = b_in && e < b_cols ? b_src[e] : S::zero();
+    }
+    a_src += chunk;
+    b_src += chunk * g.ldb;
+  };
+  const auto stash = [&](int buffer) {
+#pragma unroll
+    for (int e = 0; e < per; ++e) st.a[buffer][a_k + e][a_row] = pa[e];
+#pragma unroll
+    for (int q = 0; q < per / 4; ++q) {
+      Quad<T> v;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) v.v[e] = pb[4 * q + e];
+      *reinterpret_cast<Quad<T>*>(&st.b[buffer][b_k][b_col + 4 * q]) = v;
+    }
+  };
+  fetch(0);
+  stash(0);
+  __syncthreads();
+  int buffer = 0;
+  for (int kc = 0; kc < p; kc += chunk) {
+    const bool more = kc + chunk < p;
+    if (more) fetch(kc + chunk);
+    if (more || p - kc == chunk)
+      gemm_stage_updates<S, T, u, true>(acc, st.a[buffer], st.b[buffer], chunk, tx, ty, g.gi + row0, g.gk + kc,
+                                        g.gj + col0);
+    else
+      gemm_stage_updates<S, T, u, false>(acc, st.a[buffer], st.b[buffer], p - kc, tx, ty, g.gi + row0, g.gk + kc,
+                                         g.gj + col0);
+    if (more) stash(buffer ^ 1);
+    __syncthreads();
+    buffer ^= 1;
+  }
+}
+
+// 128 x 128 outputs per block: loaded into registers once, updated over every intermediate, stored
+// once. `tile` numbers the output tiles row by row.
+template <class S, class T, bool use_dpx>
+__device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_tile, GemmStages<T>& stages) {
+  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+  const unsigned tile_cols = static_cast<unsigned>((g.q + gemm_tile - 1) / gemm_tile);
+  const unsigned tile = blockIdx.x - first_tile;
+  const index row0 = static_cast<index>(tile / tile_cols) * gemm_tile;
+  const index col0 = static_cast<index>(tile % tile_cols) * gemm_tile;
+  if (g.skip_rows_lo <= row0 && row0 + gemm_tile <= g.skip_rows_hi) return;  // every output skipped
+  if (g.skip_cols_lo <= col0 && col0 + gemm_tile <= g.skip_cols_hi) return;
 
   T acc[8][8];
 #pragma unroll
@@ -265,33 +374,49 @@ __global__ void __launch_bounds__(gemm_threads, sizeof(T) <= 4 ? 2 : 1) semiring
       acc[r][c] = i < g.m && j < g.q ? g.in[i * g.ldc + j] : S::zero();
     }
   }
-  for (index kc = 0; kc < g.p; kc += KB) {
-    const int kcount = static_cast<int>(g.p - kc < KB ? g.p - kc : KB);
-    for (int e = t; e < KB * gemm_tile; e += gemm_threads) {
-      const int ai = e / KB, ak = e % KB;  // consecutive threads read along a row of A
-      const index gi = row0 + ai;
-      as[ak * gemm_tile + ai] = gi < g.m && ak < kcount ? g.a[gi * g.lda + kc + ak] : S::zero();
-      const int bk = e / gemm_tile, bj = e % gemm_tile;
-      const index gj = col0 + bj;
-      bs[bk * gemm_tile + bj] = gj < g.q && bk < kcount ? g.b[(kc + bk) * g.ldb + gj] : S::zero();
-    }
-    __syncthreads();
-    if (kcount == KB)
-      gemm_chunk<S, T, KB, use_dpx, true>(acc, as, bs, KB, tx, ty, g.gi + row0, g.gk + kc, g.gj + col0);
-    else
-      gemm_chunk<S, T, KB, use_dpx, false>(acc, as, bs, kcount, tx, ty, g.gi + row0, g.gk + kc, g.gj + col0);
-    __syncthreads();
+  if constexpr (use_dpx) {
+    gemm_main_loop<S, T, Update::dpx>(acc, stages, g, row0, col0);
+  } else if constexpr (has_native_agg<S, T>()) {
+    bool nan = false;
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int c = 0; c < 8; ++c) nan |= acc[r][c] != acc[r][c];
+    if (__syncthreads_or(nan)) gemm_main_loop<S, T, Update::exact>(acc, stages, g, row0, col0);
+    else gemm_main_loop<S, T, Update::native>(acc, stages, g, row0, col0);
+  } else {
+    gemm_main_loop<S, T, Update::exact>(acc, stages, g, row0, col0);
   }
+  // Output addresses recomputed here, not kept from the loads above through the main loop (registers).
+  unsigned out_tile = blockIdx.x;
+  asm volatile("" : "+r"(out_tile));
+  out_tile -= first_tile;
+  const index out_row0 = static_cast<index>(out_tile / tile_cols) * gemm_tile;
+  const index out_col0 = static_cast<index>(out_tile % tile_cols) * gemm_tile;
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
-    const index i = row0 + gemm_offset(ty, r);
-    if (i >= g.m || (g.skip_lo <= i && i < g.skip_hi)) continue;
+    const index i = out_row0 + gemm_offset(ty, r);
+    if (i >= g.m || (g.skip_rows_lo <= i && i < g.skip_rows_hi)) continue;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
-      const index j = col0 + gemm_offset(tx, c);
-      if (j < g.q && !(g.skip_lo <= j && j < g.skip_hi)) g.out[i * g.ldc + j] = acc[r][c];
+      const index j = out_col0 + gemm_offset(tx, c);
+      if (j < g.q && !(g.skip_cols_lo <= j && j < g.skip_cols_hi)) g.out[i * g.ldc + j] = acc[r][c];
     }
   }
+}
+
+inline __host__ __device__ index gemm_tiles(index m, index q) {
+  return (m + gemm_tile - 1) / gemm_tile * ((q + gemm_tile - 1) / gemm_tile);
+}
+
+// One product, or two in one launch (stage 2's two panels): one block per output tile of g0, row by
+// row, then one per tile of g1 (gridDim.x = gemm_tiles of both).
+template <class S, class T, bool use_dpx>
+__global__ void __launch_bounds__(gemm_threads, sizeof(T) <= 4 ? 2 : 1) semiring_gemm(GemmArgs<T> g0, GemmArgs<T> g1) {
+  __shared__ GemmStages<T> stages;
+  const unsigned first_tiles = static_cast<unsigned>(gemm_tiles(g0.m, g0.q));
+  if (blockIdx.x < first_tiles) gemm_block<S, T, use_dpx>(g0, 0, stages);
+  else gemm_block<S, T, use_dpx>(g1, first_tiles, stages);
 }
 
 }  // namespace gql::device::closure

@@ -1,8 +1,9 @@
-// lu(A) on the GPU: LU with partial pivoting, tiled right-looking (as LAPACK's getrf), for a dense
-// row-major n x n float or double matrix. Per panel of `panel` columns: each column's pivot search
-// and swap, then its elimination (device/lu_kernels.cuh); the panel's swaps applied to the other
-// columns; U12 = L11^-1 A12 (cuBLAS trsm); A22 -= L21 U12 by cuBLAS gemm (`vendor_gemm`) or by the
-// register-tiled semiring GEMM of device/closure_kernels.cuh over (+, -a*b).
+// lu(A) on the GPU: LU with partial pivoting, blocked right-looking (as LAPACK's getrf), for a dense
+// row-major n x n float or double matrix. Per panel of `panel` columns: its columns factored 32 at
+// a time by one cooperative launch each (pivot search, swap and elimination per column,
+// device/lu_kernels.cuh), their swaps applied to the other columns in one launch, the rest of the
+// panel updated; then U12 = L11^-1 A12 (cuBLAS trsm) and A22 -= L21 U12 by cuBLAS gemm
+// (`vendor_gemm`) or by the register-tiled semiring GEMM of device/closure_kernels.cuh over (+, -a*b).
 //
 // Result as gql::cpu::lu: L and U packed (L's unit diagonal implied), pivots as LAPACK writes them
 // (row i swapped with row pivots[i], 0-based, in order), so P A = L U. A singular matrix (an exactly
@@ -25,7 +26,7 @@
 namespace gql::gpu {
 
 struct DeviceLuOptions {
-  int64_t panel = 128;      // panel width
+  int64_t panel = 256;      // panel width (the trailing update's k)
   bool vendor_gemm = true;  // trailing update by cuBLAS (else the semiring GEMM)
 };
 
@@ -101,42 +102,100 @@ void gemm_subtract(cublasHandle_t h, int64_t m, int64_t q, int64_t p, const T* a
 
 }  // namespace detail
 
-// Factors the row-major n x n matrix at a (leading dimension ld) in place on the handle's stream s.
-// pivots: n ints on the device; singular: one int on the device, set to n before the call and left at
-// the first zero-pivot column (or n). Asynchronous.
+namespace detail {
+
+// The scratch and launch shape of device::lu::factor_panel for an n x n matrix.
+template <class T>
+class PanelFactorizer {
+ public:
+  explicit PanelFactorizer(int64_t n) {
+    int device = 0, multiprocessors = 0, shared_limit = 0;
+    GQL_CUDA_CHECK(cudaGetDevice(&device));
+    GQL_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    GQL_CUDA_CHECK(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    // Up to one block per multiprocessor (each holds its rows in shared memory), 64 rows or more each.
+    max_blocks_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(multiprocessors, (n + 63) / 64)));
+    shared_limit_ = static_cast<size_t>(shared_limit) - 1024;  // the kernel's static shared memory
+    constexpr int w = device::lu::panel_width;
+    candidate_rows_ = DeviceBuffer<T>(static_cast<size_t>(2 * max_blocks_ * w));
+    candidate_values_ = DeviceBuffer<T>(static_cast<size_t>(2 * max_blocks_));
+    candidate_index_ = DeviceBuffer<long long>(static_cast<size_t>(2 * max_blocks_));
+    row_c_ = DeviceBuffer<T>(static_cast<size_t>(2 * w));
+  }
+
+  // Columns [c0, c1) of rows [c0, n), c1 - c0 <= panel_width.
+  void factor(T* a, int64_t ld, int64_t n, int64_t c0, int64_t c1, int* pivots, int* singular, cudaStream_t s) {
+    namespace k = device::lu;
+    const int64_t rows = n - c0;
+    const int blocks = static_cast<int>(std::min<int64_t>(max_blocks_, (rows + 63) / 64));
+    const int64_t per_block = (rows + blocks - 1) / blocks;
+    const size_t bytes = static_cast<size_t>(per_block) * k::panel_width * sizeof(T);
+    if (bytes > shared_limit_)
+      throw Error(ErrorKind::oom, "lu on the GPU: " + std::to_string(per_block) +
+                                      " rows per multiprocessor exceed its shared memory");
+    if (bytes > 48 * 1024)
+      GQL_CUDA_CHECK(cudaFuncSetAttribute(k::factor_panel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+    k::PanelArgs<T> args{a, ld, n, c0, c1, per_block, pivots, singular,
+                         {candidate_rows_.data(), candidate_values_.data(), candidate_index_.data(), row_c_.data()}};
+    void* params[] = {&args};
+    GQL_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(k::factor_panel<T>), dim3(blocks),
+                                               dim3(k::panel_threads), params, bytes, s));
+  }
+
+ private:
+  int max_blocks_ = 1;
+  size_t shared_limit_ = 0;
+  DeviceBuffer<T> candidate_rows_, candidate_values_;
+  DeviceBuffer<long long> candidate_index_;
+  DeviceBuffer<T> row_c_;
+};
+
+// C(m x q) -= A(m x p) B(p x q), row-major with one leading dimension: cuBLAS, or the semiring GEMM.
+template <class T>
+void subtract_product(cublasHandle_t h, bool vendor, int64_t m, int64_t q, int64_t p, const T* a, const T* b, T* c,
+                      int64_t ld, cudaStream_t s) {
+  if (m <= 0 || q <= 0) return;
+  if (vendor) return gemm_subtract(h, m, q, p, a, b, c, ld);
+  semiring_gemm<MinusTimes<T>, T>(device::closure::GemmArgs<T>{a, ld, b, ld, c, c, ld, m, p, q, 0, 0, 0}, false, s);
+}
+
+}  // namespace detail
+
+// Factors the row-major n x n matrix at a (leading dimension ld) in place on the handle's stream s,
+// blocked right-looking: per panel of options.panel columns, its columns are factored 32 at a time
+// (device::lu::factor_panel, one cooperative launch each; their swaps applied to every other column
+// at once; the panel's remaining columns updated by trsm and gemm), then U12 = L11^-1 A12 (cuBLAS
+// trsm) and A22 -= L21 U12 (gemm). pivots: n ints on the device; singular: one int on the device,
+// set to n before the call and left at the first zero-pivot column (or n). Returns when done.
 template <class T>
 void lu_on_device(T* a, int64_t n, int64_t ld, int* pivots, int* singular, const DeviceLuOptions& options,
                   cublasHandle_t h, cudaStream_t s) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "lu on the GPU: float or double");
   namespace k = device::lu;
+  detail::PanelFactorizer<T> panels(n);
   const int64_t nb = options.panel;
   for (int64_t k0 = 0; k0 < n; k0 += nb) {
     const int64_t k1 = std::min(n, k0 + nb);
-    for (int64_t c = k0; c < k1; ++c) {
-      k::pivot_column<T><<<1, k::pivot_threads, 0, s>>>(a, ld, n, c, k0, k1, pivots, singular);
-      GQL_CUDA_CHECK_LAUNCH();
-      if (c + 1 < n) {
-        const dim3 block(32, 8);
-        k::eliminate_column<T><<<static_cast<unsigned>((n - c - 1 + 7) / 8), block, 0, s>>>(a, ld, n, c, k1);
+    for (int64_t c0 = k0; c0 < k1; c0 += k::panel_width) {
+      const int64_t c1 = std::min(k1, c0 + k::panel_width);
+      panels.factor(a, ld, n, c0, c1, pivots, singular, s);
+      const int64_t outside = n - (c1 - c0);
+      if (outside > 0) {
+        k::swap_outside_panel<T><<<static_cast<unsigned>((outside + 255) / 256), 256, 0, s>>>(a, ld, n, c0, c1, pivots);
         GQL_CUDA_CHECK_LAUNCH();
       }
-    }
-    const int64_t outside = n - (k1 - k0);
-    if (outside > 0) {
-      k::swap_outside_panel<T><<<static_cast<unsigned>((outside + 255) / 256), 256, 0, s>>>(a, ld, n, k0, k1, pivots);
-      GQL_CUDA_CHECK_LAUNCH();
+      if (c1 == k1) break;
+      detail::trsm_unit_lower(h, k1 - c1, c1 - c0, a + c0 * ld + c0, a + c0 * ld + c1, ld);
+      detail::subtract_product(h, options.vendor_gemm, n - c1, k1 - c1, c1 - c0, a + c1 * ld + c0, a + c0 * ld + c1,
+                               a + c1 * ld + c1, ld, s);
     }
     if (k1 == n) break;
     detail::trsm_unit_lower(h, n - k1, k1 - k0, a + k0 * ld + k0, a + k0 * ld + k1, ld);
-    if (options.vendor_gemm) {
-      detail::gemm_subtract(h, n - k1, n - k1, k1 - k0, a + k1 * ld + k0, a + k0 * ld + k1, a + k1 * ld + k1, ld);
-    } else {
-      T* c = a + k1 * ld + k1;
-      device::closure::GemmArgs<T> g{a + k1 * ld + k0, ld, a + k0 * ld + k1, ld, c, c, ld, n - k1, k1 - k0, n - k1,
-                                     0, 0, 0, 0, 0};
-      detail::semiring_gemm<detail::MinusTimes<T>, T, 32>(g, false, s);
-    }
+    detail::subtract_product(h, options.vendor_gemm, n - k1, n - k1, k1 - k0, a + k1 * ld + k0, a + k0 * ld + k1,
+                             a + k1 * ld + k1, ld, s);
   }
+  GQL_CUDA_CHECK(cudaStreamSynchronize(s));  // the panel scratch is freed on return
 }
 
 inline void check_singular(int singular, int64_t n) {

@@ -353,7 +353,7 @@ __device__ __forceinline__ void gemm_main_loop(T (&acc)[8][8], GemmStages<T>& st
 }
 
 // 128 x 128 outputs per block: loaded into registers once, updated over every intermediate, stored
-// once. `tile` numbers the output tiles row by row.
+// once. The block computes output tile blockIdx.x - first_tile, the tiles numbered row by row.
 template <class S, class T, bool use_dpx>
 __device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_tile, GemmStages<T>& stages) {
   const int t = threadIdx.x, tx = t % 16, ty = t / 16;

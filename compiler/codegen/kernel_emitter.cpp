@@ -146,16 +146,15 @@ class KernelEmitter {
   std::string product_options(const ir::Op& o) const {
     const auto& p = std::get<ir::ProductSchedule>(o.schedule);
     if (module_.target == ir::Target::cuda) {
-      // Dense accumulators take the rows of the first class with a dense accumulator; 0 leaves the
-      // runtime's tuned default (SpgemmPlan) when the spec names no such class.
-      int64_t large = 0;
-      for (const ir::RowClass& c : p.rows)
-        if (c.accumulator == ir::Accumulator::dense && c.min_work > 0) {
-          large = c.min_work;
-          break;
-        }
-      return ns(o) + "ProductOptions{" + std::to_string(large) + ", " + std::to_string(p.block) + ", \"" + label(o) +
-             "\"}";
+      // Dense accumulators take the rows of the first class with a dense accumulator, the shared-memory
+      // hash those of the first hash class below it; 0 leaves the runtime's default (SpgemmPlan).
+      int64_t large = 0, medium = 0;
+      for (const ir::RowClass& c : p.rows) {
+        if (large == 0 && c.accumulator == ir::Accumulator::dense && c.min_work > 0) large = c.min_work;
+        if (medium == 0 && c.accumulator == ir::Accumulator::hash && c.min_work > 0) medium = c.min_work;
+      }
+      return ns(o) + "ProductOptions{" + std::to_string(large) + ", " + std::to_string(medium) + ", " +
+             std::to_string(p.block) + ", \"" + label(o) + "\"}";
     }
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"
@@ -173,10 +172,11 @@ class KernelEmitter {
 
   std::string closure_options(const ir::Op& o) const {
     const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
-    if (ns(o) == "gql::gpu::") {  // the GPU's schedule: k-block and streaming
+    if (ns(o) == "gql::gpu::") {  // the GPU's schedule: design, k-block and streaming
       const char* ooc = c.out_of_core == ir::Toggle::on ? "on" : c.out_of_core == ir::Toggle::off ? "off" : "automatic";
-      return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", " + ns(o) + "OutOfCore::" + ooc + ", " +
-             std::to_string(c.streams) + ", \"" + label(o) + "\"}";
+      return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", " + std::to_string(c.per_thread) + ", " +
+             bool_text(c.spread) + ", " + ns(o) + "OutOfCore::" + ooc + ", " + std::to_string(c.streams) + ", \"" +
+             label(o) + "\"}";
     }
     const char* variant = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
                           : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"

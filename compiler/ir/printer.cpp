@@ -134,8 +134,8 @@ std::string schedule_text(const Schedule& schedule, Target target) {
     s += "tile " + std::to_string(c->tile);
     if (cuda) {
       static const char* toggles[] = {"off", "on", "auto"};
-      s += ", per_thread " + std::to_string(c->per_thread) + (c->spread ? " spread" : " packed");
-      s += ", shared_bytes " + std::to_string(c->shared_bytes);
+      if (c->per_thread > 0) s += ", shared tiles, per_thread " + std::to_string(c->per_thread) + (c->spread ? " spread" : " packed");
+      else s += ", register tiles";
       s += std::string(", out_of_core ") + toggles[static_cast<int>(c->out_of_core)];
       if (c->out_of_core != Toggle::off) s += "(streams = " + std::to_string(c->streams) + ")";
       return s;

@@ -102,7 +102,12 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<
     }
     return;
   }
-  lines.push_back(std::to_string(c.per_thread) + " entries per thread, " + (c.spread ? "spread" : "packed"));
+  if (c.per_thread > 0) {
+    lines.push_back("the seed's shared-memory tiles, " + std::to_string(c.per_thread) + " entries per thread, " +
+                    (c.spread ? "spread" : "packed"));
+  } else {
+    lines.push_back("register tiles: 8x8 entries per thread, 128x128 per block, k-block " + std::to_string(c.tile));
+  }
   lines.push_back(std::string("out of core: ") + (c.out_of_core == ir::Toggle::on    ? "on"
                                                   : c.out_of_core == ir::Toggle::off ? "off"
                                                                                      : "when the matrix exceeds the device budget") +

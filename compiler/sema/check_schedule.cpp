@@ -1,11 +1,11 @@
 // Schedules: validates every directive of every target and attaches to each op of the kernel the
 // schedule of the selected target, with every default filled in. Defaults (docs/schedules.md):
 //   mxm       openmp: threads auto, accumulator auto
-//             cuda:   rows { large >= 65536: dense; medium >= 512: hash; small: sort(chunk = 512) }, block 256
+//             cuda:   rows { large >= 4096: dense; medium >= 2049: hash; small: sort(chunk = 2048) }, block 256
 //   vxm, mxv  direction auto(alpha = 15, beta = 18), frontier auto; openmp threads auto; cuda block 256
-//   closure   tile 64 (cuda) / 128 (openmp); cuda: per_thread 4 spread, out_of_core auto(streams = 3);
-//             openmp: tasks, threads auto
-//   lu        tile 64 (cuda) / 128 (openmp), gemm vendor; openmp threads auto
+//   closure   tile 128; cuda: register tiles (per_thread N selects the seed's shared-tile design),
+//             out_of_core auto(streams = 3); openmp: tasks, threads auto
+//   lu        tile 256 (cuda) / 128 (openmp), gemm vendor; openmp threads auto
 //   others    openmp threads auto; cuda block 256
 #include <cmath>
 
@@ -42,7 +42,6 @@ std::optional<Category> category_of(ir::OpKind k) {
 }
 
 // Shared memory one block may use on the H200 (sm_90) after opting in; 48 KB without opt-in.
-constexpr int64_t cuda_shared_bytes_per_block = 227 * 1024;
 
 struct Spec {
   const char* name;
@@ -343,19 +342,18 @@ class ScheduleChecker {
       case Category::product: {
         ir::ProductSchedule p;
         if (cuda) {
-          p.rows = {{"large", 65536, ir::Accumulator::dense, 0},
-                    {"medium", 512, ir::Accumulator::hash, 0},
-                    {"small", 0, ir::Accumulator::sort, 512}};
+          // The runtime's tuned classes (SpgemmPlan, swept on the H200).
+          p.rows = {{"large", 4096, ir::Accumulator::dense, 0},
+                    {"medium", 2049, ir::Accumulator::hash, 0},
+                    {"small", 0, ir::Accumulator::sort, 2048}};
         }
         return p;
       }
       case Category::traversal: return ir::TraversalSchedule{};
       case Category::closure: {
         ir::ClosureSchedule s;
-        s.tile = cuda ? 64 : 128;
+        s.tile = 128;
         if (cuda) {
-          s.per_thread = 4;
-          s.spread = true;
           s.out_of_core = ir::Toggle::auto_;
           s.streams = 3;
         }
@@ -363,7 +361,7 @@ class ScheduleChecker {
       }
       case Category::lu: {
         ir::LuSchedule s;
-        s.tile = cuda ? 64 : 128;
+        s.tile = cuda ? 256 : 128;
         s.gemm = ir::Gemm::vendor;
         return s;
       }
@@ -503,17 +501,28 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
         if (c->parallelism == ir::ClosureParallelism::recursive && c->recursive_base == 0) c->recursive_base = c->tile;
       }
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule); c && target == ir::Target::cuda) {
-        const ir::Variable& input = kernel.variables.at(static_cast<size_t>(op->inputs.at(0)));
-        c->shared_bytes = int64_t{3} * c->tile * c->tile * byte_size(input.type.element);
-        if (c->shared_bytes > cuda_shared_bytes_per_block) {
+        // The GPU designs that exist: register tiles with a k-block of 32, 64 or 128, or (per_thread
+        // given) the seed's shared tiles of 32 (1, 2 or 4 entries per thread) or 64 (4 or 8).
+        std::string why;
+        if (c->per_thread == 0 && c->tile != 32 && c->tile != 64 && c->tile != 128) {
+          why = "the GPU closure's register tiles take a k-block (tile) of 32, 64 or 128, not " + std::to_string(c->tile);
+        } else if (c->per_thread > 0 && c->tile != 32 && c->tile != 64) {
+          why = "the shared-tile GPU closure (per_thread) takes tile 32 or 64, not " + std::to_string(c->tile);
+        } else if (c->per_thread > 0 && c->tile == 32 && c->per_thread > 4) {
+          why = "tile 32 takes per_thread 1, 2 or 4, not " + std::to_string(c->per_thread);
+        } else if (c->per_thread > 0 && c->tile == 64 && c->per_thread != 4 && c->per_thread != 8) {
+          why = "tile 64 takes per_thread 4 or 8, not " + std::to_string(c->per_thread);
+        } else if (c->per_thread == 3) {
+          why = "per_thread must be 1, 2, 4 or 8";
+        }
+        if (!why.empty()) {
           Span where = op->span;
           for (const Setting& s : settings) {
-            if (s.source->name == "tile" && (s.source->label.empty() || s.source->label == op->label)) where = s.source->span;
+            if ((s.source->name == "tile" || s.source->name == "per_thread") &&
+                (s.source->label.empty() || s.source->label == op->label))
+              where = s.source->span;
           }
-          diagnostics_.error(where, "tile " + std::to_string(c->tile) + " needs 3 tiles of " + std::to_string(c->tile) + "x" +
-                                        std::to_string(c->tile) + " " + std::string(to_string(input.type.element)) + " = " +
-                                        std::to_string(c->shared_bytes / 1024) + " KB of shared memory, more than the " +
-                                        std::to_string(cuda_shared_bytes_per_block / 1024) + " KB a block may use on the H200");
+          diagnostics_.error(where, why);
         }
       }
       if (target == options_.target) op->schedule = std::move(schedule);

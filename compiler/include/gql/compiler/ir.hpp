@@ -152,9 +152,8 @@ struct TraversalSchedule {    // vxm, mxv
 
 struct ClosureSchedule {      // closure
   int tile = 128;
-  int per_thread = 1;         // cuda: tile entries each thread updates
-  bool spread = false;        // cuda: a thread's entries are strided (true) or contiguous (false)
-  int64_t shared_bytes = 0;   // cuda: shared memory per block for 3 tiles (opt-in above 48 KB)
+  int per_thread = 0;         // cuda: 0 = register tiles; N = the seed's shared tiles, N entries per thread
+  bool spread = true;         // cuda shared tiles: a thread's entries strided (true) or contiguous (false)
   Toggle out_of_core = Toggle::off;
   int streams = 1;            // out_of_core on/auto: copy/compute streams
   ClosureParallelism parallelism = ClosureParallelism::tasks;  // openmp

@@ -17,11 +17,14 @@ namespace gql::gpu {
 
 using cpu::LuOptions;
 
-// The schedule of a generated closure on the GPU: the k-block of the register-tiled design (the
-// `tile` directive: 32, 64 or 128; a smaller tile runs 32, a larger one 128) and the out_of_core
-// directive with its streams.
+// The schedule of a generated closure on the GPU. per_thread 0 (the default) runs the register-tiled
+// design with a k-block of `tile` (32, 64 or 128); per_thread N runs the seed's shared-memory design
+// with tiles of `tile` (32 or 64), N entries per thread, strided (`spread`) or contiguous. gqlc
+// accepts only those combinations; out_of_core and streams steer the streaming of tiles.
 struct ClosureSchedule {
   int64_t tile = 128;
+  int per_thread = 0;
+  bool spread = true;
   OutOfCore out_of_core = OutOfCore::automatic;
   int streams = 3;
   const char* label = "";
@@ -30,8 +33,12 @@ struct ClosureSchedule {
 namespace detail {
 inline DeviceClosureOptions device_closure_options(const ClosureSchedule& schedule) {
   DeviceClosureOptions o;
-  o.kernel = ClosureKernel::register_tiles;
-  o.tile = schedule.tile <= 32 ? 32 : schedule.tile >= 128 ? 128 : static_cast<int>(schedule.tile);
+  o.kernel = schedule.per_thread > 0 ? ClosureKernel::shared_tiles : ClosureKernel::register_tiles;
+  o.tile = static_cast<int>(schedule.tile);
+  if (schedule.per_thread > 0) {
+    o.per_thread = schedule.per_thread;
+    o.spread = schedule.spread;
+  }
   o.out_of_core = schedule.out_of_core;
   o.streams = schedule.streams < 2 ? 2 : schedule.streams;
   return o;

@@ -21,6 +21,8 @@ using cpu::no_mask;
 struct ProductOptions {
   // Rows with at least this many products take dense accumulators; 0: SpgemmPlan's default.
   long long large_row_products = 0;
+  // Rows below the large class with at least this many take the shared-memory hash; 0: the default.
+  long long medium_row_products_min = 0;
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
 };
@@ -102,6 +104,10 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
   const auto dB = detail::upload_as<typename S::b_type>(B, stream);
   const detail::DeviceMask dM = detail::upload_mask(m, stream);
   SpgemmPlan plan;
+  if (options.medium_row_products_min > 0) {
+    plan.small_row_products = std::clamp<long long>(options.medium_row_products_min - 1, plan.tiny_row_products,
+                                                    SpgemmShapes::small_items<typename Device::value_type>);
+  }
   if (options.large_row_products > 0) {
     plan.large_row_products = options.large_row_products;
     // Rows below the large class stay in the shared-memory classes as far as they reach.

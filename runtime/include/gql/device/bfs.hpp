@@ -139,7 +139,8 @@ class DeviceBfs {
   template <class F>
   void with_levels(int64_t depth, F&& f) {
     if (!wide_ && depth >= 0xff) {
-      wide_levels_ = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
+      // Allocated by the first deep search and kept: a cudaFree per search would wait for the device.
+      if (wide_levels_.empty()) wide_levels_ = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
       device::widen_levels<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
           narrow_.data(), n_, wide_levels_.data(), unseen_wide);
       GQL_CUDA_CHECK_LAUNCH();

@@ -89,6 +89,46 @@ void unit_lower_solve(int64_t m, int64_t n, const T* l, T* b, int64_t ld) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Factors the panel's columns [c0, c1) over rows [c0, n) with partial pivoting, recursively (as
+// LAPACK's getrf2): the left half, then the right half's U rows by a triangular solve and its
+// trailing rows by gemm, then the right half. A unit of few columns runs the plain loop. Row swaps
+// span the whole panel [p0, p1), so both halves see them. Work is O(n * width^2) and mostly in gemm,
+// instead of width sweeps over the panel's n rows.
+template <class T>
+void factor_panel(T* a, int64_t n, int64_t p0, int64_t p1, int64_t c0, int64_t c1, std::vector<int32_t>& pivots,
+                  int64_t tile) {
+  const auto at = [&](int64_t i, int64_t j) -> T& { return a[i * n + j]; };
+  constexpr int64_t unit = 8;
+  if (c1 - c0 <= unit) {
+    for (int64_t k = c0; k < c1; ++k) {
+      int64_t p = k;
+      for (int64_t i = k + 1; i < n; ++i)
+        if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
+      if (at(p, k) == T{0})
+        throw Error(ErrorKind::usage, "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(k) + ")");
+      pivots[static_cast<size_t>(k)] = static_cast<int32_t>(p);
+      if (p != k)
+        for (int64_t j = p0; j < p1; ++j) std::swap(at(k, j), at(p, j));
+      const T inv = T{1} / at(k, k);
+      for (int64_t i = k + 1; i < n; ++i) {
+        at(i, k) *= inv;
+        const T l = at(i, k);
+        for (int64_t j = k + 1; j < c1; ++j) at(i, j) -= l * at(k, j);
+      }
+    }
+    return;
+  }
+  const int64_t mid = c0 + (c1 - c0) / 2;
+  factor_panel(a, n, p0, p1, c0, mid, pivots, tile);
+  unit_lower_solve(mid - c0, c1 - mid, &at(c0, c0), &at(c0, mid), n);
+  gemm_subtract(n - mid, c1 - mid, mid - c0, &at(mid, c0), &at(c0, mid), &at(mid, mid), n, tile);
+  factor_panel(a, n, p0, p1, mid, c1, pivots, tile);
+}
+
+}  // namespace detail
+
 template <class T>
 LuFactors<T> lu(const Matrix<T>& A, int64_t tile = 128) {
   static_assert(std::is_floating_point_v<T>, "lu: the element type must be floating point");
@@ -107,24 +147,7 @@ LuFactors<T> lu(const Matrix<T>& A, int64_t tile = 128) {
 
   for (int64_t k0 = 0; k0 < n; k0 += tile) {
     const int64_t k1 = std::min(n, k0 + tile);
-    // Panel: unblocked LU with partial pivoting on columns [k0, k1), rows [k0, n).
-    for (int64_t k = k0; k < k1; ++k) {
-      int64_t p = k;
-      for (int64_t i = k + 1; i < n; ++i)
-        if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
-      if (at(p, k) == T{0})
-        throw Error(ErrorKind::usage, "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(k) + ")");
-      out.pivots[static_cast<size_t>(k)] = static_cast<int32_t>(p);
-      swap_rows(k, p, k0, k1);
-      const T inv = T{1} / at(k, k);
-      // Threads only when the column's update is worth a fork and join (one per column).
-#pragma omp parallel for schedule(static) if ((n - k) * (k1 - k) > (int64_t{1} << 17))
-      for (int64_t i = k + 1; i < n; ++i) {
-        at(i, k) *= inv;
-        const T l = at(i, k);
-        for (int64_t j = k + 1; j < k1; ++j) at(i, j) -= l * at(k, j);
-      }
-    }
+    detail::factor_panel(a, n, k0, k1, k0, k1, out.pivots, tile);
     // The panel's swaps, applied to the columns left and right of it.
     for (int64_t k = k0; k < k1; ++k) {
       const int64_t p = out.pivots[static_cast<size_t>(k)];

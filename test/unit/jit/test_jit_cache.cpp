@@ -2,8 +2,6 @@
 // the disk entry, an edited spec compiles again, a corrupt entry is rebuilt, and processes
 // starting together compile once.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -138,35 +136,17 @@ TEST(JitCache, ProcessesStartingTogetherCompileOnce) {
   test::ScratchDir dir;
   const std::string cache = dir.str() + "/cache";
   constexpr int processes = 3;
-  pid_t children[processes];
-  for (int n = 0; n < processes; ++n) {
-    children[n] = fork();
-    ASSERT_GE(children[n], 0);
-    if (children[n] == 0) {
-      int status = 3;
-      try {
-        jit_detail::forget_loaded_libraries();
-        Logged log;
-        Compiler c(log.options(cache));
-        auto k = c.compile_source(two_hop, "paths.gql").kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
-        status = k(triangle()).nvals() != 1 ? 4 : log.said("compiled by") ? 0 : 1;
-      } catch (...) {
-        status = 2;
-      }
-      _exit(status);
-    }
-  }
-  int compiled = 0, reused = 0;
-  for (pid_t child : children) {
-    int status = -1;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status));
-    const int code = WEXITSTATUS(status);
-    EXPECT_TRUE(code == 0 || code == 1) << "child exit " << code;
-    (code == 0 ? compiled : reused) += 1;
-  }
-  EXPECT_EQ(compiled, 1);
-  EXPECT_EQ(reused, processes - 1);
+  const test::RaceResult race = test::race_processes(processes, [&](int) {
+    jit_detail::forget_loaded_libraries();
+    Logged log;
+    Compiler c(log.options(cache));
+    auto k = c.compile_source(two_hop, "paths.gql").kernel("paths2").bind<Csr<uint64_t>(const Csr<bool>&)>();
+    if (k(triangle()).nvals() != 1) return 4;
+    return log.said("compiled by") ? test::did_the_work : test::reused_it;
+  });
+  EXPECT_TRUE(race.other_codes.empty()) << "a child exited with " << race.other_codes.front();
+  EXPECT_EQ(race.did_the_work, 1);
+  EXPECT_EQ(race.reused, processes - 1);
 }
 
 }  // namespace

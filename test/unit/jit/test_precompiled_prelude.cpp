@@ -3,8 +3,6 @@
 // ask together; a kernel always builds, with or without it. Small preludes keep these fast.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -157,41 +155,22 @@ TEST(PrecompiledPrelude, WithoutAKeyTheSourceIsCompiledPlain) {
 TEST(PrecompiledPrelude, ProcessesStartingTogetherBuildItOnce) {
   test::ScratchDir dir;
   constexpr int processes = 3;
-  pid_t children[processes];
-  for (int n = 0; n < processes; ++n) {
-    children[n] = fork();
-    ASSERT_GE(children[n], 0);
-    if (children[n] == 0) {
-      int status = 3;
-      try {
-        DiskCache cache(dir.str(), uint64_t{1} << 32);
-        const compiler::RuntimeLayout layout = compiler::runtime_layout();
-        const HostCompiler host = find_host_compiler("");
-        const std::string name = "k" + std::to_string(n);
-        const KernelBuild b =
-            build_kernel_library(cache, CacheKeyBuilder().add("test", "together"), host,
-                                 shared_object_flags(host, layout, {}), layout, kernel_source(name, n + 1),
-                                 (dir.path() / (name + ".so")).string());
-        if (b.prelude != Prelude::used) status = 4;
-        else if (call((dir.path() / (name + ".so")).string(), name) != n + 1) status = 5;
-        else status = b.prelude_origin == CacheOrigin::built ? 0 : 1;
-      } catch (...) {
-        status = 2;
-      }
-      _exit(status);
-    }
-  }
-  int built = 0, reused = 0;
-  for (pid_t child : children) {
-    int status = -1;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status));
-    const int code = WEXITSTATUS(status);
-    EXPECT_TRUE(code == 0 || code == 1) << "child exit " << code;
-    (code == 0 ? built : reused) += 1;
-  }
-  EXPECT_EQ(built, 1);
-  EXPECT_EQ(reused, processes - 1);
+  const test::RaceResult race = test::race_processes(processes, [&](int n) {
+    DiskCache cache(dir.str(), uint64_t{1} << 32);
+    const compiler::RuntimeLayout layout = compiler::runtime_layout();
+    const HostCompiler host = find_host_compiler("");
+    const std::string name = "k" + std::to_string(n);
+    const KernelBuild b =
+        build_kernel_library(cache, CacheKeyBuilder().add("test", "together"), host,
+                             shared_object_flags(host, layout, {}), layout, kernel_source(name, n + 1),
+                             (dir.path() / (name + ".so")).string());
+    if (b.prelude != Prelude::used) return 4;
+    if (call((dir.path() / (name + ".so")).string(), name) != n + 1) return 5;
+    return b.prelude_origin == CacheOrigin::built ? test::did_the_work : test::reused_it;
+  });
+  EXPECT_TRUE(race.other_codes.empty()) << "a child exited with " << race.other_codes.front();
+  EXPECT_EQ(race.did_the_work, 1);
+  EXPECT_EQ(race.reused, processes - 1);
 }
 
 }  // namespace

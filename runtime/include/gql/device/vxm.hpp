@@ -1,5 +1,6 @@
-// w<mask, replace> = v * G over any semiring S on the device, with the signature of gql::cpu's vxm
-// op (cpu/ops.hpp), so loops of masked products (PageRank, connected components) run on the GPU.
+// w<mask, replace> = v * G (and G * v, over G's transpose) over any semiring S on the device, with
+// the signatures of gql::cpu's vxm and mxv ops (cpu/ops.hpp), so loops of masked products (PageRank,
+// connected components) run on the GPU.
 // The product pushes from v's entries, edge-balanced, into a dense accumulator on the device with
 // an atomic agg per product, the mask (structural or complemented) checked per column there; the
 // result comes back and is assigned under the mask (replace or merge) as on the CPU. The graph is
@@ -10,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +22,7 @@
 // nvcc's front end reports as unknown.
 #pragma nv_diag_suppress 1675
 #include "gql/cpu/ops.hpp"
+#include "gql/cpu/transpose.hpp"
 #pragma nv_diag_default 1675
 #include "gql/device.hpp"
 #include "gql/device/frontier.hpp"
@@ -27,6 +30,10 @@
 #include "gql/kernel_context.hpp"
 
 namespace gql::gpu {
+
+// Generated code names the options of its products in the namespace of the op.
+using cpu::Direction;
+using cpu::TraversalOptions;
 
 // A vxm op's graph on the device, kept across its loop's iterations.
 template <class TG>
@@ -51,6 +58,17 @@ class VxmGraph {
     with_values_ = with_values;
   }
 
+  // Scratch of the products, kept across the loop's iterations (a cudaFree per product would wait
+  // for the device): at least `count` T's, whole 32-bit words.
+  enum Slot { accumulator_slot, present_slot, allowed_slot, frontier_values_slot, slots };
+  template <class T>
+  T* scratch(Slot slot, size_t count) {
+    DeviceBuffer<unsigned char>& buffer = scratch_[slot];
+    const size_t bytes = std::max<size_t>((count * sizeof(T) + 3) / 4 * 4, 4);
+    if (buffer.size() < bytes) buffer = DeviceBuffer<unsigned char>(bytes);
+    return reinterpret_cast<T*>(buffer.data());  // device allocations are aligned for any T
+  }
+
   const Stream& stream() const noexcept { return stream_; }
   detail::FrontierQueues& queues() { return *queues_; }
   const offset_t* offsets() const noexcept { return structure_->offsets(); }
@@ -67,6 +85,7 @@ class VxmGraph {
   std::optional<detail::DeviceStructure> structure_;
   DeviceBuffer<storage_t<TG>> weights_;
   std::optional<detail::FrontierQueues> queues_;
+  DeviceBuffer<unsigned char> scratch_[slots];
 };
 
 // t<mask> = v * G (no assignment): the columns the mask allows that at least one product reached.
@@ -99,41 +118,38 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
   }
   if (frontier_edges) *frontier_edges = edges;
   const size_t cells = static_cast<size_t>(std::max<int64_t>(n, 1));
-  // Whole 32-bit words: a CAS on a 1- or 2-byte value works on the aligned word around it.
-  DeviceBuffer<Cell> accumulator((cells * sizeof(Cell) + 3) / 4 * 4 / sizeof(Cell));
-  DeviceBuffer<unsigned char> present(cells);
-  DeviceBuffer<unsigned char> allowed;
+  const cudaStream_t s = stream.get();
+  // Whole 32-bit words (scratch's): a CAS on a 1- or 2-byte value works on the aligned word around it.
+  V* accumulator = device_graph.template scratch<V>(VxmGraph<TG>::accumulator_slot, cells);
+  unsigned char* present = device_graph.template scratch<unsigned char>(VxmGraph<TG>::present_slot, cells);
+  unsigned char* allowed = nullptr;
   std::vector<unsigned char> host_allowed;
   if (mask.active()) {
     host_allowed.resize(cells, 0);
     for (int64_t j = 0; j < n; ++j) host_allowed[static_cast<size_t>(j)] = mask.allows(j) ? 1 : 0;
-    allowed = DeviceBuffer<unsigned char>(cells);
-    allowed.copy_from_host(std::span<const unsigned char>(host_allowed), stream);
+    allowed = device_graph.template scratch<unsigned char>(VxmGraph<TG>::allowed_slot, cells);
+    GQL_CUDA_CHECK(cudaMemcpyAsync(allowed, host_allowed.data(), cells, cudaMemcpyHostToDevice, s));
   }
   auto& queues = device_graph.queues();
-  V* cells_as_values = reinterpret_cast<V*>(accumulator.data());
   device::vxm_clear<device::traversal_block, V><<<detail::grid_for(n, queues.resident()), device::traversal_block, 0,
-                                                  stream.get()>>>(cells_as_values, present.data(), n, S::zero());
+                                                  s>>>(accumulator, present, n, S::zero());
   GQL_CUDA_CHECK_LAUNCH();
-  DeviceBuffer<storage_t<TV>> values;
   if (edges > 0) {
     const auto q = static_cast<long long>(ks.size());
-    GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), ks.data(), ks.size() * sizeof(index_t), cudaMemcpyHostToDevice,
-                                   stream.get()));
-    values = DeviceBuffer<storage_t<TV>>(ks.size());
-    values.copy_from_host(std::span<const storage_t<TV>>(kv), stream);
+    GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), ks.data(), ks.size() * sizeof(index_t), cudaMemcpyHostToDevice, s));
+    auto* values = device_graph.template scratch<storage_t<TV>>(VxmGraph<TG>::frontier_values_slot, ks.size());
+    GQL_CUDA_CHECK(cudaMemcpyAsync(values, kv.data(), kv.size() * sizeof(storage_t<TV>), cudaMemcpyHostToDevice, s));
     queues.scan_degrees(device_graph.offsets(), q);
     const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
     device::vxm_push<device::traversal_block, S, TV, TG>
-        <<<static_cast<unsigned>(std::min(tiles, queues.resident())), device::traversal_block, 0, stream.get()>>>(
-            device_graph.view(), queues.queue(), values.data(), queues.scan(), q, edges,
-            mask.active() ? allowed.data() : nullptr, cells_as_values, present.data());
+        <<<static_cast<unsigned>(std::min(tiles, queues.resident())), device::traversal_block, 0, s>>>(
+            device_graph.view(), queues.queue(), values, queues.scan(), q, edges, allowed, accumulator, present);
     GQL_CUDA_CHECK_LAUNCH();
   }
   std::vector<Cell> host_values(cells);
   std::vector<unsigned char> host_present(cells);
-  accumulator.copy_to_host(std::span<Cell>(host_values), stream);
-  present.copy_to_host(std::span<unsigned char>(host_present), stream);
+  GQL_CUDA_CHECK(cudaMemcpyAsync(host_values.data(), accumulator, cells * sizeof(Cell), cudaMemcpyDeviceToHost, s));
+  GQL_CUDA_CHECK(cudaMemcpyAsync(host_present.data(), present, cells, cudaMemcpyDeviceToHost, s));
   stream.synchronize();
   std::vector<index_t> idx;
   std::vector<Cell> val;
@@ -156,6 +172,61 @@ void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, 
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": vxm on the GPU, push (edge-balanced) over " + std::to_string(edges) +
               " frontier edges");
+  cpu::assign_result(w, std::move(result), m, replace);
+}
+
+namespace detail {
+
+// G * v is v * G' with con's operands and positions swapped (cpu::SwappedOperands, callable on the
+// device).
+template <class S>
+struct SwappedOperands {
+  using a_type = typename S::b_type;
+  using b_type = typename S::a_type;
+  using value_type = typename S::value_type;
+  static constexpr Monoid monoid = S::monoid;
+  static constexpr bool reads_values = S::reads_values;
+  static constexpr bool positional = S::positional;
+  static constexpr bool has_terminal = S::has_terminal;
+  GQL_HD static value_type con(a_type a, b_type b, long long i, long long k, long long j) {
+    return S::con(b, a, j, k, i);
+  }
+  GQL_HD static value_type agg(value_type x, value_type y) { return S::agg(x, y); }
+  GQL_HD static value_type zero() { return S::zero(); }
+  GQL_HD static value_type terminal() { return S::terminal(); }
+};
+
+// An mxv op's state across its loop: G's transpose on the host (built once per graph, as the CPU's
+// pull state) and on the device.
+template <class TG>
+struct MxvState {
+  const Csr<TG>* graph = nullptr;
+  int64_t graph_nvals = -1;
+  Csr<TG> transposed;
+  VxmGraph<TG> device_graph;
+};
+
+}  // namespace detail
+
+// w<mask, replace> = G * v over S on the GPU: pushes from v's entries over the rows of G's transpose.
+template <class S, class TW, class Mask, class TG, class TV>
+void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
+         const cpu::TraversalOptions& options, KernelContext& ctx) {
+  const cpu::VectorMask m = cpu::as_vector_mask(mask_in);
+  if (v.size() != G.n_cols())
+    throw Error(ErrorKind::usage, "mxv: the vector has " + std::to_string(v.size()) + " entries, the graph " +
+                                      std::to_string(G.n_cols()) + " columns");
+  auto& state = ctx.op_state<detail::MxvState<TG>>(std::string(options.label) + "/gpu-mxv");
+  if (state.graph != &G || state.graph_nvals != G.nvals()) {
+    state.transposed = cpu::transpose(G);
+    state.graph = &G;
+    state.graph_nvals = G.nvals();
+  }
+  int64_t edges = 0;
+  auto result = vxm_product<detail::SwappedOperands<S>>(v, state.transposed, m, state.device_graph, &edges);
+  ctx.work().edges += edges;
+  ctx.explain(std::string(options.label) + ": mxv on the GPU, push (edge-balanced) over the transpose, " +
+              std::to_string(edges) + " frontier edges");
   cpu::assign_result(w, std::move(result), m, replace);
 }
 

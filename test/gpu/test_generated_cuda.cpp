@@ -1,5 +1,6 @@
-// Generated CUDA programs against generated OpenMP programs: the stdlib's fof.gql and the end-to-end
-// products.gql, each built by gqlc for both targets at build time, run kernel by kernel on generated
+// Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp and components
+// and the end-to-end products.gql, each built by gqlc for both targets at build time (bfs and sssp are
+// loops recognized as one traversal, components a loop of vector products), run kernel by kernel on generated
 // graphs and on the real graphs in $GQL_DATA_DIR (left out when unset). Both write sorted Matrix
 // Market (or a scalar line), so their --out files must match byte for byte; the OpenMP results are
 // themselves checked against reference code by test/e2e. The two programs of a pair run at the same
@@ -31,7 +32,8 @@ namespace fs = std::filesystem;
 struct Program {
   const char* spec;  // the spec's stem: PROGRAM_DIR/generated_<stem>_{cuda,openmp}
   std::vector<const char*> pattern_kernels;   // take graph<bool>
-  std::vector<const char*> weighted_kernels;  // take graph<f64>
+  std::vector<const char*> weighted_kernels;  // take a weighted graph
+  const char* more_arguments = "";            // after --G: the kernels' other parameters
 };
 
 const std::vector<Program>& programs() {
@@ -40,6 +42,9 @@ const std::vector<Program>& programs() {
        {"count2", "any_pair2", "first_middle2", "fof_new", "triangles"},
        {"min_plus2", "widest2", "max_times2", "heaviest2"}},
       {"fof", {"fof", "fof_new"}, {}},
+      {"bfs", {"bfs"}, {}, "--src 0"},
+      {"components", {"components"}, {}},
+      {"sssp", {}, {"sssp"}, "--src 0"},
   };
   return all;
 }
@@ -73,9 +78,9 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-// Runs `kernel` of both programs of `spec` on `input` and compares their --out files.
+// Runs `kernel` of both programs of `spec` on `input` (and `more_arguments`) and compares their --out files.
 void compare(const char* spec, const char* kernel, const std::string& input, const std::string& label,
-             const fs::path& dir) {
+             const fs::path& dir, const std::string& more_arguments = "") {
   const std::string base = (dir / (std::string(spec) + "." + kernel + "." + label)).string();
   const std::string what = std::string(spec) + " " + kernel + " on " + label;
   int status[2] = {-1, -1};
@@ -83,8 +88,8 @@ void compare(const char* spec, const char* kernel, const std::string& input, con
   std::vector<std::thread> runs;
   for (int t = 0; t < 2; ++t)
     runs.emplace_back([&, t] {
-      status[t] = run(program_path(spec, targets[t]) + " " + kernel + " --G '" + input + "' --out " + base + "." +
-                          targets[t] + ".out",
+      status[t] = run(program_path(spec, targets[t]) + " " + kernel + " --G '" + input + "' " + more_arguments +
+                          " --out " + base + "." + targets[t] + ".out",
                       base + "." + targets[t] + ".log");
     });
   for (auto& r : runs) r.join();
@@ -120,9 +125,9 @@ std::vector<Input> real_graphs(const std::vector<const char*>& names) {
 
 // A dense core of `core` vertices (every core vertex linked to every other) inside a sparse periphery
 // of `n` vertices in all (a few random edges each, half of them into the core), weights in [1, 255].
-// Each core row has about core^2 products, beyond the large-row thresholds of both specs' CUDA
-// schedules (32768 by default, 65536 in fof.gql), so the dense-accumulator path runs beside the
-// sorted small-row path while the output stays small.
+// Each core row has about core^2 products, beyond the large-row threshold of the CUDA schedules
+// (4096), so the dense-accumulator path runs beside the shared-memory classes while the output
+// stays small.
 template <class T>
 gql::Csr<T> core_periphery(int64_t n, int64_t core, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -192,18 +197,18 @@ void body() {
   int compared = 0;
   for (const Program& p : programs()) {
     for (const char* kernel : p.pattern_kernels) {
-      // Under the sanitizer: the sum path, a positional con, a complemented mask.
+      // Under the sanitizer: the sum path, a positional con, a complemented mask, a traversal.
       if (small && std::string(kernel) != "count2" && std::string(kernel) != "first_middle2" &&
-          std::string(kernel) != "fof_new")
+          std::string(kernel) != "fof_new" && std::string(kernel) != "bfs")
         continue;
       for (const auto& in : pattern_inputs) {
-        compare(p.spec, kernel, in.path_or_spec, in.label, dir);
+        compare(p.spec, kernel, in.path_or_spec, in.label, dir, p.more_arguments);
         ++compared;
       }
     }
     for (const char* kernel : p.weighted_kernels)
       for (const auto& in : weighted_inputs) {
-        compare(p.spec, kernel, in.path_or_spec, in.label, dir);
+        compare(p.spec, kernel, in.path_or_spec, in.label, dir, p.more_arguments);
         ++compared;
       }
   }

@@ -3,7 +3,8 @@
 // min_plus on float, double and int (native atomics on non-negative floats and integers, CAS on
 // negative candidates) and a widest-path max_min on bytes (a user agg: CAS on the word around a
 // byte), on weighted Kronecker and uniform graphs, grids and the DIMACS road graphs under
-// GQL_DATA_DIR; a cycle that keeps improving is an error.
+// GQL_DATA_DIR, by Bellman-Ford and by delta-stepping (two bucket widths); a cycle that keeps
+// improving is an error.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -95,6 +97,15 @@ void reference_paths(const Csr<TG>& g, int64_t source, typename S::value_type so
   }
 }
 
+template <class V>
+bool same_values(const Vector<V>& a, const Vector<V>& b) {
+  return std::equal(a.indices().begin(), a.indices().end(), b.indices().begin(), b.indices().end()) &&
+         a.values().size() == b.values().size() &&
+         std::memcmp(a.values().data(), b.values().data(), a.values().size() * sizeof(storage_t<V>)) == 0;
+}
+
+constexpr int64_t narrow_delta_vertices = 4096;
+
 // Searches of more rounds than this (road graphs: hundreds to thousands) compare with the CPU op
 // for the first source only: the CPU op forks its threads once per round, so its cost there grows
 // with the rounds, not the edges. Every source is still checked against the serial reference.
@@ -106,6 +117,12 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
   const auto start = std::chrono::steady_clock::now();
   gpu::DevicePaths<S, TG> search(g);
   const int64_t n = g.n_rows();
+  // Delta-stepping where it applies (min semirings; elsewhere the schedule runs Bellman-Ford): the
+  // automatic bucket width, and on small graphs one so narrow that nearly every vertex waits in the
+  // far pile and the threshold moves once per distinct value (a step per vertex: too many for big graphs).
+  gpu::DevicePaths<S, TG> delta_auto(g, gpu::SsspSchedule{gpu::PathsKernel::delta_stepping});
+  std::optional<gpu::DevicePaths<S, TG>> delta_narrow;
+  if (n <= narrow_delta_vertices) delta_narrow.emplace(g, gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0.5});
   int64_t rounds = 0;
   int cpu_runs = 0;
   for (const int64_t source : {int64_t{0}, n / 2, n - 1}) {
@@ -135,6 +152,12 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
     }
     GPU_CHECK_MSG(wrong == 0 && k == got.indices().size(), what + ": " + std::to_string(wrong) + " values differ");
     GPU_CHECK_MSG(stats.levels >= 1, what + ": at least one round");
+    delta_auto.run(source, source_value);
+    GPU_CHECK_MSG(same_values(delta_auto.values(), got), what + ": delta-stepping (automatic width)");
+    if (delta_narrow) {
+      delta_narrow->run(source, source_value);
+      GPU_CHECK_MSG(same_values(delta_narrow->values(), got), what + ": delta-stepping (width 0.5)");
+    }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("  %-40s n=%-9lld nvals=%-10lld rounds %-5lld (%d against the CPU op) %.2f s\n", name.c_str(),
@@ -174,6 +197,13 @@ void check_negative_weights() {
     threw = e.kind() == ErrorKind::usage;
   }
   GPU_CHECK_MSG(threw, "a negative cycle is a usage error");
+  threw = false;
+  try {
+    gpu::single_source_paths<MinPlus<float>>(g, 0, 0.0f, nullptr, gpu::SsspSchedule{gpu::PathsKernel::delta_stepping});
+  } catch (const Error& e) {
+    threw = e.kind() == ErrorKind::usage;
+  }
+  GPU_CHECK_MSG(threw, "a negative cycle is a usage error under delta-stepping");
   // A directed acyclic grid (right and down only) with negative weights has a fixpoint.
   std::vector<offset_t> offsets{0};
   std::vector<index_t> cols;

@@ -4,13 +4,18 @@
 // large; small frontiers run in batches of rounds queued at once, a thread per vertex, the host
 // reading their counters once per batch), with an atomic agg
 // per candidate (native min/max on integers and on non-negative floats, a compare-and-swap on S::agg
-// otherwise). The fixpoint is the same whatever the order of the relaxations, so the values equal
-// the CPU's bit for bit. The graph stays on the device across searches. Host code compiled by nvcc.
+// otherwise). SsspSchedule{PathsKernel::delta_stepping} relaxes only the improved vertices below a
+// threshold each round (near-far delta-stepping, for min semirings), the rest waiting until the
+// threshold passes them. The fixpoint is the same whatever the order of the relaxations, so the
+// values equal the CPU's bit for bit. The graph stays on the device across searches. Host code
+// compiled by nvcc.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -24,18 +29,58 @@
 
 namespace gql::gpu {
 
+// How device single-source paths step; never what they find.
+enum class PathsKernel {
+  bellman_ford,    // every vertex improved in a round is relaxed in the next
+  delta_stepping,  // only those below a threshold, raised by delta when none is left (min semirings)
+};
+
+struct SsspSchedule {
+  PathsKernel kernel = PathsKernel::bellman_ford;
+  // Delta-stepping's bucket width; 0: 32 x the mean weight / the mean out-degree (a warp's worth of
+  // edges per bucket and vertex). Integer values round it up to a whole step.
+  double delta = 0;
+};
+
 template <class S, class TG>
 class DevicePaths {
  public:
   using V = typename S::value_type;
   static_assert(!std::is_same_v<V, bool>, "single_source_paths: use bfs_levels for reachability");
 
+  // Delta-stepping orders the relaxations by value: it needs a min over numbers (elsewhere the
+  // schedule runs Bellman-Ford).
+  static constexpr bool delta_applies =
+      S::monoid == Monoid::min && std::is_arithmetic_v<V> && !std::is_same_v<V, bool>;
+
   // Uploads G (its values only when S reads them).
-  explicit DevicePaths(const Csr<TG>& G) : n_(G.n_rows()), g_(G, stream_) {
+  explicit DevicePaths(const Csr<TG>& G, const SsspSchedule& schedule = {})
+      : n_(G.n_rows()),
+        g_(G, stream_),
+        delta_stepping_(delta_applies && schedule.kernel == PathsKernel::delta_stepping) {
     if (G.n_cols() != n_) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
+    double weight_sum = static_cast<double>(G.nvals());  // pattern entries weigh 1
     if constexpr (S::reads_values && stores_values<TG>) {
       weights_ = DeviceBuffer<storage_t<TG>>(static_cast<size_t>(std::max<int64_t>(G.nvals(), 1)));
       if (G.nvals() > 0) weights_.copy_from_host(G.values(), stream_);
+      weight_sum = 0;
+      for (const auto& w : G.values()) weight_sum += static_cast<double>(w);
+    }
+    if (delta_stepping_) {
+      const size_t n = static_cast<size_t>(std::max<int64_t>(n_, 1));
+      double delta = schedule.delta;
+      if (delta <= 0 && G.nvals() > 0) {
+        const double mean_weight = weight_sum / static_cast<double>(G.nvals());
+        const double mean_degree = static_cast<double>(G.nvals()) / static_cast<double>(n_);
+        delta = 32.0 * mean_weight / mean_degree;
+      }
+      if (!(delta > 0)) delta = 1;
+      if constexpr (std::is_integral_v<V>) delta = std::ceil(delta);
+      delta_ = static_cast<V>(delta);
+      far_ = DeviceBuffer<index_t>(n);
+      far_out_ = DeviceBuffer<index_t>(n);
+      in_far_ = DeviceBuffer<unsigned char>(n);
+      least_ = DeviceBuffer<V>((sizeof(V) + 3) / 4 * 4 / sizeof(V));  // a whole word for the CAS on small values
     }
     const size_t n = static_cast<size_t>(std::max<int64_t>(n_, 1));
     // Whole 32-bit words: a CAS on a 1- or 2-byte value works on the aligned word around it.
@@ -65,6 +110,7 @@ class DevicePaths {
     device::StepCounters counters = queues_->read_counters();
     TraversalStats stats;
     int round = 0;  // rounds run so far (the stamp of the next is round + 1)
+    if (delta_stepping_) return run_delta_stepping(counters, source, source_value, round);
     while (counters.next_size > 0) {
       if (stats.levels > n_)
         throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle improves "
@@ -73,20 +119,7 @@ class DevicePaths {
         counters = run_batch(counters, source, round, stats);
         continue;
       }
-      const auto size = static_cast<long long>(counters.next_size);
-      const auto edges = static_cast<long long>(counters.next_out_edges);
-      queues_->clear_counters();
-      queues_->scan_degrees(g_.offsets(), size);
-      const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
-      device::paths_relax<device::traversal_block, S, TG>
-          <<<static_cast<unsigned>(std::min(tiles, queues_->resident())), device::traversal_block, 0, s>>>(
-              view(), source, queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(),
-              stamp_.data(), ++round, queues_->next(), queues_->counters());
-      GQL_CUDA_CHECK_LAUNCH();
-      queues_->swap_queues();
-      counters = queues_->read_counters();
-      stats.edges_examined += edges;
-      ++stats.levels;
+      counters = relax_round(counters, source, round, stats);
     }
     return stats;
   }
@@ -151,6 +184,104 @@ class DevicePaths {
     return batch_host_[static_cast<size_t>(ran)];
   }
 
+  // One edge-balanced round over the queue (counters: its size and edges); the improved vertices
+  // become the queue. Returns the round's counters.
+  device::StepCounters relax_round(const device::StepCounters& counters, int64_t source, int& round,
+                                   TraversalStats& stats) {
+    const auto size = static_cast<long long>(counters.next_size);
+    const auto edges = static_cast<long long>(counters.next_out_edges);
+    queues_->clear_counters();
+    if (edges > 0) {
+      queues_->scan_degrees(g_.offsets(), size);
+      const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
+      device::paths_relax<device::traversal_block, S, TG>
+          <<<static_cast<unsigned>(std::min(tiles, queues_->resident())), device::traversal_block, 0, stream_.get()>>>(
+              view(), source, queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(),
+              stamp_.data(), ++round, queues_->next(), queues_->counters());
+      GQL_CUDA_CHECK_LAUNCH();
+    }
+    queues_->swap_queues();
+    stats.edges_examined += edges;
+    ++stats.levels;
+    return queues_->read_counters();
+  }
+
+  // Delta-stepping with a near queue and a far pile: rounds relax the near vertices only; improved
+  // vertices at or above the threshold wait in the far pile until the near ones run out, then the
+  // threshold moves to the least far value + delta. Every improvement is still relaxed, so the
+  // values are Bellman-Ford's fixpoint. More than n rounds below one threshold: a cycle that
+  // improves every path through it.
+  TraversalStats run_delta_stepping(device::StepCounters counters, int64_t source, V source_value, int& round) {
+    const cudaStream_t s = stream_.get();
+    TraversalStats stats;
+    GQL_CUDA_CHECK(cudaMemsetAsync(in_far_.data(), 0, in_far_.bytes(), s));
+    unsigned long long far_count = 0;
+    V threshold = static_cast<V>(source_value + delta_);
+    int64_t rounds_below_threshold = 0;
+    for (;;) {
+      while (counters.next_size > 0) {
+        if (++rounds_below_threshold > n_ + 1)
+          throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle "
+                                        "improves every path through it)");
+        const device::StepCounters relaxed = relax_round(counters, source, round, stats);
+        queues_->clear_counters();
+        far_host_[0] = far_count;
+        GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
+                                       cudaMemcpyHostToDevice, s));
+        if (relaxed.next_size > 0) {
+          const auto size = static_cast<long long>(relaxed.next_size);
+          device::paths_split_near_far<device::traversal_block, V>
+              <<<detail::grid_for(size, queues_->resident()), device::traversal_block, 0, s>>>(
+                  g_.offsets(), queues_->queue(), size, value_.data(), threshold, queues_->next(),
+                  queues_->counters(), far_.data(), far_size_.data(), in_far_.data());
+          GQL_CUDA_CHECK_LAUNCH();
+        }
+        queues_->swap_queues();
+        counters = read_with_far_size(far_count);
+      }
+      if (far_count == 0) return stats;
+      // The next threshold: the least waiting value + delta.
+      least_host_[0] = S::zero();
+      GQL_CUDA_CHECK(cudaMemcpyAsync(least_.data(), least_host_.data(), sizeof(V), cudaMemcpyHostToDevice, s));
+      const auto waiting = static_cast<long long>(far_count);
+      device::paths_far_least<device::traversal_block, S>
+          <<<detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0, s>>>(
+              far_.data(), waiting, value_.data(), least_.data());
+      GQL_CUDA_CHECK_LAUNCH();
+      GQL_CUDA_CHECK(cudaMemcpyAsync(least_host_.data(), least_.data(), sizeof(V), cudaMemcpyDeviceToHost, s));
+      stream_.synchronize();
+      const V least = least_host_[0];
+      threshold = static_cast<V>(least + delta_);
+      if (!(least < threshold)) {  // delta lost to rounding at this magnitude: the next value above
+        if constexpr (std::is_floating_point_v<V>)
+          threshold = std::nextafter(least, std::numeric_limits<V>::infinity());
+        else
+          threshold = static_cast<V>(least + 1);
+      }
+      rounds_below_threshold = 0;
+      queues_->clear_counters();
+      far_host_[0] = 0;
+      GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
+                                     cudaMemcpyHostToDevice, s));
+      device::paths_refill_near<device::traversal_block, V>
+          <<<detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0, s>>>(
+              g_.offsets(), far_.data(), waiting, value_.data(), threshold, queues_->queue(), queues_->counters(),
+              far_out_.data(), far_size_.data(), in_far_.data());
+      GQL_CUDA_CHECK_LAUNCH();
+      std::swap(far_, far_out_);
+      counters = read_with_far_size(far_count);  // the least waiting vertex at least is near now
+    }
+  }
+
+  // The step counters and the far pile's size (one wait).
+  device::StepCounters read_with_far_size(unsigned long long& far_count) {
+    GQL_CUDA_CHECK(cudaMemcpyAsync(far_host_.data(), far_size_.data(), sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, stream_.get()));
+    const device::StepCounters counters = queues_->read_counters();
+    far_count = far_host_[0];
+    return counters;
+  }
+
   static constexpr int batch_rounds = 16;
   static constexpr unsigned long long batch_edge_limit = 1u << 15;
 
@@ -164,6 +295,16 @@ class DevicePaths {
   std::optional<detail::FrontierQueues> queues_;
   DeviceBuffer<device::StepCounters> batch_{batch_rounds + 1};
   HostBuffer<device::StepCounters> batch_host_{batch_rounds + 1};
+  // Delta-stepping (unused by Bellman-Ford): the bucket width, the far pile and its next version, a
+  // flag per vertex in it, its size and least value.
+  bool delta_stepping_;
+  V delta_{};
+  DeviceBuffer<index_t> far_, far_out_;
+  DeviceBuffer<unsigned char> in_far_;
+  DeviceBuffer<V> least_;
+  DeviceBuffer<unsigned long long> far_size_{1};
+  HostBuffer<unsigned long long> far_host_{1};
+  HostBuffer<V> least_host_{1};
 };
 
 }  // namespace gql::gpu

@@ -176,4 +176,72 @@ __global__ void __launch_bounds__(Threads)
   add_block_counts(counters, 0, out_edges, 0, examined);
 }
 
+// Delta-stepping's near-far split (Davidson et al.): a round's queue splits into the near queue
+// (value below `threshold`: relaxed next) and the far pile, which holds a vertex at most once (its
+// `in_far` flag; a queue holds a vertex once, so plain writes decide) and refills near when near runs
+// dry. near_counters: the near queue's size and out-edges.
+template <int Threads, class V>
+__global__ void __launch_bounds__(Threads)
+    paths_split_near_far(const offset_t* g_offsets, const index_t* queue, long long queue_size, const V* value,
+                         V threshold, index_t* near, StepCounters* near_counters, index_t* far,
+                         unsigned long long* far_size, unsigned char* in_far) {
+  unsigned long long out_edges = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * Threads;
+  const long long whole_warps = ceil_div(queue_size, 32LL) * 32;  // warp_append needs every lane
+  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < whole_warps; i += stride) {
+    bool is_near = false;
+    index_t v = 0;
+    if (i < queue_size) {
+      v = queue[i];
+      is_near = value[v] < threshold;
+      if (is_near) {
+        out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
+      } else if (in_far[v] == 0) {
+        in_far[v] = 1;
+        far[atomicAdd(far_size, 1ull)] = v;
+      }
+    }
+    warp_append(is_near, v, near, &near_counters->next_size);
+  }
+  add_block_counts(near_counters, 0, out_edges, 0, 0);
+}
+
+// The far pile's vertices below the raised threshold move to the near queue; the others go to
+// far_out (the next far pile).
+template <int Threads, class V>
+__global__ void __launch_bounds__(Threads)
+    paths_refill_near(const offset_t* g_offsets, const index_t* far, long long far_size, const V* value, V threshold,
+                      index_t* near, StepCounters* near_counters, index_t* far_out, unsigned long long* far_out_size,
+                      unsigned char* in_far) {
+  unsigned long long out_edges = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * Threads;
+  const long long whole_warps = ceil_div(far_size, 32LL) * 32;
+  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < whole_warps; i += stride) {
+    bool is_near = false;
+    index_t v = 0;
+    if (i < far_size) {
+      v = far[i];
+      is_near = value[v] < threshold;
+      if (is_near) {
+        in_far[v] = 0;
+        out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
+      } else {
+        far_out[atomicAdd(far_out_size, 1ull)] = v;
+      }
+    }
+    warp_append(is_near, v, near, &near_counters->next_size);
+  }
+  add_block_counts(near_counters, 0, out_edges, 0, 0);
+}
+
+// The least value in the far pile (S's agg is min), into *least (S::zero() before).
+template <int Threads, class S>
+__global__ void __launch_bounds__(Threads)
+    paths_far_least(const index_t* far, long long far_size, const typename S::value_type* value,
+                    typename S::value_type* least) {
+  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < far_size;
+       i += static_cast<long long>(gridDim.x) * Threads)
+    atomic_agg<S>(least, value[far[i]]);
+}
+
 }  // namespace gql::device

@@ -25,12 +25,14 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
   return search.levels();
 }
 
-// Single-source paths over a selective semiring S (see cpu::single_source_paths).
+// Single-source paths over a selective semiring S (see cpu::single_source_paths); the schedule
+// changes the order of the relaxations, not the values.
 template <class S, class TG>
 Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t source,
                                                    typename S::value_type source_value,
-                                                   TraversalStats* stats = nullptr) {
-  DevicePaths<S, TG> search(G);
+                                                   TraversalStats* stats = nullptr,
+                                                   const SsspSchedule& schedule = {}) {
+  DevicePaths<S, TG> search(G, schedule);
   const TraversalStats local = search.run(source, source_value);
   if (stats) *stats = local;
   return search.values();

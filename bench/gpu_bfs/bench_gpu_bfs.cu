@@ -10,7 +10,8 @@
 // edge-centric kernel runs on the first few roots of the smallest scale for comparison.
 // SSSP: min_plus<float> from a few sources on each graph of LIST (DIMACS files under GQL_DATA_DIR,
 // "luxembourg_osm.mtx.gz" with unit weights, or "kron:S" with weights in [1, 255]), on the device
-// and with gql::cpu::single_source_paths on all host cores in the same run; results compared.
+// by Bellman-Ford and by delta-stepping (automatic width) on the device, and with
+// gql::cpu::single_source_paths on all host cores in the same run; results compared.
 #include <omp.h>
 
 #include <algorithm>
@@ -242,20 +243,30 @@ Csr<float> load_weighted(const std::string& spec) {
 bool run_sssp(const std::string& spec, const Args& args, const bench::RunContext& context, bench::JsonLines& out) {
   const Csr<float> g = load_weighted(spec);
   gpu::DevicePaths<MinPlusF32, float> paths(g);
+  gpu::DevicePaths<MinPlusF32, float> delta_paths(g, gpu::SsspSchedule{gpu::PathsKernel::delta_stepping});
   std::vector<int64_t> sources;
   {
     const Csr<bool> pattern = convert<bool>(g);
     sources = pick_roots(pattern, args.sssp_sources, 99);
   }
   paths.run(sources.front(), 0.0f);  // warm-up
-  std::vector<double> gpu_times, cpu_times;
-  bool equal = true;
-  long long rounds = 0, reached = 0;
+  delta_paths.run(sources.front(), 0.0f);
+  std::vector<double> gpu_times, cpu_times, delta_times;
+  bool equal = true, delta_equal = true;
+  long long rounds = 0, reached = 0, delta_rounds = 0;
   for (const int64_t source : sources) {
     Clock::time_point start = Clock::now();
     const cpu::TraversalStats stats = paths.run(source, 0.0f);
     gpu_times.push_back(seconds_since(start));
     const Vector<float> got = paths.values();
+    start = Clock::now();
+    const cpu::TraversalStats delta_stats = delta_paths.run(source, 0.0f);
+    delta_times.push_back(seconds_since(start));
+    const Vector<float> delta_got = delta_paths.values();
+    delta_equal = delta_equal && delta_got.nvals() == got.nvals() &&
+                  std::equal(got.indices().begin(), got.indices().end(), delta_got.indices().begin()) &&
+                  std::memcmp(got.values().data(), delta_got.values().data(), got.values().size() * sizeof(float)) == 0;
+    delta_rounds += delta_stats.levels;
     start = Clock::now();
     const Vector<float> expected = cpu::single_source_paths<MinPlusF32>(g, source, 0.0f);
     cpu_times.push_back(seconds_since(start));
@@ -265,7 +276,8 @@ bool run_sssp(const std::string& spec, const Args& args, const bench::RunContext
     rounds += stats.levels;
     reached += got.nvals();
   }
-  const bench::TimeSummary gpu = bench::summarize(gpu_times), cpu = bench::summarize(cpu_times);
+  const bench::TimeSummary gpu = bench::summarize(gpu_times), cpu = bench::summarize(cpu_times),
+                           delta = bench::summarize(delta_times);
   bench::Record record;
   record.text("workload", "sssp").text("graph", spec).text("variant", "gpu bellman-ford frontier");
   record.times(gpu)
@@ -279,9 +291,12 @@ bool run_sssp(const std::string& spec, const Args& args, const bench::RunContext
       .number("cpu_time_max_s", cpu.max)
       .integer("cpu_threads", omp_get_max_threads())
       .number("speedup_median", cpu.median / gpu.median)
-      .boolean("equal_to_cpu", equal);
+      .boolean("equal_to_cpu", equal)
+      .number("delta_stepping_time_median_s", delta.median)
+      .number("delta_stepping_rounds_mean", static_cast<double>(delta_rounds) / static_cast<double>(sources.size()))
+      .boolean("delta_stepping_equal", delta_equal);
   out.write(bench::stamp(record, context));
-  return equal;
+  return equal && delta_equal;
 }
 
 }  // namespace

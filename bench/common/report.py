@@ -15,6 +15,12 @@ import sys
 CONTEXT_KEYS = {"machine", "date", "commit", "threads", "load_avg_1m", "workload"}
 
 
+
+# Boolean fields by which a record says its output agreed with a peer's (checksums), with the CPU
+# back end, with another variant, or passed a validator (Graph500's rules).
+AGREEMENT_FIELDS = ("same_as_gql", "same_as_gql_paths", "equal_to_cpu", "delta_stepping_equal",
+                    "same_as_device_result", "validated")
+
 def load(path):
     try:
         with open(path) as f:
@@ -140,9 +146,11 @@ def main(path):
     if loads:
         out.append(f"Load average (1 min) at the records: {min(loads):.1f} .. {max(loads):.1f}.")
     out.append("")
-    disagree = [r for r in records if r.get("same_as_gql") is False]
-    out.append(f"Outputs compared by checksum: {sum(1 for r in records if 'same_as_gql' in r)} records, "
-               f"{len(disagree)} differ from gql's.\n")
+    compared = [r for r in records if any(f in r for f in AGREEMENT_FIELDS)]
+    disagree = [r for r in compared if any(r.get(f) is False for f in AGREEMENT_FIELDS)]
+    out.append(f"Outputs checked against a peer or a validator: {len(compared)} records, {len(disagree)} disagree"
+               + (": " + "; ".join(f"{r.get('workload')} {r.get('graph', '')} {r.get('variant', '')}" for r in disagree)
+                  if disagree else "") + ".\n")
     ceil = ceilings(records)
     order = []
     for r in records:

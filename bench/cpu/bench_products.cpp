@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <omp.h>
+#include <sys/resource.h>
 
 #include "bench_args.hpp"
 #include "gql/cpu/spgemm.hpp"
@@ -84,6 +85,44 @@ struct AnyPair {
   static bool terminal() { return true; }
 };
 
+// CPU seconds (user + system, all threads) and page faults of this process so far.
+struct Usage {
+  double cpu_seconds = 0;
+  int64_t minor_faults = 0, major_faults = 0;
+};
+
+Usage usage_now() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return {seconds(u.ru_utime) + seconds(u.ru_stime), u.ru_minflt, u.ru_majflt};
+}
+
+// VmRSS of /proc/self/status in MiB (0 where it cannot be read).
+int64_t resident_mib() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  long long kib = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %lld", &kib) == 1) break;
+  std::fclose(f);
+  return kib / 1024;
+}
+
+// One run's wall phases (gql's own timers), CPU time and page faults, on stderr: where the time of a
+// run goes, and why one run differs from another.
+void report_run(const char* semiring, const gql::cpu::SpgemmStats& s, const Usage& before, const Usage& after,
+                int64_t rss_before) {
+  std::fprintf(stderr,
+               "  %s run: bounds %.3f s, symbolic %.3f s, allocate %.3f s, numeric %.3f s; cpu %.3f s; "
+               "minor faults %lld, major %lld; VmRSS %lld -> %lld MiB\n",
+               semiring, s.seconds_bounds, s.seconds_symbolic, s.seconds_allocate, s.seconds_numeric,
+               after.cpu_seconds - before.cpu_seconds, static_cast<long long>(after.minor_faults - before.minor_faults),
+               static_cast<long long>(after.major_faults - before.major_faults), static_cast<long long>(rss_before),
+               static_cast<long long>(resident_mib()));
+}
+
 class Runner {
  public:
   Runner(JsonLines& out, const RunContext& context, const Repeat& repeat) : out_(out), context_(context), repeat_(repeat) {}
@@ -94,7 +133,16 @@ class Runner {
     using V = typename S::value_type;
     gql::cpu::SpgemmStats stats;
     gql::Csr<V> C;
-    const Measurement ours = measure(repeat_, [&] { C = gql::cpu::spgemm<S>(A, A, {}, {}, &stats); });
+    // Each run first releases the previous run's output (both libraries), as a program computing one
+    // product would not hold it: holding it doubled the footprint and sent the next output's first
+    // touch to memory the hypervisor had taken back (see docs/performance.md, CPU).
+    const Measurement ours = measure(repeat_, [&] {
+      C = {};
+      const Usage before = usage_now();
+      const int64_t rss = resident_mib();
+      C = gql::cpu::spgemm<S>(A, A, {}, {}, &stats);
+      report_run(semiring, stats, before, usage_now(), rss);
+    });
     const Checksum our_sum = csr_checksum(C);
     const auto products = static_cast<double>(stats.products);
 
@@ -103,8 +151,13 @@ class Runner {
     grb_check(GrB_Matrix_new(&c, grb_type<V>(), static_cast<GrB_Index>(A.n_rows()), static_cast<GrB_Index>(A.n_cols())),
               "GrB_Matrix_new");
     const Measurement theirs = measure(repeat_, [&] {
+      grb_check(GrB_Matrix_clear(c), "GrB_Matrix_clear");
+      const Usage before = usage_now();
       grb_check(GrB_mxm(c, nullptr, nullptr, peer_semiring, a, a, GrB_DESC_R), "GrB_mxm");
       grb_check(GrB_Matrix_wait(c, GrB_MATERIALIZE), "GrB_Matrix_wait");
+      const Usage after = usage_now();
+      std::fprintf(stderr, "  %s GraphBLAS run: cpu %.3f s, minor faults %lld\n", semiring,
+                   after.cpu_seconds - before.cpu_seconds, static_cast<long long>(after.minor_faults - before.minor_faults));
     });
     const Checksum their_sum = graphblas_checksum<V>(c);
     GrB_Matrix_free(&a);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -48,8 +49,14 @@ void expect_matches_reference(const Csr<TA>& A, const Csr<TB>& B, const Csr<bool
                               const SpgemmOptions& options) {
   const MatrixMask m = mask ? gql::cpu::structural_mask(*mask, complement) : MatrixMask{};
   gql::cpu::SpgemmStats stats;
+  const auto start = std::chrono::steady_clock::now();
   const auto C = gql::cpu::spgemm<S>(A, B, m, options, &stats);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_NO_THROW(C.validate());
+  // The phase timers split the call's time: none negative, together no more than the call took.
+  for (double phase : {stats.seconds_bounds, stats.seconds_symbolic, stats.seconds_allocate, stats.seconds_numeric})
+    EXPECT_GE(phase, 0.0);
+  EXPECT_LE(stats.seconds_bounds + stats.seconds_symbolic + stats.seconds_allocate + stats.seconds_numeric, elapsed);
   const auto got = gql::test::to_map(C);
   const auto want = reference_product<S>(A, B, mask, complement);
   ASSERT_EQ(got.size(), want.size());

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -58,6 +59,9 @@ struct SpgemmStats {
   int64_t rows_dense = 0;  // rows through the bitmap accumulator
   int64_t rows_hash = 0;
   int64_t nvals = 0;
+  // Wall seconds of the phases: row bounds and partition, symbolic (row sizes), allocating and
+  // first touching the output, numeric (writing the rows).
+  double seconds_bounds = 0, seconds_symbolic = 0, seconds_allocate = 0, seconds_numeric = 0;
 };
 
 // An operand as con receives it: read (and converted) only when S::reads_values.
@@ -218,6 +222,14 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   const int64_t n = A.n_rows(), m = B.n_cols();
   check_mask_shape(mask, n, m, "mxm");
   const MaskMode mode = mask.mode();
+  SpgemmStats timing;
+  auto lap_start = std::chrono::steady_clock::now();
+  // Adds the wall time since the previous lap to `phase`.
+  const auto lap = [&](double& phase) {
+    const auto now = std::chrono::steady_clock::now();
+    phase += std::chrono::duration<double>(now - lap_start).count();
+    lap_start = now;
+  };
 
   // Row bounds, then their prefix sums (the work measure for the partition).
   std::vector<int64_t> prefix(static_cast<size_t>(n) + 1, 0);
@@ -243,7 +255,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   // A constant con known to make false leaves a pattern result empty.
   if constexpr (kind != ConstantCon::no && !stores_values<V>) {
     if (!S::con({}, {}, 0, 0, 0)) {
-      if (stats) *stats = {prefix[static_cast<size_t>(n)], 0, 0, 0};
+      if (stats) *stats = {.products = prefix[static_cast<size_t>(n)]};
       return Csr<V>(n, m);
     }
   }
@@ -253,6 +265,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   const int n_threads = omp_get_max_threads();
   const auto borders = partition_by_work(prefix, int64_t{n_threads} * options.chunks_per_thread);
   const int64_t n_chunks = static_cast<int64_t>(borders.size()) - 1;
+  lap(timing.seconds_bounds);
   std::vector<offset_t> offsets(static_cast<size_t>(n) + 1, 0);  // row sizes first, then offsets
   std::vector<index_t> cols;
   std::vector<storage_t<V>> values;
@@ -337,6 +350,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     });
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
+    lap(timing.seconds_symbolic);
     // The two arrays are first touched by two threads at once (when the caller allows two):
     // faulting fresh pages in, and the kernel zeroing them, is a large part of an output-bound product.
     const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
@@ -356,6 +370,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
       if constexpr (stores_values<V>) allocate(values);
     }
     if (failure) std::rethrow_exception(failure);
+    lap(timing.seconds_allocate);
     const auto row_start = [&](int64_t i) { return static_cast<size_t>(offsets[static_cast<size_t>(i)]); };
 
     // Numeric phase: each row written in place, sorted by column.
@@ -401,7 +416,14 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
       general();
     }
   });
-  if (stats) *stats = {prefix[static_cast<size_t>(n)], rows_dense, rows_hash, static_cast<int64_t>(cols.size())};
+  lap(timing.seconds_numeric);
+  if (stats) {
+    *stats = timing;
+    stats->products = prefix[static_cast<size_t>(n)];
+    stats->rows_dense = rows_dense;
+    stats->rows_hash = rows_hash;
+    stats->nvals = static_cast<int64_t>(cols.size());
+  }
   return Csr<V>(n, m, std::move(offsets), std::move(cols), std::move(values));
 }
 

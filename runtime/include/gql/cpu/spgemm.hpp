@@ -351,25 +351,14 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
     lap(timing.seconds_symbolic);
-    // The two arrays are first touched by two threads at once (when the caller allows two):
-    // faulting fresh pages in, and the kernel zeroing them, is a large part of an output-bound product.
+    // Both arrays are allocated (and first touched) by the calling thread: a second thread faulting
+    // the other array in gained nothing where it was measured (page faults on fresh memory are paid
+    // one at a time there), and an allocation made by an OpenMP worker comes from that thread's own
+    // malloc arena, which never keeps an array this large, so a program whose allocator keeps freed
+    // memory would still get fresh pages for it.
     const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
-    const auto allocate = [&](auto& array) {
-      try {
-        resize_on_huge_pages(array, total);
-      } catch (...) {
-#pragma omp critical(gql_spgemm_failure)
-        if (!failure) failure = std::current_exception();
-      }
-    };
-#pragma omp parallel sections num_threads(std::min(2, n_threads))
-    {
-#pragma omp section
-      allocate(cols);
-#pragma omp section
-      if constexpr (stores_values<V>) allocate(values);
-    }
-    if (failure) std::rethrow_exception(failure);
+    resize_on_huge_pages(cols, total);
+    if constexpr (stores_values<V>) resize_on_huge_pages(values, total);
     lap(timing.seconds_allocate);
     const auto row_start = [&](int64_t i) { return static_cast<size_t>(offsets[static_cast<size_t>(i)]); };
 

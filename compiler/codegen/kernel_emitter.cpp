@@ -215,7 +215,10 @@ class KernelEmitter {
     out += pad + "  " + n + "TraversalStats stats;\n";
     out += pad + "  " + name(o.outputs.at(0)) + " = " + n + "bfs_levels(" + G + ", " + transposed +
            ", static_cast<int64_t>(" + expr(o.shape.at(0)) + "), " + n + "DirectionOptions{" + n + "Direction::" + dir +
-           ", " + std::to_string(t.alpha) + ", " + std::to_string(t.beta) + "}, &stats);\n";
+           ", " + std::to_string(t.alpha) + ", " + std::to_string(t.beta) + "}, &stats" +
+           (t.method == ir::TraversalMethod::edge_centric ? ", " + n + "BfsSchedule{" + n + "BfsKernel::edge_centric}"
+                                                          : std::string()) +
+           ");\n";
     out += pad + "  ctx.work().edges += stats.edges_examined;\n";
     out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels, \") + std::to_string(stats.levels) + " +
            "\" levels (\" + std::to_string(stats.pull_steps) + \" pulled), \" + std::to_string(stats.edges_examined) + " +
@@ -235,7 +238,11 @@ class KernelEmitter {
     out += pad + "  std::optional<std::decay_t<decltype(" + target + ")>> paths;\n";
     out += pad + "  try {\n";
     out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", static_cast<int64_t>(" +
-           expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats);\n";
+           expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats" +
+           (t.method == ir::TraversalMethod::delta_stepping
+                ? ", " + n + "SsspSchedule{" + n + "PathsKernel::delta_stepping, " + std::to_string(t.delta) + "}"
+                : std::string()) +
+           ");\n";
     out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
     out += pad + "  }\n";
     out += pad + "  if (paths && paths_are_exact(" + G + ", *paths)) {\n";

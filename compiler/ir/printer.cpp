@@ -128,6 +128,8 @@ std::string schedule_text(const Schedule& schedule, Target target) {
     s += std::string("direction ") + directions[static_cast<int>(t->direction)];
     if (t->direction == Direction::auto_) s += "(alpha = " + number(t->alpha) + ", beta = " + number(t->beta) + ")";
     s += std::string(", frontier ") + formats[static_cast<int>(t->frontier)];
+    if (t->method == TraversalMethod::edge_centric) s += ", method edge_centric";
+    if (t->method == TraversalMethod::delta_stepping) s += ", method delta_stepping(delta = " + number(t->delta) + ")";
     return s + (cuda ? ", block " + std::to_string(t->block) : ", threads " + threads_text(t->threads));
   }
   if (const auto* c = std::get_if<ClosureSchedule>(&schedule)) {

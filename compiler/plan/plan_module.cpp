@@ -78,13 +78,24 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
   const std::string where = m.target == ir::Target::cuda ? "gql::gpu::" : "gql::cpu::";
   if (o.kind == ir::OpKind::bfs_levels) {
     lines.push_back(std::string("bfs levels: direction ") + direction_text(t) + ", frontier " + frontier_text(t.frontier));
+    if (t.method == ir::TraversalMethod::edge_centric) lines.push_back("method: the seed's edge-centric kernel");
+    if (t.method == ir::TraversalMethod::delta_stepping)
+      lines.push_back("method delta_stepping applies to single-source paths only: the frontier method runs");
     lines.push_back("the loop of masked products runs as one traversal (" + where +
                     "bfs_levels): levels kept as bytes while the depth stays below 255, then as i32");
     traversal_lines(t, lines);
     return;
   }
-  lines.push_back("single-source paths over " + m.semirings.at(static_cast<size_t>(o.semiring)).name +
-                  ": Bellman-Ford, pushing from a frontier of the vertices improved in the last round");
+  if (t.method == ir::TraversalMethod::delta_stepping) {
+    lines.push_back("single-source paths over " + m.semirings.at(static_cast<size_t>(o.semiring)).name +
+                    ": delta-stepping, buckets of width " +
+                    (t.delta > 0 ? number(t.delta) : std::string("32 x mean weight / mean out-degree")));
+  } else {
+    lines.push_back("single-source paths over " + m.semirings.at(static_cast<size_t>(o.semiring)).name +
+                    ": Bellman-Ford, pushing from a frontier of the vertices improved in the last round");
+    if (t.method == ir::TraversalMethod::edge_centric)
+      lines.push_back("method edge_centric applies to BFS only: Bellman-Ford runs");
+  }
   lines.push_back("the relaxation loop runs as one traversal (" + where +
                   "single_source_paths); the loop as written runs instead when the traversal cannot reproduce "
                   "it exactly (a negative or NaN weight, a vertex reached only by paths that sum to infinity)");

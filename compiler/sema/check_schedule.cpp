@@ -59,6 +59,7 @@ const std::vector<Spec>& specs() {
       {"accumulator", false, true, {C::product}},
       {"direction", true, true, {C::traversal}},
       {"frontier", true, true, {C::traversal}},
+      {"method", true, false, {C::traversal}},
       {"tile", true, true, {C::closure, C::lu}},
       {"per_thread", true, false, {C::closure}},
       {"out_of_core", true, false, {C::closure}},
@@ -81,6 +82,8 @@ struct Setting {
   ir::Direction direction = ir::Direction::auto_;
   double alpha = 15, beta = 18;
   ir::FrontierFormat frontier = ir::FrontierFormat::auto_;
+  ir::TraversalMethod method = ir::TraversalMethod::frontier;
+  double delta = 0;
   bool spread = true;
   ir::Toggle toggle = ir::Toggle::auto_;
   int streams = 3;
@@ -164,6 +167,19 @@ class ScheduleChecker {
       auto c = choice(v, {"auto", "dense", "hash", "sort"});
       if (!c) return std::nullopt;
       s.accumulator = static_cast<ir::Accumulator>(*c);
+      return s;
+    }
+    if (n == "method") {  // method frontier | edge_centric | delta_stepping[(delta = D)]
+      auto c = choice(v, {"frontier", "edge_centric", "delta_stepping"}, true);
+      if (!c) return std::nullopt;
+      s.method = static_cast<ir::TraversalMethod>(*c);
+      std::map<std::string, double> args = {{"delta", 0.0}};
+      if (s.method != ir::TraversalMethod::delta_stepping && v.has_arguments) {
+        d_.error(v.span, "'" + v.ident + "' takes no arguments");
+        return std::nullopt;
+      }
+      if (!arguments(v, args, 0.0, 1e30, false)) return std::nullopt;
+      s.delta = args["delta"];
       return s;
     }
     if (n == "frontier") {
@@ -390,6 +406,10 @@ class ScheduleChecker {
           sch.beta = s.beta;
         }
         if (n == "frontier") sch.frontier = s.frontier;
+        if (n == "method") {
+          sch.method = s.method;
+          sch.delta = s.delta;
+        }
       }
       if constexpr (std::is_same_v<T, ir::ClosureSchedule>) {
         if (n == "per_thread") {

@@ -119,6 +119,9 @@ struct SemiringInstance {
 enum class Accumulator : uint8_t { auto_, dense, hash, sort };
 enum class Direction : uint8_t { push, pull, auto_ };
 enum class FrontierFormat : uint8_t { auto_, sparse, dense };
+// The GPU algorithm of a loop recognized as one traversal: a frontier (BFS queue or bitmap,
+// Bellman-Ford), the seed's edge-centric BFS, or delta-stepping for single-source paths.
+enum class TraversalMethod : uint8_t { frontier, edge_centric, delta_stepping };
 enum class Toggle : uint8_t { off, on, auto_ };
 enum class ClosureParallelism : uint8_t { tasks, parallel_for, recursive };
 enum class Gemm : uint8_t { vendor, native };
@@ -145,6 +148,8 @@ struct TraversalSchedule {    // vxm, mxv
   Direction direction = Direction::auto_;
   double alpha = 15;          // auto: push -> pull when frontier edges > unvisited edges / alpha
   double beta = 18;           // auto: pull -> push when frontier vertices < n / beta
+  TraversalMethod method = TraversalMethod::frontier;  // cuda, recognized traversals
+  double delta = 0;           // delta_stepping's bucket width; 0: chosen from the weights and degrees
   FrontierFormat frontier = FrontierFormat::auto_;
   int threads = 0;            // openmp
   int block = 256;            // cuda

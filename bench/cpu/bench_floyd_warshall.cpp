@@ -8,31 +8,19 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <limits>
 #include <random>
 
 #include "bench_args.hpp"
 #include "checksum.hpp"
 #include "gql/cpu/closure.hpp"
 #include "gql/semiring.hpp"
+#include "bench_semirings.hpp"
 #include "host_context.hpp"
 #include "measure.hpp"
 
 namespace {
 
-struct MinPlus {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static float con(float a, float b, long long, long long, long long) { return a + b; }
-  static float agg(float x, float y) { return y < x ? y : x; }
-  static float zero() { return std::numeric_limits<float>::infinity(); }
-  static float terminal() { return zero(); }
-};
+using MinPlusF32 = gql::bench::MinPlus<float>;
 
 // The baseline: the textbook loop nest, single-threaded as written.
 void naive_floyd_warshall(gql::Matrix<float>& D) {
@@ -63,7 +51,7 @@ int main(int argc, char** argv) try {
   args.check_all_used();
   const RunContext context = host_context();
   // Random digraph with about 8 out-edges per vertex, integer weights 1..100 (so sums are exact).
-  gql::Matrix<float> input(n, n, MinPlus::zero());
+  gql::Matrix<float> input(n, n, MinPlusF32::zero());
   std::mt19937_64 rng(7);
   for (int64_t i = 0; i < n; ++i) {
     input(i, i) = 0.f;
@@ -94,7 +82,7 @@ int main(int argc, char** argv) try {
     gql::Matrix<float> D = input.clone();
     const Measurement m = measure(repeat, [&] {
       D = input.clone();
-      gql::cpu::closure<MinPlus>(D, {variant, tile, 2 * tile});
+      gql::cpu::closure<MinPlusF32>(D, {variant, tile, 2 * tile});
     });
     const Checksum sum = dense_checksum(D);
     all_equal = all_equal && sum == reference_sum;

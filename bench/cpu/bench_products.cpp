@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,68 +21,13 @@
 #include "gql/io.hpp"
 #include "graph_inputs.hpp"
 #include "graphblas_peer.hpp"
+#include "bench_semirings.hpp"
 #include "host_context.hpp"
 #include "measure.hpp"
 
 namespace {
 
 using namespace gql::bench;
-
-struct Paths {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = uint64_t;
-  static constexpr gql::Monoid monoid = gql::Monoid::sum;
-  static constexpr bool reads_values = false;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static uint64_t con(bool, bool, long long, long long, long long) { return 1; }
-  static uint64_t agg(uint64_t x, uint64_t y) { return x + y; }
-  static uint64_t zero() { return 0; }
-  static uint64_t terminal() { return 0; }
-};
-
-struct MinPlus {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static float con(float a, float b, long long, long long, long long) { return a + b; }
-  static float agg(float x, float y) { return y < x ? y : x; }
-  static float zero() { return std::numeric_limits<float>::infinity(); }
-  static float terminal() { return zero(); }
-};
-
-struct MaxMin {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr gql::Monoid monoid = gql::Monoid::max;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static float con(float a, float b, long long, long long, long long) { return b < a ? b : a; }
-  static float agg(float x, float y) { return y > x ? y : x; }
-  static float zero() { return -std::numeric_limits<float>::infinity(); }
-  static float terminal() { return zero(); }
-};
-
-struct AnyPair {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = bool;
-  static constexpr gql::Monoid monoid = gql::Monoid::any;
-  static constexpr bool reads_values = false;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = true;
-  static bool con(bool, bool, long long, long long, long long) { return true; }
-  static bool agg(bool x, bool y) { return x || y; }
-  static bool zero() { return false; }
-  static bool terminal() { return true; }
-};
 
 // CPU seconds (user + system, all threads) and page faults of this process so far.
 struct Usage {
@@ -216,8 +160,8 @@ int main(int argc, char** argv) try {
     const std::string name = graph_name(spec);
     for (const std::string& s : semirings) {
       if (s == "paths") all_same &= runner.run<Paths>("paths", name, pattern, GxB_PLUS_PAIR_UINT64);
-      else if (s == "min_plus") all_same &= runner.run<MinPlus>("min_plus", name, weighted, GrB_MIN_PLUS_SEMIRING_FP32);
-      else if (s == "max_min") all_same &= runner.run<MaxMin>("max_min", name, weighted, GrB_MAX_MIN_SEMIRING_FP32);
+      else if (s == "min_plus") all_same &= runner.run<MinPlus<float>>("min_plus", name, weighted, GrB_MIN_PLUS_SEMIRING_FP32);
+      else if (s == "max_min") all_same &= runner.run<MaxMin<float>>("max_min", name, weighted, GrB_MAX_MIN_SEMIRING_FP32);
       else if (s == "any_pair") all_same &= runner.run<AnyPair>("any_pair", name, pattern, GxB_ANY_PAIR_BOOL);
       else throw std::invalid_argument("unknown semiring " + s);
     }

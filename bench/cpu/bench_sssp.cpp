@@ -20,6 +20,7 @@
 #include "gql/io.hpp"
 #include "graph_inputs.hpp"
 #include "graphblas_peer.hpp"
+#include "bench_semirings.hpp"
 #include "host_context.hpp"
 #include "measure.hpp"
 
@@ -27,19 +28,7 @@ namespace {
 
 using namespace gql::bench;
 
-struct MinPlus {
-  using a_type = double;
-  using b_type = double;
-  using value_type = double;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static double con(double a, double b, long long, long long, long long) { return a + b; }
-  static double agg(double x, double y) { return y < x ? y : x; }
-  static double zero() { return std::numeric_limits<double>::infinity(); }
-  static double terminal() { return zero(); }
-};
+using MinPlusF64 = gql::bench::MinPlus<double>;
 
 // GraphBLAS Bellman-Ford: d = {source: 0}; repeat d<min accum> = d min.+ A until d is unchanged.
 void graphblas_sssp(GrB_Matrix A, GrB_Index n, GrB_Index source, GrB_Vector d) {
@@ -70,7 +59,7 @@ Checksum vector_checksum(const gql::Vector<double>& v) {
   const auto val = v.values();
   if (v.is_dense()) {  // unreached vertices hold the semiring's zero, absent in GraphBLAS's result
     for (size_t p = 0; p < val.size(); ++p)
-      if (val[p] != MinPlus::zero()) sum.add(static_cast<uint64_t>(p), 0, val[p]);
+      if (val[p] != MinPlusF64::zero()) sum.add(static_cast<uint64_t>(p), 0, val[p]);
     return sum;
   }
   const auto idx = v.indices();
@@ -127,7 +116,7 @@ int main(int argc, char** argv) try {
     const Measurement ours = measure(repeat, [&] {
       ours_sum = {};
       for (const int64_t s : sources) {
-        const auto d = gql::cpu::single_source_paths<MinPlus>(G, s, 0.0);
+        const auto d = gql::cpu::single_source_paths<MinPlusF64>(G, s, 0.0);
         const Checksum one = vector_checksum(d);
         ours_sum.sum += one.sum;
         ours_sum.entries += one.entries;

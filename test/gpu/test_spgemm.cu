@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "device_semirings.cuh"
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
 #include "gql/device/spgemm.hpp"
@@ -19,42 +20,9 @@
 namespace spgemm_test {
 
 using namespace gql;
-
-struct Paths {  // number of paths of length two: the fof count
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = unsigned long long;
-  static constexpr Monoid monoid = Monoid::sum;
-  static constexpr bool reads_values = false, positional = false, has_terminal = false;
-  GQL_HD static value_type con(bool, bool, long long, long long, long long) { return 1; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
-  GQL_HD static value_type zero() { return 0; }
-  GQL_HD static value_type terminal() { return 0; }
-};
-
-struct PlusTimesF32 {  // small integer weights keep every sum exact in fp32
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr Monoid monoid = Monoid::sum;
-  static constexpr bool reads_values = true, positional = false, has_terminal = false;
-  GQL_HD static value_type con(float a, float b, long long, long long, long long) { return a * b; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
-  GQL_HD static value_type zero() { return 0.0f; }
-  GQL_HD static value_type terminal() { return 0.0f; }
-};
-
-struct MinPlus {
-  using a_type = int;
-  using b_type = int;
-  using value_type = int;
-  static constexpr Monoid monoid = Monoid::min;
-  static constexpr bool reads_values = true, positional = false, has_terminal = false;
-  GQL_HD static value_type con(int a, int b, long long, long long, long long) { return a + b; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return y < x ? y : x; }
-  GQL_HD static value_type zero() { return 2147483647; }
-  GQL_HD static value_type terminal() { return 0; }
-};
+using gpu_test::MinPlusI32;
+using gpu_test::Paths;
+using gpu_test::PlusTimesF32;
 
 struct XorMix {  // a user-written agg: a CAS loop on 4-byte values
   using a_type = int;
@@ -297,13 +265,13 @@ int main(int argc, char** argv) {
   return gpu_test::run_main(argc, argv, "test_spgemm", [] {
     check_semiring<Paths>("paths (count)");
     check_semiring<PlusTimesF32>("plus_times f32");
-    check_semiring<MinPlus>("min_plus i32");
+    check_semiring<MinPlusI32>("min_plus i32");
     check_semiring<XorMix>("user xor agg (CAS, positional con)");
     check_semiring<OrBytes>("user or agg on bytes (word CAS)");
     check_semiring<MinVia>("min over k (positional con)");
     check_semiring<LorLand>("or of a test on bytes (terminal monoid)");
     check_masked<Paths>("paths (count)");
-    check_masked<MinPlus>("min_plus i32");
+    check_masked<MinPlusI32>("min_plus i32");
     check_masked<OrBytes>("user or agg on bytes (word CAS)");
     check_edge_cases();
   });

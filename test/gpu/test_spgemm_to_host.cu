@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "device_semirings.cuh"
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
 #include "gql/device/spgemm_to_host.hpp"
@@ -16,18 +17,7 @@
 namespace spgemm_to_host_test {
 
 using namespace gql;
-
-struct Paths {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = unsigned long long;
-  static constexpr Monoid monoid = Monoid::sum;
-  static constexpr bool reads_values = false, positional = false, has_terminal = false;
-  GQL_HD static value_type con(bool, bool, long long, long long, long long) { return 1; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
-  GQL_HD static value_type zero() { return 0; }
-  GQL_HD static value_type terminal() { return 0; }
-};
+using gpu_test::Paths;
 
 struct RowMix {  // reads i, k, j and the values: a wrong row numbering changes the result
   using a_type = int;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "device_semirings.cuh"
 #include "gpu_check.hpp"
 #include "gql/device/vxm.hpp"  // and gql/cpu/ops.hpp, the reference
 #include "gql/generate.hpp"
@@ -17,6 +18,7 @@
 namespace vxm_test {
 
 using namespace gql;
+using gpu_test::MinPlusI32;
 
 struct PlusTimesF64 {
   using a_type = double;
@@ -28,18 +30,6 @@ struct PlusTimesF64 {
   GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
   GQL_HD static value_type zero() { return 0.0; }
   GQL_HD static value_type terminal() { return 0.0; }
-};
-
-struct MinPlusI32 {
-  using a_type = int;
-  using b_type = int;
-  using value_type = int;
-  static constexpr Monoid monoid = Monoid::min;
-  static constexpr bool reads_values = true, positional = false, has_terminal = false;
-  GQL_HD static value_type con(int a, int b, long long, long long, long long) { return a + b; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return y < x ? y : x; }
-  GQL_HD static value_type zero() { return 2147483647; }
-  GQL_HD static value_type terminal() { return 0; }
 };
 
 struct LorLand {

@@ -167,7 +167,32 @@ class KernelEmitter {
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
     return ns(o) + "TraversalOptions{" + ns(o) + "Direction::" + std::string(dir) + ", " + std::to_string(t.alpha) +
-           ", " + std::to_string(t.beta) + ", " + std::to_string(t.threads) + ", \"" + label(o) + "\"}";
+           ", " + std::to_string(t.beta) + ", " + std::to_string(t.threads) + ", \"" + label(o) + "\"" + balance + "}";
+  }
+
+  static const char* balance_name(ir::LoadBalance b) {
+    switch (b) {
+      case ir::LoadBalance::thread: return "thread";
+      case ir::LoadBalance::warp: return "warp";
+      case ir::LoadBalance::block: return "block";
+      case ir::LoadBalance::edge: break;
+    }
+    return "edge";
+  }
+
+  // The GPU traversal's schedule of a recognized BFS loop: kernel, load balance, frontier format.
+  static std::string bfs_schedule(const ir::TraversalSchedule& t) {
+    const std::string n = "gql::gpu::";
+    const char* format = t.frontier == ir::FrontierFormat::sparse  ? "sparse"
+                         : t.frontier == ir::FrontierFormat::dense ? "bitmap"
+                                                                   : "automatic";
+    return n + "BfsSchedule{" + n + "BfsKernel::" +
+           (t.method == ir::TraversalMethod::edge_centric ? "edge_centric" : "frontier") + ", " + n +
+           "LoadBalance::" + balance_name(t.balance) + ", " + n + "FrontierFormat::" + format + "}";
+    // The GPU's options add the push's load balance, written when it is not the default.
+    const std::string balance = ns(o) == "gql::gpu::" && t.balance != ir::LoadBalance::edge
+                                    ? ", " + ns(o) + "LoadBalance::" + balance_name(t.balance)
+                                    : std::string();
   }
 
   std::string closure_options(const ir::Op& o) const {
@@ -201,6 +226,30 @@ class KernelEmitter {
 
   // A recognized BFS loop: one call of the runtime's traversal, its counters and --explain line.
   void bfs_levels(const ir::Op& o, const std::string& pad, std::string& out) const {
+  // A recognized traversal's schedule as --explain says it: direction and frontier, and on the GPU
+  // the method and the push's load balance.
+  std::string traversal_schedule_text(const ir::Op& o) const {
+    const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+    std::string text = "direction ";
+    if (t.direction == ir::Direction::auto_) text += "auto(alpha=" + number_text(t.alpha) + ", beta=" + number_text(t.beta) + ")";
+    else text += t.direction == ir::Direction::push ? "push" : "pull";
+    text += std::string(", frontier ") + (t.frontier == ir::FrontierFormat::sparse  ? "sparse"
+                                          : t.frontier == ir::FrontierFormat::dense ? "bitmap"
+                                                                                    : "auto");
+    if (ns(o) != "gql::gpu::") return text;
+    const char* method = t.method == ir::TraversalMethod::edge_centric     ? "edge_centric"
+                         : t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping"
+                                                                           : "frontier";
+    return text + ", method " + method + ", balance " + balance_name(t.balance);
+  }
+
+  static std::string number_text(double x) {
+    std::string s = std::to_string(x);
+    s.erase(s.find_last_not_of('0') + 1);
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     const std::string n = ns(o), G = name(o.inputs.at(0));
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
@@ -216,11 +265,10 @@ class KernelEmitter {
     out += pad + "  " + name(o.outputs.at(0)) + " = " + n + "bfs_levels(" + G + ", " + transposed +
            ", static_cast<int64_t>(" + expr(o.shape.at(0)) + "), " + n + "DirectionOptions{" + n + "Direction::" + dir +
            ", " + std::to_string(t.alpha) + ", " + std::to_string(t.beta) + "}, &stats" +
-           (t.method == ir::TraversalMethod::edge_centric ? ", " + n + "BfsSchedule{" + n + "BfsKernel::edge_centric}"
-                                                          : std::string()) +
-           ");\n";
+           (n == "gql::gpu::" ? ", " + bfs_schedule(t) : std::string()) + ");\n";
     out += pad + "  ctx.work().edges += stats.edges_examined;\n";
-    out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels, \") + std::to_string(stats.levels) + " +
+    out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels (" + traversal_schedule_text(o) +
+           "), \") + std::to_string(stats.levels) + " +
            "\" levels (\" + std::to_string(stats.pull_steps) + \" pulled), \" + std::to_string(stats.edges_examined) + " +
            "\" edges examined\");\n";
     out += pad + "}\n";
@@ -239,16 +287,18 @@ class KernelEmitter {
     out += pad + "  try {\n";
     out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", static_cast<int64_t>(" +
            expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats" +
-           (t.method == ir::TraversalMethod::delta_stepping
-                ? ", " + n + "SsspSchedule{" + n + "PathsKernel::delta_stepping, " + std::to_string(t.delta) + "}"
-                : std::string()) +
+           (n == "gql::gpu::" ? ", " + n + "SsspSchedule{" + n + "PathsKernel::" +
+                                    (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford") +
+                                    ", " + std::to_string(t.delta) + ", " + n + "LoadBalance::" + balance_name(t.balance) + "}"
+                              : std::string()) +
            ");\n";
     out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
     out += pad + "  }\n";
     out += pad + "  if (paths && paths_are_exact(" + G + ", *paths)) {\n";
     out += pad + "    " + target + " = std::move(*paths);\n";
     out += pad + "    ctx.work().edges += stats.edges_examined;\n";
-    out += pad + "    ctx.explain(std::string(\"" + label(o) + ": single-source paths, \") + std::to_string(stats.levels) + " +
+    out += pad + "    ctx.explain(std::string(\"" + label(o) + ": single-source paths (" + traversal_schedule_text(o) +
+           "), \") + std::to_string(stats.levels) + " +
            "\" rounds, \" + std::to_string(stats.edges_examined) + \" edges examined\");\n";
     out += pad + "  } else {\n";
     out += pad + "    ctx.explain(\"" + label(o) + ": the traversal cannot reproduce the loop here; the loop runs as written\");\n";

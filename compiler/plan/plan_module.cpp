@@ -66,10 +66,31 @@ std::string direction_text(const ir::TraversalSchedule& t) {
 const char* frontier_text(ir::FrontierFormat f) {
   switch (f) {
     case ir::FrontierFormat::sparse: return "sparse";
-    case ir::FrontierFormat::dense: return "dense";
+    case ir::FrontierFormat::dense: return "bitmap";
     case ir::FrontierFormat::auto_: break;
   }
   return "auto";
+}
+
+// How a CUDA push step maps the frontier's edges to threads.
+std::string balance_line(ir::LoadBalance b) {
+  switch (b) {
+    case ir::LoadBalance::thread: return "push balance: thread (a thread per frontier vertex)";
+    case ir::LoadBalance::warp: return "push balance: warp (a warp per frontier vertex)";
+    case ir::LoadBalance::block: return "push balance: block (a block per frontier vertex)";
+    case ir::LoadBalance::edge: break;
+  }
+  return "push balance: edge (equal tiles of the frontier's edges, whatever the degrees)";
+}
+
+// What each step of a GPU BFS writes the next frontier as.
+std::string gpu_frontier_line(ir::FrontierFormat f) {
+  switch (f) {
+    case ir::FrontierFormat::sparse: return "frontier: a queue after every step (pull steps read it as a bitmap built from it)";
+    case ir::FrontierFormat::dense: return "frontier: a bitmap after every step (push steps read it as a queue built from it)";
+    case ir::FrontierFormat::auto_: break;
+  }
+  return "frontier: a queue after push steps, a bitmap after pull steps";
 }
 
 // A loop that recognize_traversals replaced by one traversal.
@@ -84,6 +105,10 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
     lines.push_back("the loop of masked products runs as one traversal (" + where +
                     "bfs_levels): levels kept as bytes while the depth stays below 255, then as i32");
     traversal_lines(t, lines);
+    if (m.target == ir::Target::cuda && t.method != ir::TraversalMethod::edge_centric) {
+      lines.push_back(gpu_frontier_line(t.frontier));
+      lines.push_back(balance_line(t.balance));
+    }
     return;
   }
   if (t.method == ir::TraversalMethod::delta_stepping) {
@@ -99,6 +124,13 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
   lines.push_back("the relaxation loop runs as one traversal (" + where +
                   "single_source_paths); the loop as written runs instead when the traversal cannot reproduce "
                   "it exactly (a negative or NaN weight, a vertex reached only by paths that sum to infinity)");
+  if (m.target == ir::Target::cuda) {
+    lines.push_back(balance_line(t.balance) + (t.method == ir::TraversalMethod::delta_stepping
+                                                   ? std::string()
+                                                   : "; rounds of at most 32768 frontier edges run a thread per vertex"));
+    lines.push_back("the traversal pushes from a queue of the improved vertices: direction " + direction_text(t) +
+                    " and frontier " + frontier_text(t.frontier) + " apply to the loop as written");
+  }
 }
 
 void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<std::string>& lines) {
@@ -148,7 +180,10 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     }
     if (o.semiring >= 0) semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target, p.lines);
     if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) product_lines(*ps, m.target, p.lines);
-    if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) traversal_lines(*ts, p.lines);
+    if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) {
+      traversal_lines(*ts, p.lines);
+      if (m.target == ir::Target::cuda) p.lines.push_back(balance_line(ts->balance));
+    }
     if (const auto* cs = std::get_if<ir::ClosureSchedule>(&o.schedule)) closure_lines(*cs, m.target, p.lines);
     if (const auto* ls = std::get_if<ir::LuSchedule>(&o.schedule))
       p.lines.push_back("right-looking LU with partial pivoting, panel " + std::to_string(ls->tile) +

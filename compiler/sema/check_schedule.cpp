@@ -2,7 +2,8 @@
 // schedule of the selected target, with every default filled in. Defaults (docs/schedules.md):
 //   mxm       openmp: threads auto, accumulator auto
 //             cuda:   rows { large >= 4096: dense; medium >= 2049: hash; small: sort(chunk = 2048) }, block 256
-//   vxm, mxv  direction auto(alpha = 15, beta = 18), frontier auto; openmp threads auto; cuda block 256
+//   vxm, mxv  direction auto(alpha = 15, beta = 18), frontier auto; openmp threads auto; cuda block 256,
+//             balance edge
 //   closure   tile 128; cuda: register tiles (per_thread N selects the seed's shared-tile design),
 //             out_of_core auto(streams = 3); openmp: tasks, threads auto
 //   lu        tile 256 (cuda) / 128 (openmp), gemm vendor; openmp threads auto
@@ -61,6 +62,7 @@ const std::vector<Spec>& specs() {
       {"frontier", true, true, {C::traversal}},
       {"method", true, false, {C::traversal}},
       {"tile", true, true, {C::closure, C::lu}},
+      {"balance", true, false, {C::traversal}},
       {"per_thread", true, false, {C::closure}},
       {"out_of_core", true, false, {C::closure}},
       {"tasks", false, true, {C::closure}},
@@ -85,6 +87,7 @@ struct Setting {
   ir::TraversalMethod method = ir::TraversalMethod::frontier;
   double delta = 0;
   bool spread = true;
+  ir::LoadBalance balance = ir::LoadBalance::edge;
   ir::Toggle toggle = ir::Toggle::auto_;
   int streams = 3;
   ir::ClosureParallelism parallelism = ir::ClosureParallelism::tasks;
@@ -182,10 +185,16 @@ class ScheduleChecker {
       s.delta = args["delta"];
       return s;
     }
-    if (n == "frontier") {
-      auto c = choice(v, {"auto", "sparse", "dense"});
+    if (n == "frontier") {  // frontier auto | sparse | bitmap (dense: the same as bitmap)
+      auto c = choice(v, {"auto", "sparse", "bitmap", "dense"});
       if (!c) return std::nullopt;
-      s.frontier = static_cast<ir::FrontierFormat>(*c);
+      s.frontier = *c == 3 ? ir::FrontierFormat::dense : static_cast<ir::FrontierFormat>(*c);
+      return s;
+    }
+    if (n == "balance") {  // balance thread | warp | block | edge
+      auto c = choice(v, {"thread", "warp", "block", "edge"});
+      if (!c) return std::nullopt;
+      s.balance = static_cast<ir::LoadBalance>(*c);
       return s;
     }
     if (n == "gemm") {
@@ -410,6 +419,7 @@ class ScheduleChecker {
           sch.method = s.method;
           sch.delta = s.delta;
         }
+        if (n == "balance") sch.balance = s.balance;
       }
       if constexpr (std::is_same_v<T, ir::ClosureSchedule>) {
         if (n == "per_thread") {

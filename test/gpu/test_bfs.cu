@@ -1,12 +1,14 @@
 // The device BFS against a plain serial BFS written here (levels) and against gql::cpu::bfs_levels
 // (steps, pull steps and edges examined, which the shared direction rule makes equal), in every
-// direction and with the edge-centric kernel, on generated graphs (Kronecker with its hubs, uniform,
-// grids and a path deep enough to widen byte levels, a directed graph) and on the real graphs under
-// GQL_DATA_DIR (social, citation, road).
+// direction, under every load balance and frontier format (the same levels and the same counts as
+// the default schedule) and with the edge-centric kernel, on generated graphs (Kronecker with its
+// hubs, a star whose hub holds every edge, uniform, grids and a path deep enough to widen byte
+// levels, a directed graph) and on the real graphs under GQL_DATA_DIR (social, citation, road).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,10 +76,54 @@ int32_t depth_of(const std::vector<int32_t>& levels) { return *std::max_element(
 // against the serial reference.
 constexpr int32_t deep_graph_levels = 255;
 
+constexpr gpu::LoadBalance balances[] = {gpu::LoadBalance::thread, gpu::LoadBalance::warp, gpu::LoadBalance::block,
+                                         gpu::LoadBalance::edge};
+constexpr gpu::FrontierFormat formats[] = {gpu::FrontierFormat::automatic, gpu::FrontierFormat::sparse,
+                                           gpu::FrontierFormat::bitmap};
+
+std::string schedule_name(const gpu::BfsSchedule& schedule) {
+  return std::string("balance ") + gpu::to_string(schedule.balance) + ", frontier " + gpu::to_string(schedule.frontier);
+}
+
+// Every load balance and frontier format against the default schedule's levels and counts, in
+// every direction (deep graphs: automatic only, the direction every step of which is a push).
+int check_schedules(const std::string& name, const Csr<bool>& G, const Csr<bool>& GT, int64_t source,
+                    const std::vector<int32_t>& expected, bool deep) {
+  gpu::DeviceBfs reference(G, GT);
+  int runs = 0;
+  for (const gpu::LoadBalance balance : balances)
+    for (const gpu::FrontierFormat format : formats) {
+      const gpu::BfsSchedule schedule{gpu::BfsKernel::frontier, balance, format};
+      gpu::DeviceBfs search(G, GT, schedule);
+      for (const cpu::Direction direction :
+           {cpu::Direction::automatic, cpu::Direction::push, cpu::Direction::pull}) {
+        if (deep && direction != cpu::Direction::automatic) continue;
+        const cpu::DirectionOptions options{direction};
+        const std::string what = name + " source " + std::to_string(source) + " " + schedule_name(schedule) +
+                                 " direction " + std::to_string(static_cast<int>(direction));
+        const cpu::TraversalStats want = reference.run(source, options);
+        const cpu::TraversalStats got = search.run(source, options);
+        GPU_CHECK_MSG(same_levels(search.levels(), expected), what);
+        GPU_CHECK_MSG(got.levels == want.levels && got.pull_steps == want.pull_steps &&
+                          got.edges_examined == want.edges_examined,
+                      what + ": steps " + std::to_string(got.levels) + "/" + std::to_string(want.levels) +
+                          ", pulled " + std::to_string(got.pull_steps) + "/" + std::to_string(want.pull_steps) +
+                          ", examined " + std::to_string(got.edges_examined) + "/" +
+                          std::to_string(want.edges_examined));
+        ++runs;
+      }
+    }
+  return runs;
+}
+
 void check_graph(const std::string& name, const Csr<bool>& G, const Csr<bool>& GT) {
   const auto start = std::chrono::steady_clock::now();
   gpu::DeviceBfs frontier(G, GT);
   gpu::DeviceBfs edge_centric(G, GT, gpu::BfsSchedule{gpu::BfsKernel::edge_centric});
+  // A directed graph searched by push steps only needs no transpose: generated code passes G.
+  const bool directed = &G != &GT;
+  std::optional<gpu::DeviceBfs> push_only;
+  if (directed) push_only.emplace(G, G);
   int runs = 0, cpu_runs = 0;
   int32_t depth = 0;
   for (const int64_t source : sources_of(G)) {
@@ -106,6 +152,12 @@ void check_graph(const std::string& name, const Csr<bool>& G, const Csr<bool>& G
     }
     edge_centric.run(source);
     GPU_CHECK_MSG(same_levels(edge_centric.levels(), expected), name + " edge-centric source " + std::to_string(source));
+    if (push_only) {
+      push_only->run(source, cpu::DirectionOptions{cpu::Direction::push});
+      GPU_CHECK_MSG(same_levels(push_only->levels(), expected), name + " push without a transpose, source " +
+                                                                    std::to_string(source));
+    }
+    if (compare_cpu) runs += check_schedules(name, G, GT, source, expected, depth > deep_graph_levels);
     // The entry point generated code calls: upload, search, results back.
     cpu::TraversalStats stats;
     GPU_CHECK_MSG(same_levels(gpu::bfs_levels(G, GT, source, {}, &stats), expected), name + " bfs_levels");
@@ -116,6 +168,22 @@ void check_graph(const std::string& name, const Csr<bool>& G, const Csr<bool>& G
 }
 
 void check_symmetric(const std::string& name, const Csr<bool>& g) { check_graph(name, g, g); }
+
+// The most skewed degrees: vertex 0 joined to each of the n - 1 leaves, and a path of ten more
+// vertices hanging off the last leaf, so that later levels start from low-degree vertices.
+Csr<bool> star(int64_t n) {
+  EdgeList<bool> edges;
+  edges.n_rows = edges.n_cols = n + 10;
+  const auto join = [&](int64_t a, int64_t b) {
+    edges.rows.push_back(static_cast<index_t>(a));
+    edges.cols.push_back(static_cast<index_t>(b));
+    edges.rows.push_back(static_cast<index_t>(b));
+    edges.cols.push_back(static_cast<index_t>(a));
+  };
+  for (int64_t v = 1; v < n; ++v) join(0, v);
+  for (int64_t v = n; v < n + 10; ++v) join(v - 1, v);
+  return build_csr(std::move(edges), ReadOptions{}, "star");
+}
 
 void check_directed(const std::string& name, const Csr<bool>& g) {
   const Csr<bool> gt = cpu::transpose(g);
@@ -144,6 +212,7 @@ int main(int argc, char** argv) {
     check_symmetric("empty-edges", Csr<bool>(5, 5));
     check_symmetric("path 1x300 (levels widen past a byte)", grid<bool>(1, 300));
     check_symmetric(small ? "kron:8" : "kron:16", generate_graph<bool>(small ? "kron:8" : "kron:16", symmetric));
+    check_symmetric(small ? "star of 600" : "star of 200000", star(small ? 600 : 200000));
     check_directed(small ? "kron:8 directed" : "kron:14 directed", generate_graph<bool>(small ? "kron:8" : "kron:14"));
     if (small) return;
     check_symmetric("urand:16", generate_graph<bool>("urand:16", symmetric));

@@ -3,8 +3,8 @@
 // min_plus on float, double and int (native atomics on non-negative floats and integers, CAS on
 // negative candidates) and a widest-path max_min on bytes (a user agg: CAS on the word around a
 // byte), on weighted Kronecker and uniform graphs, grids and the DIMACS road graphs under
-// GQL_DATA_DIR, by Bellman-Ford and by delta-stepping (two bucket widths); a cycle that keeps
-// improving is an error.
+// GQL_DATA_DIR, by Bellman-Ford and by delta-stepping (two bucket widths), each under every load
+// balance of its rounds; a cycle that keeps improving is an error.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gpu_check.hpp"
@@ -123,6 +125,13 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
   gpu::DevicePaths<S, TG> delta_auto(g, gpu::SsspSchedule{gpu::PathsKernel::delta_stepping});
   std::optional<gpu::DevicePaths<S, TG>> delta_narrow;
   if (n <= narrow_delta_vertices) delta_narrow.emplace(g, gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0.5});
+  // The other load balances of the rounds over large frontiers (every round of delta-stepping).
+  std::vector<std::pair<std::string, std::unique_ptr<gpu::DevicePaths<S, TG>>>> balanced;
+  for (const gpu::LoadBalance balance : {gpu::LoadBalance::thread, gpu::LoadBalance::warp, gpu::LoadBalance::block})
+    for (const gpu::PathsKernel kernel : {gpu::PathsKernel::bellman_ford, gpu::PathsKernel::delta_stepping})
+      balanced.emplace_back(std::string(kernel == gpu::PathsKernel::delta_stepping ? "delta-stepping" : "bellman-ford") +
+                                " balance " + gpu::to_string(balance),
+                            std::make_unique<gpu::DevicePaths<S, TG>>(g, gpu::SsspSchedule{kernel, 0, balance}));
   int64_t rounds = 0;
   int cpu_runs = 0;
   for (const int64_t source : {int64_t{0}, n / 2, n - 1}) {
@@ -157,6 +166,10 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
     if (delta_narrow) {
       delta_narrow->run(source, source_value);
       GPU_CHECK_MSG(same_values(delta_narrow->values(), got), what + ": delta-stepping (width 0.5)");
+    }
+    for (auto& [schedule, paths] : balanced) {
+      paths->run(source, source_value);
+      GPU_CHECK_MSG(same_values(paths->values(), got), what + ": " + schedule);
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

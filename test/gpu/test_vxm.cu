@@ -1,7 +1,8 @@
 // The device vxm and mxv ops against gql::cpu's (the same signatures, cpu/ops.hpp) for semirings with
 // native atomics (int min, double sum over integers: exact in any order), CAS loops on bytes
 // (lor_land on booleans) and a positional con (the least in-neighbour: a BFS parent), with no mask,
-// a structural mask, a complemented one, replace and merge, sparse and dense vectors, on a
+// a structural mask, a complemented one, replace and merge, sparse and dense vectors, under every
+// load balance of the push (a thread, warp or block per frontier entry, equal edge tiles), on a
 // symmetric Kronecker graph and a directed uniform graph.
 #include <algorithm>
 #include <cstdint>
@@ -91,29 +92,32 @@ void check_semiring(const std::string& name, const Csr<TG>& G) {
   const Vector<int> mask_vector = every<int>(n, 0, 3);
   KernelContext cpu_ctx, gpu_ctx;
   int cases = 0;
-  for (const bool product_of_graph : {false, true})  // v * G, then G * v
-    for (const Vector<TV>* v : {&sparse_v, &dense_v})
-      for (int mask_kind = 0; mask_kind < 3; ++mask_kind)
-        for (const bool replace : {false, true}) {
-          const std::string what = name + (product_of_graph ? " mxv" : " vxm") +
-                                   (v->is_dense() ? " dense v" : " sparse v") + " mask " + std::to_string(mask_kind) +
-                                   (replace ? " replace" : " merge");
-          Vector<V> expected = every<V>(n, 1, 7), got = every<V>(n, 1, 7);  // earlier contents of w
-          const cpu::TraversalOptions options{cpu::Direction::automatic, 15, 18, 0, "w"};
-          const auto run_both = [&](const auto& m) {
-            if (product_of_graph) {
-              cpu::mxv<S>(expected, m, replace, G, *v, options, cpu_ctx);
-              gpu::mxv<S>(got, m, replace, G, *v, options, gpu_ctx);
-            } else {
-              cpu::vxm<S>(expected, m, replace, *v, G, options, cpu_ctx);
-              gpu::vxm<S>(got, m, replace, *v, G, options, gpu_ctx);
-            }
-          };
-          if (mask_kind == 0) run_both(cpu::no_mask());
-          else run_both(cpu::mask(mask_vector, mask_kind == 2));
-          GPU_CHECK_MSG(same_vector(got, expected), what);
-          ++cases;
-        }
+  for (const gpu::LoadBalance balance :
+       {gpu::LoadBalance::edge, gpu::LoadBalance::thread, gpu::LoadBalance::warp, gpu::LoadBalance::block})
+    for (const bool product_of_graph : {false, true})  // v * G, then G * v
+      for (const Vector<TV>* v : {&sparse_v, &dense_v})
+        for (int mask_kind = 0; mask_kind < 3; ++mask_kind)
+          for (const bool replace : {false, true}) {
+            const std::string what = name + (product_of_graph ? " mxv" : " vxm") +
+                                     (v->is_dense() ? " dense v" : " sparse v") + " mask " + std::to_string(mask_kind) +
+                                     (replace ? " replace" : " merge") + " balance " + gpu::to_string(balance);
+            Vector<V> expected = every<V>(n, 1, 7), got = every<V>(n, 1, 7);  // earlier contents of w
+            const cpu::TraversalOptions options{cpu::Direction::automatic, 15, 18, 0, "w"};
+            const gpu::TraversalOptions gpu_options{options, balance};
+            const auto run_both = [&](const auto& m) {
+              if (product_of_graph) {
+                cpu::mxv<S>(expected, m, replace, G, *v, options, cpu_ctx);
+                gpu::mxv<S>(got, m, replace, G, *v, gpu_options, gpu_ctx);
+              } else {
+                cpu::vxm<S>(expected, m, replace, *v, G, options, cpu_ctx);
+                gpu::vxm<S>(got, m, replace, *v, G, gpu_options, gpu_ctx);
+              }
+            };
+            if (mask_kind == 0) run_both(cpu::no_mask());
+            else run_both(cpu::mask(mask_vector, mask_kind == 2));
+            GPU_CHECK_MSG(same_vector(got, expected), what);
+            ++cases;
+          }
   GPU_CHECK_MSG(gpu_ctx.work().edges > 0, name + ": edges counted");
   std::printf("  %-44s %d cases\n", name.c_str(), cases);
 }

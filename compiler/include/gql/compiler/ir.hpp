@@ -118,7 +118,10 @@ struct SemiringInstance {
 
 enum class Accumulator : uint8_t { auto_, dense, hash, sort };
 enum class Direction : uint8_t { push, pull, auto_ };
-enum class FrontierFormat : uint8_t { auto_, sparse, dense };
+enum class FrontierFormat : uint8_t { auto_, sparse, dense };  // dense: a bitmap
+// How a CUDA push step maps the frontier's out-edges to threads: a thread, warp or block per
+// frontier vertex, or equal tiles of edges whatever the degrees.
+enum class LoadBalance : uint8_t { thread, warp, block, edge };
 // The GPU algorithm of a loop recognized as one traversal: a frontier (BFS queue or bitmap,
 // Bellman-Ford), the seed's edge-centric BFS, or delta-stepping for single-source paths.
 enum class TraversalMethod : uint8_t { frontier, edge_centric, delta_stepping };
@@ -151,6 +154,7 @@ struct TraversalSchedule {    // vxm, mxv
   TraversalMethod method = TraversalMethod::frontier;  // cuda, recognized traversals
   double delta = 0;           // delta_stepping's bucket width; 0: chosen from the weights and degrees
   FrontierFormat frontier = FrontierFormat::auto_;
+  LoadBalance balance = LoadBalance::edge;  // cuda
   int threads = 0;            // openmp
   int block = 256;            // cuda
 };

@@ -1,7 +1,10 @@
 // A BFS on the device, direction-optimizing: push steps scatter from a queue over the frontier's
-// out-edges (edge-balanced, so a hub's list is spread over many blocks), pull steps gather into a
-// bitmap from the open vertices' in-edges, and Beamer's rule (cpu/direction.hpp, the same chooser
-// as the CPU's) picks one per step from the counters each step leaves. Levels are bytes while the
+// out-edges (edge-balanced by default, so a hub's list is spread over many blocks; a thread, warp
+// or block per vertex as the schedule's balance), pull steps gather from the open vertices'
+// in-edges against a bitmap of the frontier, and Beamer's rule (cpu/direction.hpp, the same chooser
+// as the CPU's) picks one per step from the counters each step leaves. Each step writes the next
+// frontier as a queue or a bitmap (the schedule's frontier format; by default a queue after push
+// steps and a bitmap after pull steps), converted when the next step needs the other. Levels are bytes while the
 // depth fits and are widened to int in place on the device beyond. The graph stays on the device
 // across searches (a benchmark runs many roots on one upload). Host code compiled by nvcc.
 #pragma once
@@ -11,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,8 +35,23 @@ enum class BfsKernel {
   edge_centric,  // every edge of the graph at every step (the seed's kernel), for comparison
 };
 
+// What a step writes the next frontier as: automatic (a queue after a push step, a bitmap after a
+// pull step: what each reads next if the direction stays), always a queue, or always a bitmap.
+enum class FrontierFormat { automatic, sparse, bitmap };
+
+inline const char* to_string(FrontierFormat format) {
+  switch (format) {
+    case FrontierFormat::sparse: return "sparse";
+    case FrontierFormat::bitmap: return "bitmap";
+    case FrontierFormat::automatic: break;
+  }
+  return "auto";
+}
+
 struct BfsSchedule {
   BfsKernel kernel = BfsKernel::frontier;
+  LoadBalance balance = LoadBalance::edge;  // how push steps map the frontier's edges to threads
+  FrontierFormat frontier = FrontierFormat::automatic;
 };
 
 class DeviceBfs {
@@ -51,8 +70,17 @@ class DeviceBfs {
     next_front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
     narrow_ = DeviceBuffer<unsigned char>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
     queues_.emplace(n_, stream_);
-    device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
-        gt_offsets(), n_, unreachable_.data());
+    if (gt_) {
+      device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+          gt_offsets(), n_, unreachable_.data());
+    } else {
+      // No transpose (a symmetric graph, or a push-only search of a directed one): the vertices that
+      // no entry of G targets.
+      GQL_CUDA_CHECK(cudaMemsetAsync(unreachable_.data(), 0xff, unreachable_.bytes(), stream_.get()));
+      device::clear_targets<traversal_block><<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block,
+                                               0, stream_.get()>>>(g_.view().col_indices, g_.nvals(),
+                                                                   unreachable_.data());
+    }
     GQL_CUDA_CHECK_LAUNCH();
     if (schedule_.kernel == BfsKernel::edge_centric && g_.nvals() > 0) {
       sources_ = DeviceBuffer<index_t>(static_cast<size_t>(g_.nvals()));
@@ -160,6 +188,8 @@ class DeviceBfs {
       const auto size = static_cast<long long>(counters.next_size);
       const auto edges = static_cast<long long>(counters.next_out_edges);
       const bool pull = chooser.pull(edges, open_edges, size, n_);
+      const bool to_queue = schedule_.frontier == FrontierFormat::sparse ||
+                            (schedule_.frontier == FrontierFormat::automatic && !pull);
       queues_->clear_counters();
       if (pull) {
         if (frontier_in_queue) {
@@ -167,36 +197,42 @@ class DeviceBfs {
           device::queue_to_bitmap<traversal_block><<<detail::grid_for(size, queues_->resident()), traversal_block, 0,
                                                      s>>>(queues_->queue(), size, front_.data());
           GQL_CUDA_CHECK_LAUNCH();
-          frontier_in_queue = false;
         }
         with_levels(depth, [&](auto* level, auto d) {
-          device::bfs_pull<traversal_block><<<detail::grid_for(n_, queues_->resident()), traversal_block, 0, s>>>(
-              gt_view(), g_.offsets(), front_.data(), next_front_.data(), visited_.data(), level, d,
+          const auto pull_step = to_queue ? device::bfs_pull<traversal_block, true, std::remove_pointer_t<decltype(level)>>
+                                          : device::bfs_pull<traversal_block, false, std::remove_pointer_t<decltype(level)>>;
+          pull_step<<<detail::grid_for(n_, queues_->resident()), traversal_block, 0, s>>>(
+              gt_view(), g_.offsets(), front_.data(), next_front_.data(), queues_->next(), visited_.data(), level, d,
               queues_->counters());
           GQL_CUDA_CHECK_LAUNCH();
         });
-        std::swap(front_, next_front_);
         ++stats.pull_steps;
       } else {
         if (!frontier_in_queue) {
           device::bitmap_to_queue<traversal_block><<<all_vertices_grid(), traversal_block, 0, s>>>(
               front_.data(), n_, queues_->queue(), &queues_->scratch_counters()->next_size);
           GQL_CUDA_CHECK_LAUNCH();
-          frontier_in_queue = true;
         }
+        if (!to_queue) GQL_CUDA_CHECK(cudaMemsetAsync(next_front_.data(), 0, next_front_.bytes(), s));
         if (edges > 0) {
-          queues_->scan_degrees(g_.offsets(), size);
-          const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
+          const unsigned grid = queues_->prepare_push(schedule_.balance, g_.offsets(), size, edges);
           with_levels(depth, [&](auto* level, auto d) {
-            device::bfs_push<traversal_block><<<static_cast<unsigned>(std::min(tiles, queues_->resident())),
-                                                traversal_block, 0, s>>>(g_.view(), gt_offsets(), queues_->queue(),
-                                                                         queues_->scan(), size, edges, visited_.data(),
-                                                                         level, d, queues_->next(), queues_->counters());
-            GQL_CUDA_CHECK_LAUNCH();
+            using L = std::remove_pointer_t<decltype(level)>;
+            detail::with_balance(schedule_.balance, [&](auto balance) {
+              const auto push_step = to_queue ? device::bfs_push<traversal_block, decltype(balance)::value, false, L>
+                                              : device::bfs_push<traversal_block, decltype(balance)::value, true, L>;
+              push_step<<<grid, traversal_block, 0, s>>>(g_.view(), gt_offsets(), queues_->queue(), queues_->scan(),
+                                                         size, edges, visited_.data(), level, d, queues_->next(),
+                                                         next_front_.data(), queues_->counters());
+              GQL_CUDA_CHECK_LAUNCH();
+            });
           });
         }
-        queues_->swap_queues();
       }
+      // The step wrote the next frontier to the other queue or to next_front_.
+      if (to_queue) queues_->swap_queues();
+      else std::swap(front_, next_front_);
+      frontier_in_queue = to_queue;
       counters = queues_->read_counters();
       open_edges -= static_cast<int64_t>(counters.next_in_edges);
       stats.edges_examined += pull ? static_cast<int64_t>(counters.examined) : edges;

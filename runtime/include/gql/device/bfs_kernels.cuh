@@ -1,11 +1,12 @@
 // The steps of a device BFS. A vertex is claimed by setting its bit in the `visited` bitmap (one
 // atomicOr decides, so levels are written once and need no atomics); levels are stored as L
 // (unsigned char while the depth fits, int beyond). Three steps:
-//   push:         the queue's out-edges, edge-balanced (every tile of the frontier's edges is the
-//                 same size whatever the degrees), claimed vertices appended to the next queue;
+//   push:         the queue's out-edges, mapped to threads by a LoadBalance (edge-balanced tiles by
+//                 default), claimed vertices appended to the next queue or set in the next bitmap;
 //   pull:         every open vertex scans its in-edges (rows of GT) for a frontier bit, stopping at
 //                 the first; one warp owns 32 vertices = one bitmap word, so the next frontier's
-//                 word and the visited word are written without atomics;
+//                 word and the visited word are written without atomics (or the found vertices
+//                 are appended to a queue);
 //   edge-centric: every edge of the graph each step, as the seed did (a schedule for comparison).
 // NVRTC-compatible.
 #pragma once
@@ -28,6 +29,18 @@ __global__ void __launch_bounds__(Threads) unreachable_vertices(const offset_t* 
   }
 }
 
+// The same bits from G's column indices, for a search that holds no transpose (GT is G): every
+// bit starts set (all_set) and each entry's target clears its own.
+template <int Threads>
+__global__ void __launch_bounds__(Threads) clear_targets(const index_t* col_indices, long long nvals, unsigned* bits) {
+  for (long long p = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; p < nvals;
+       p += static_cast<long long>(gridDim.x) * Threads) {
+    const index_t v = col_indices[p];
+    const unsigned mask = 1u << (v & 31);
+    if (bits[v >> 5] & mask) atomicAnd(bits + (v >> 5), ~mask);
+  }
+}
+
 // Marks the source: visited, level 0, the first queue entry; the counters describe that frontier.
 template <class L>
 __global__ void bfs_start(long long source, const offset_t* g_offsets, unsigned* visited, L* level, index_t* queue,
@@ -41,43 +54,48 @@ __global__ void bfs_start(long long source, const offset_t* g_offsets, unsigned*
   counters->examined = 0;
 }
 
-// scan: exclusive prefix sums of the queue's out-degrees; total_edges: their sum (> 0).
-template <int Threads, class L>
+// A push step from the queue, its edges mapped to threads as B says (scan: exclusive prefix sums of
+// the queue's out-degrees and total_edges their sum, read by LoadBalance::edge). Claimed vertices
+// go to next_queue, or with ToBitmap to next_front (cleared before the step).
+template <int Threads, LoadBalance B, bool ToBitmap, class L>
 __global__ void __launch_bounds__(Threads)
     bfs_push(CsrView<bool> g, const offset_t* gt_offsets, const index_t* queue, const long long* scan,
              long long queue_size, long long total_edges, unsigned* visited, L* level, L depth, index_t* next_queue,
-             StepCounters* counters) {
-  unsigned long long out_edges = 0, in_edges = 0;
-  const long long tiles = ceil_div(total_edges, traversal_tile);
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const EdgeTile t = edge_tile(scan, queue_size, total_edges, tile);
-    for (int item = 0; item < tile_items; ++item) {
-      const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
-      bool claimed = false;
-      index_t v = 0;
-      if (e < t.end) {
-        const long long i = edge_owner(scan, t.first, t.last, e);
-        const index_t u = queue[i];
-        v = g.col_indices[g.row_offsets[u] + (e - scan[i])];
-        claimed = claim_bit(visited, v);
-        if (claimed) {
-          level[v] = depth;
-          out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
-          in_edges += static_cast<unsigned long long>(gt_offsets[v + 1] - gt_offsets[v]);
-        }
-      }
-      warp_append(claimed, v, next_queue, &counters->next_size);
-    }
-    __syncthreads();  // the tile's shared owners are read before the next tile writes them
-  }
-  add_block_counts(counters, 0, out_edges, in_edges, 0);
+             unsigned* next_front, StepCounters* counters) {
+  unsigned long long size = 0, out_edges = 0, in_edges = 0;
+  for_each_frontier_edge<Threads, B>(g.row_offsets, queue, queue_size, scan, total_edges,
+                                     [&](bool active, long long, offset_t p) {
+                                       bool claimed = false;
+                                       index_t v = 0;
+                                       if (active) {
+                                         v = g.col_indices[p];
+                                         claimed = claim_bit(visited, v);
+                                         if (claimed) {
+                                           level[v] = depth;
+                                           out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] -
+                                                                                        g.row_offsets[v]);
+                                           in_edges += static_cast<unsigned long long>(gt_offsets[v + 1] -
+                                                                                       gt_offsets[v]);
+                                         }
+                                       }
+                                       if constexpr (ToBitmap) {
+                                         if (claimed) {
+                                           atomicOr(next_front + (v >> 5), 1u << (v & 31));
+                                           ++size;
+                                         }
+                                       } else {
+                                         warp_append(claimed, v, next_queue, &counters->next_size);
+                                       }
+                                     });
+  add_block_counts(counters, size, out_edges, in_edges, 0);
 }
 
-// front: the frontier's bitmap; next_front: every word written (the next frontier's bits).
-template <int Threads, class L>
+// front: the frontier's bitmap. The vertices found go to next_front (every word written), or with
+// ToQueue to next_queue.
+template <int Threads, bool ToQueue, class L>
 __global__ void __launch_bounds__(Threads)
     bfs_pull(CsrView<bool> gt, const offset_t* g_offsets, const unsigned* front, unsigned* next_front,
-             unsigned* visited, L* level, L depth, StepCounters* counters) {
+             index_t* next_queue, unsigned* visited, L* level, L depth, StepCounters* counters) {
   const long long n = gt.n_rows;
   const long long words = ceil_div(n, 32LL);
   const long long warps = static_cast<long long>(gridDim.x) * (Threads / 32);
@@ -98,14 +116,15 @@ __global__ void __launch_bounds__(Threads)
       }
       if (found) {
         level[v] = depth;
-        ++size;
+        if (!ToQueue) ++size;  // a queue counts its own appends
         out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
         in_edges += static_cast<unsigned long long>(end - gt.row_offsets[v]);
       }
     }
     const unsigned joined = __ballot_sync(0xffffffffu, found);
+    if constexpr (ToQueue) warp_append(found, static_cast<index_t>(v), next_queue, &counters->next_size);
     if (lane == 0) {
-      next_front[w] = joined;
+      if (!ToQueue) next_front[w] = joined;
       if (joined != 0) visited[w] = seen | joined;
     }
   }

@@ -1,7 +1,7 @@
 // Frontier building blocks of the device traversals: bitmaps of 32-bit words (visited vertices, a
 // pull step's frontier), queues of vertex ids (a push step's frontier) with warp-aggregated appends,
-// the edge-balanced split of a queue's adjacency lists into equal tiles, and the few counters a step
-// leaves for the host (its only read per step). NVRTC-compatible.
+// the four ways a push step maps a queue's out-edges to threads (for_each_frontier_edge), and the
+// few counters a step leaves for the host (its only read per step). NVRTC-compatible.
 #pragma once
 
 #include "gql/device/csr_view.cuh"
@@ -13,6 +13,11 @@ namespace gql::device {
 inline constexpr int traversal_block = 256;
 inline constexpr int tile_items = 4;
 inline constexpr long long traversal_tile = static_cast<long long>(traversal_block) * tile_items;
+
+// How a push step maps the frontier's out-edges to threads (a schedule's `balance`): a thread per
+// queued vertex, a warp per vertex, a block per vertex, or equal tiles of edges whatever the
+// degrees (the default: a hub's list is spread over many blocks).
+enum class LoadBalance : int { thread, warp, block, edge };
 
 // What a step leaves for the host: the next frontier's size and edges, and the work it did.
 struct StepCounters {
@@ -38,6 +43,12 @@ __device__ __forceinline__ bool claim_bit(unsigned* bits, long long v) {
 template <class T>
 __device__ __forceinline__ T warp_sum(T x) {
   for (int offset = 16; offset > 0; offset >>= 1) x += __shfl_down_sync(0xffffffffu, x, offset);
+  return x;
+}
+
+// The largest x of the warp, on every lane.
+__device__ __forceinline__ long long warp_max(long long x) {
+  for (int offset = 16; offset > 0; offset >>= 1) x = max_of(x, __shfl_xor_sync(0xffffffffu, x, offset));
   return x;
 }
 
@@ -113,6 +124,67 @@ __device__ __forceinline__ EdgeTile edge_tile(const long long* scan, long long q
   t.first = owners[0];
   t.last = owners[1];
   return t;
+}
+
+// Calls visit(active, i, p) for the out-edge p of queued vertex queue[i], for every out-edge of
+// every queued vertex, the threads mapped to edges as B says. Every lane of a warp calls visit
+// equally often (lanes without an edge with active = false and i, p meaningless), so visit may use
+// warp collectives (warp_append); every thread of the block calls this function. scan and
+// total_edges serve LoadBalance::edge only (exclusive sums of the queue's degrees, their total).
+template <int Threads, LoadBalance B, class Visit>
+__device__ __forceinline__ void for_each_frontier_edge(const offset_t* offsets, const index_t* queue,
+                                                       long long queue_size, const long long* scan,
+                                                       long long total_edges, Visit&& visit) {
+  if constexpr (B == LoadBalance::edge) {
+    const long long tiles = ceil_div(total_edges, traversal_tile);
+    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const EdgeTile t = edge_tile(scan, queue_size, total_edges, tile);
+      for (int item = 0; item < tile_items; ++item) {
+        const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
+        if (e < t.end) {
+          const long long i = edge_owner(scan, t.first, t.last, e);
+          visit(true, i, offsets[queue[i]] + (e - scan[i]));
+        } else {
+          visit(false, 0LL, offset_t{0});
+        }
+      }
+      __syncthreads();  // the tile's shared owners are read before the next tile writes them
+    }
+  } else if constexpr (B == LoadBalance::block) {
+    for (long long i = blockIdx.x; i < queue_size; i += gridDim.x) {
+      const index_t u = queue[i];
+      const offset_t begin = offsets[u], end = offsets[u + 1];
+      for (offset_t base = begin; base < end; base += Threads) {
+        const offset_t p = base + threadIdx.x;
+        visit(p < end, i, p);
+      }
+    }
+  } else if constexpr (B == LoadBalance::warp) {
+    const long long warps = static_cast<long long>(gridDim.x) * (Threads / 32);
+    const int lane = static_cast<int>(threadIdx.x & 31);
+    for (long long i = (blockIdx.x * static_cast<long long>(Threads) + threadIdx.x) / 32; i < queue_size; i += warps) {
+      const index_t u = queue[i];
+      const offset_t begin = offsets[u], end = offsets[u + 1];
+      for (offset_t base = begin; base < end; base += 32) {
+        const offset_t p = base + lane;
+        visit(p < end, i, p);
+      }
+    }
+  } else {
+    // A thread per vertex; the warp steps as long as its longest list (whole warps enter the loop).
+    const long long stride = static_cast<long long>(gridDim.x) * Threads;
+    const long long whole_warps = ceil_div(queue_size, 32LL) * 32;
+    for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < whole_warps; i += stride) {
+      offset_t begin = 0, end = 0;
+      if (i < queue_size) {
+        const index_t u = queue[i];
+        begin = offsets[u];
+        end = offsets[u + 1];
+      }
+      const long long longest = warp_max(static_cast<long long>(end - begin));
+      for (long long k = 0; k < longest; ++k) visit(begin + k < end, i, begin + k);
+    }
+  }
 }
 
 // degrees[i] = the length of row queue[i].

@@ -1,7 +1,8 @@
-// Host side of the device frontiers that BFS and single-source paths share: the graph's structure
-// on the device, the two queues (this step's and the next), the scan of the queue's degrees that
-// splits its edges into equal tiles, and the step counters, read once per step through pinned
-// memory (the host's only wait in a step). Host code compiled by nvcc.
+// Host side of the device frontiers that BFS, single-source paths and vxm share: the graph's
+// structure on the device, the two queues (this step's and the next), the grid of a push step under
+// each LoadBalance (with the scan of the queue's degrees that splits its edges into equal tiles for
+// the edge-balanced one), and the step counters, read once per step through pinned memory (the
+// host's only wait in a step). Host code compiled by nvcc.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,10 +11,28 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "gql/device.hpp"
 #include "gql/device/frontier.cuh"
+
+namespace gql::gpu {
+
+using device::LoadBalance;
+
+// The name a schedule gives a load balance (--explain, benchmark records).
+inline const char* to_string(LoadBalance balance) {
+  switch (balance) {
+    case LoadBalance::thread: return "thread";
+    case LoadBalance::warp: return "warp";
+    case LoadBalance::block: return "block";
+    case LoadBalance::edge: break;
+  }
+  return "edge";
+}
+
+}  // namespace gql::gpu
 
 namespace gql::gpu::detail {
 
@@ -32,6 +51,18 @@ inline long long resident_blocks() {
 // Blocks for `threads` threads of work, at least one, at most `cap`.
 inline unsigned grid_for(long long threads, long long cap) {
   return static_cast<unsigned>(std::clamp<long long>((threads + traversal_block - 1) / traversal_block, 1, cap));
+}
+
+// Calls f(std::integral_constant<LoadBalance, balance>{}): a kernel template instantiated for the
+// balance chosen at run time.
+template <class F>
+void with_balance(LoadBalance balance, F&& f) {
+  switch (balance) {
+    case LoadBalance::thread: f(std::integral_constant<LoadBalance, LoadBalance::thread>{}); return;
+    case LoadBalance::warp: f(std::integral_constant<LoadBalance, LoadBalance::warp>{}); return;
+    case LoadBalance::block: f(std::integral_constant<LoadBalance, LoadBalance::block>{}); return;
+    case LoadBalance::edge: f(std::integral_constant<LoadBalance, LoadBalance::edge>{}); return;
+  }
 }
 
 // A graph's structure (row offsets and column indices) on the device; values stay on the host.
@@ -93,6 +124,20 @@ class FrontierQueues {
     size_t bytes = scan_temp_.size();
     GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.data(), bytes, degrees_.data(), scan_.data(),
                                                  static_cast<int>(queue_size), stream_.get()));
+  }
+
+  // Prepares a push step over the queue's `size` vertices with `edges` out-edges under `offsets`
+  // (the scan of their degrees, read by the edge-balanced mapping only) and returns its grid.
+  unsigned prepare_push(LoadBalance balance, const offset_t* offsets, long long size, long long edges) {
+    switch (balance) {
+      case LoadBalance::thread: return grid_for(size, resident_);
+      case LoadBalance::warp: return grid_for(size * 32, resident_);
+      case LoadBalance::block: return static_cast<unsigned>(std::clamp<long long>(size, 1, resident_));
+      case LoadBalance::edge: break;
+    }
+    scan_degrees(offsets, size);
+    const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
+    return static_cast<unsigned>(std::clamp<long long>(tiles, 1, resident_));
   }
 
   void clear_counters() {

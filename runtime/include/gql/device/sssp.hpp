@@ -40,6 +40,9 @@ struct SsspSchedule {
   // Delta-stepping's bucket width; 0: 32 x the mean weight / the mean out-degree (a warp's worth of
   // edges per bucket and vertex). Integer values round it up to a whole step.
   double delta = 0;
+  // How rounds over large frontiers map the frontier's edges to threads (small frontiers run in
+  // device-driven batches, a thread per vertex, whatever it says).
+  LoadBalance balance = LoadBalance::edge;
 };
 
 template <class S, class TG>
@@ -57,6 +60,7 @@ class DevicePaths {
   explicit DevicePaths(const Csr<TG>& G, const SsspSchedule& schedule = {})
       : n_(G.n_rows()),
         g_(G, stream_),
+        balance_(schedule.balance),
         delta_stepping_(delta_applies && schedule.kernel == PathsKernel::delta_stepping) {
     if (G.n_cols() != n_) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
     double weight_sum = static_cast<double>(G.nvals());  // pattern entries weigh 1
@@ -184,21 +188,24 @@ class DevicePaths {
     return batch_host_[static_cast<size_t>(ran)];
   }
 
-  // One edge-balanced round over the queue (counters: its size and edges); the improved vertices
-  // become the queue. Returns the round's counters.
+  // One round over the queue (counters: its size and edges), mapped to threads by the schedule's
+  // balance; the improved vertices become the queue. Returns the round's counters.
   device::StepCounters relax_round(const device::StepCounters& counters, int64_t source, int& round,
                                    TraversalStats& stats) {
     const auto size = static_cast<long long>(counters.next_size);
     const auto edges = static_cast<long long>(counters.next_out_edges);
     queues_->clear_counters();
     if (edges > 0) {
-      queues_->scan_degrees(g_.offsets(), size);
-      const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
-      device::paths_relax<device::traversal_block, S, TG>
-          <<<static_cast<unsigned>(std::min(tiles, queues_->resident())), device::traversal_block, 0, stream_.get()>>>(
-              view(), source, queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(),
-              stamp_.data(), ++round, queues_->next(), queues_->counters());
-      GQL_CUDA_CHECK_LAUNCH();
+      const unsigned grid = queues_->prepare_push(balance_, g_.offsets(), size, edges);
+      ++round;
+      detail::with_balance(balance_, [&](auto balance) {
+        device::paths_relax<device::traversal_block, decltype(balance)::value, S, TG>
+            <<<grid, device::traversal_block, 0, stream_.get()>>>(view(), source, queues_->queue(), queues_->scan(),
+                                                                  size, edges, value_.data(), reached_.data(),
+                                                                  stamp_.data(), round, queues_->next(),
+                                                                  queues_->counters());
+        GQL_CUDA_CHECK_LAUNCH();
+      });
     }
     queues_->swap_queues();
     stats.edges_examined += edges;
@@ -293,6 +300,7 @@ class DevicePaths {
   DeviceBuffer<int> stamp_;
   DeviceBuffer<unsigned char> reached_;
   std::optional<detail::FrontierQueues> queues_;
+  LoadBalance balance_;
   DeviceBuffer<device::StepCounters> batch_{batch_rounds + 1};
   HostBuffer<device::StepCounters> batch_host_{batch_rounds + 1};
   // Delta-stepping (unused by Bellman-Ford): the bucket width, the far pile and its next version, a

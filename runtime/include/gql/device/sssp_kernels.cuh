@@ -1,5 +1,5 @@
 // The relaxation step of device single-source paths (Bellman-Ford with a frontier): the out-edges
-// of the vertices whose value improved last round, edge-balanced as a BFS push step, each
+// of the vertices whose value improved last round, mapped to threads as a BFS push step's, each
 // candidate S::con(value[u], w(u,v), source, u, v) combined into value[v] with an atomic that says
 // whether it improved; improved vertices are queued once per round (a round stamp per vertex).
 // NVRTC-compatible.
@@ -92,9 +92,10 @@ __global__ void paths_start(long long source, V source_value, const offset_t* g_
   counters->examined = 0;
 }
 
-// One round: scan and total_edges as for bfs_push. Values of the graph convert to S::b_type as the
-// language converts elements (a pattern entry reads as 1, a number to bool is != 0).
-template <int Threads, class S, class TG>
+// One round: the queue's out-edges mapped to threads as B says (scan and total_edges as for
+// bfs_push). Values of the graph convert to S::b_type as the language converts elements (a pattern
+// entry reads as 1, a number to bool is != 0).
+template <int Threads, LoadBalance B, class S, class TG>
 __global__ void __launch_bounds__(Threads)
     paths_relax(CsrView<TG> g, long long source, const index_t* queue, const long long* scan, long long queue_size,
                 long long total_edges, typename S::value_type* value, unsigned char* reached, int* stamp, int round,
@@ -102,34 +103,27 @@ __global__ void __launch_bounds__(Threads)
   using V = typename S::value_type;
   using W = typename S::b_type;
   unsigned long long out_edges = 0;
-  const long long tiles = ceil_div(total_edges, traversal_tile);
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const EdgeTile t = edge_tile(scan, queue_size, total_edges, tile);
-    for (int item = 0; item < tile_items; ++item) {
-      const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
-      bool queued = false;
-      index_t v = 0;
-      if (e < t.end) {
-        const long long i = edge_owner(scan, t.first, t.last, e);
-        const index_t u = queue[i];
-        const offset_t p = g.row_offsets[u] + (e - scan[i]);
-        v = g.col_indices[p];
-        W w{};
-        if constexpr (S::reads_values) {
-          if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
-          else w = static_cast<W>(g.value_at(p));
+  for_each_frontier_edge<Threads, B>(
+      g.row_offsets, queue, queue_size, scan, total_edges, [&](bool active, long long i, offset_t p) {
+        bool queued = false;
+        index_t v = 0;
+        if (active) {
+          const index_t u = queue[i];
+          v = g.col_indices[p];
+          W w{};
+          if constexpr (S::reads_values) {
+            if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
+            else w = static_cast<W>(g.value_at(p));
+          }
+          const V candidate = S::con(value[u], w, source, u, v);
+          if (atomic_agg_improves<S>(value + v, candidate)) {
+            reached[v] = 1;
+            queued = atomicExch(stamp + v, round) != round;
+            if (queued) out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+          }
         }
-        const V candidate = S::con(value[u], w, source, u, v);
-        if (atomic_agg_improves<S>(value + v, candidate)) {
-          reached[v] = 1;
-          queued = atomicExch(stamp + v, round) != round;
-          if (queued) out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
-        }
-      }
-      warp_append(queued, v, next_queue, &counters->next_size);
-    }
-    __syncthreads();  // the tile's shared owners are read before the next tile writes them
-  }
+        warp_append(queued, v, next_queue, &counters->next_size);
+      });
   add_block_counts(counters, 0, out_edges, 0, 0);
 }
 

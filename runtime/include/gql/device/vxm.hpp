@@ -1,7 +1,8 @@
 // w<mask, replace> = v * G (and G * v, over G's transpose) over any semiring S on the device, with
 // the signatures of gql::cpu's vxm and mxv ops (cpu/ops.hpp), so loops of masked products (PageRank,
 // connected components) run on the GPU.
-// The product pushes from v's entries, edge-balanced, into a dense accumulator on the device with
+// The product pushes from v's entries (edge-balanced, or a thread, warp or block per entry as the
+// options' balance says) into a dense accumulator on the device with
 // an atomic agg per product, the mask (structural or complemented) checked per column there; the
 // result comes back and is assigned under the mask (replace or merge) as on the CPU. The graph is
 // uploaded once per op and kept across the iterations of its loop (op state, as the CPU keeps its
@@ -31,9 +32,12 @@
 
 namespace gql::gpu {
 
-// Generated code names the options of its products in the namespace of the op.
+// Generated code names the options of its products in the namespace of the op: the CPU's, and how
+// the push maps the frontier's edges to threads.
 using cpu::Direction;
-using cpu::TraversalOptions;
+struct TraversalOptions : cpu::TraversalOptions {
+  LoadBalance balance = LoadBalance::edge;
+};
 
 // A vxm op's graph on the device, kept across its loop's iterations.
 template <class TG>
@@ -91,7 +95,8 @@ class VxmGraph {
 // t<mask> = v * G (no assignment): the columns the mask allows that at least one product reached.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const cpu::VectorMask& mask,
-                                           VxmGraph<TG>& device_graph, int64_t* frontier_edges = nullptr) {
+                                           VxmGraph<TG>& device_graph, int64_t* frontier_edges = nullptr,
+                                           LoadBalance balance = LoadBalance::edge) {
   using V = typename S::value_type;
   using Cell = storage_t<V>;  // bools are bytes on both sides
   const int64_t rows = G.n_rows(), n = G.n_cols();
@@ -139,12 +144,12 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
     GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), ks.data(), ks.size() * sizeof(index_t), cudaMemcpyHostToDevice, s));
     auto* values = device_graph.template scratch<storage_t<TV>>(VxmGraph<TG>::frontier_values_slot, ks.size());
     GQL_CUDA_CHECK(cudaMemcpyAsync(values, kv.data(), kv.size() * sizeof(storage_t<TV>), cudaMemcpyHostToDevice, s));
-    queues.scan_degrees(device_graph.offsets(), q);
-    const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
-    device::vxm_push<device::traversal_block, S, TV, TG>
-        <<<static_cast<unsigned>(std::min(tiles, queues.resident())), device::traversal_block, 0, s>>>(
-            device_graph.view(), queues.queue(), values, queues.scan(), q, edges, allowed, accumulator, present);
-    GQL_CUDA_CHECK_LAUNCH();
+    const unsigned grid = queues.prepare_push(balance, device_graph.offsets(), q, edges);
+    detail::with_balance(balance, [&](auto b) {
+      device::vxm_push<device::traversal_block, decltype(b)::value, S, TV, TG><<<grid, device::traversal_block, 0, s>>>(
+          device_graph.view(), queues.queue(), values, queues.scan(), q, edges, allowed, accumulator, present);
+      GQL_CUDA_CHECK_LAUNCH();
+    });
   }
   std::vector<Cell> host_values(cells);
   std::vector<unsigned char> host_present(cells);
@@ -164,14 +169,14 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
 // w<mask, replace> = v * G over S on the GPU (the op generated CUDA code calls).
 template <class S, class TW, class Mask, class TV, class TG>
 void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, const Csr<TG>& G,
-         const cpu::TraversalOptions& options, KernelContext& ctx) {
+         const TraversalOptions& options, KernelContext& ctx) {
   const cpu::VectorMask m = cpu::as_vector_mask(mask_in);
   auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu");
   int64_t edges = 0;
-  auto result = vxm_product<S>(v, G, m, device_graph, &edges);
+  auto result = vxm_product<S>(v, G, m, device_graph, &edges, options.balance);
   ctx.work().edges += edges;
-  ctx.explain(std::string(options.label) + ": vxm on the GPU, push (edge-balanced) over " + std::to_string(edges) +
-              " frontier edges");
+  ctx.explain(std::string(options.label) + ": vxm on the GPU, push (balance " + to_string(options.balance) +
+              ") over " + std::to_string(edges) + " frontier edges");
   cpu::assign_result(w, std::move(result), m, replace);
 }
 
@@ -211,7 +216,7 @@ struct MxvState {
 // w<mask, replace> = G * v over S on the GPU: pushes from v's entries over the rows of G's transpose.
 template <class S, class TW, class Mask, class TG, class TV>
 void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
-         const cpu::TraversalOptions& options, KernelContext& ctx) {
+         const TraversalOptions& options, KernelContext& ctx) {
   const cpu::VectorMask m = cpu::as_vector_mask(mask_in);
   if (v.size() != G.n_cols())
     throw Error(ErrorKind::usage, "mxv: the vector has " + std::to_string(v.size()) + " entries, the graph " +
@@ -223,10 +228,11 @@ void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, con
     state.graph_nvals = G.nvals();
   }
   int64_t edges = 0;
-  auto result = vxm_product<detail::SwappedOperands<S>>(v, state.transposed, m, state.device_graph, &edges);
+  auto result =
+      vxm_product<detail::SwappedOperands<S>>(v, state.transposed, m, state.device_graph, &edges, options.balance);
   ctx.work().edges += edges;
-  ctx.explain(std::string(options.label) + ": mxv on the GPU, push (edge-balanced) over the transpose, " +
-              std::to_string(edges) + " frontier edges");
+  ctx.explain(std::string(options.label) + ": mxv on the GPU, push (balance " + to_string(options.balance) +
+              ") over the transpose, " + std::to_string(edges) + " frontier edges");
   cpu::assign_result(w, std::move(result), m, replace);
 }
 

@@ -1,5 +1,5 @@
 // The push side of w<mask> = v * G over any semiring S on the device: the frontier's out-edges,
-// edge-balanced (frontier.cuh), each product S::con(v(k), G(k, j), 0, k, j) combined into a dense
+// mapped to threads by a LoadBalance (frontier.cuh; edge-balanced by default), each product S::con(v(k), G(k, j), 0, k, j) combined into a dense
 // accumulator cell with an atomic agg (semiring_atomics.cuh) where the mask allows column j.
 // NVRTC-compatible.
 #pragma once
@@ -25,37 +25,31 @@ __global__ void __launch_bounds__(Threads) vxm_clear(V* accumulator, unsigned ch
   }
 }
 
-// frontier[i] (a row k of G with at least one entry) holds frontier_values[i]; scan and
-// total_edges as for bfs_push. allowed: a byte per column (null: every column).
-template <int Threads, class S, class TV, class TG>
+// frontier[i] (a row k of G with at least one entry) holds frontier_values[i]; its edges are
+// mapped to threads as Balance says (scan and total_edges as for bfs_push). allowed: a byte per column
+// (null: every column).
+template <int Threads, LoadBalance Balance, class S, class TV, class TG>
 __global__ void __launch_bounds__(Threads)
     vxm_push(CsrView<TG> g, const index_t* frontier, const storage_t<TV>* frontier_values, const long long* scan,
              long long frontier_size, long long total_edges, const unsigned char* allowed,
              typename S::value_type* accumulator, unsigned char* present) {
   using A = typename S::a_type;
   using B = typename S::b_type;
-  const long long tiles = ceil_div(total_edges, traversal_tile);
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const EdgeTile t = edge_tile(scan, frontier_size, total_edges, tile);
-    for (int item = 0; item < tile_items; ++item) {
-      const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
-      if (e >= t.end) continue;
-      const long long i = edge_owner(scan, t.first, t.last, e);
-      const index_t k = frontier[i];
-      const offset_t p = g.row_offsets[k] + (e - scan[i]);
-      const index_t j = g.col_indices[p];
-      if (allowed != nullptr && allowed[j] == 0) continue;
-      A a{};
-      B b{};
-      if constexpr (S::reads_values) {
-        a = convert_element<A>(static_cast<TV>(frontier_values[i]));
-        b = convert_element<B>(g.value_at(p));
-      }
-      atomic_agg<S>(accumulator + j, S::con(a, b, 0, k, j));
-      present[j] = 1;
-    }
-    __syncthreads();  // the tile's shared owners are read before the next tile writes them
-  }
+  for_each_frontier_edge<Threads, Balance>(
+      g.row_offsets, frontier, frontier_size, scan, total_edges, [&](bool active, long long i, offset_t p) {
+        if (!active) return;
+        const index_t k = frontier[i];
+        const index_t j = g.col_indices[p];
+        if (allowed != nullptr && allowed[j] == 0) return;
+        A a{};
+        B b{};
+        if constexpr (S::reads_values) {
+          a = convert_element<A>(static_cast<TV>(frontier_values[i]));
+          b = convert_element<B>(g.value_at(p));
+        }
+        atomic_agg<S>(accumulator + j, S::con(a, b, 0, k, j));
+        present[j] = 1;
+      });
 }
 
 }  // namespace gql::device

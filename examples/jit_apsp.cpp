@@ -1,4 +1,5 @@
-// All-pairs shortest paths through the JIT: jit_apsp [N] (a random N x N distance matrix, default 512).
+// All-pairs shortest paths through the JIT: jit_apsp [--target cuda|openmp] [N] (a random N x N
+// distance matrix, default 512).
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -6,9 +7,12 @@
 
 #include <gql/gql.hpp>
 
+#include "jit_target.hpp"
+
 int main(int argc, char** argv) try {
+  const gql::Target target = take_target_option(argc, argv);
   const int64_t n = argc > 1 ? std::atoll(argv[1]) : 512;
-  gql::Compiler compiler;
+  gql::Compiler compiler({.target = target});
   auto apsp = compiler.compile_file(GQL_EXAMPLES_DIR "/apsp.gql").kernel("apsp")
                   .bind<gql::Matrix<float>(const gql::Matrix<float>&)>();
   // About 4 edges per vertex with weights 1..100; no edge is +inf.

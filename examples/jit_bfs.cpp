@@ -1,14 +1,17 @@
-// Breadth-first search through the JIT: jit_bfs [GRAPH] [SOURCE] (default kron:14 from its
-// highest-degree vertex: many Kronecker vertices are isolated).
+// Breadth-first search through the JIT: jit_bfs [--target cuda|openmp] [GRAPH] [SOURCE] (default
+// kron:14 from its highest-degree vertex: many Kronecker vertices are isolated).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <gql/gql.hpp>
 
+#include "jit_target.hpp"
+
 int main(int argc, char** argv) try {
+  const gql::Target target = take_target_option(argc, argv);
   const std::string graph = argc > 1 ? argv[1] : "kron:14";
-  gql::Compiler compiler;
+  gql::Compiler compiler({.target = target});
   auto bfs = compiler.compile_file(GQL_EXAMPLES_DIR "/bfs.gql").kernel("bfs")
                  .bind<gql::Vector<int32_t>(const gql::Csr<bool>&, int32_t)>();
   const gql::Csr<bool> G = gql::read_graph<bool>(graph);

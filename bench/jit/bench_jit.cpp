@@ -1,10 +1,11 @@
-// bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--json FILE]: how long until a kernel is ready
-// to call (default examples/fof.gql, fof). One record per stage (workload "jit").
+// bench_jit [--target openmp|cuda] [--spec FILE] [--kernel NAME] [--runs 7] [--json FILE]: how long
+// until a kernel is ready to call (default examples/fof.gql, fof). One record per stage (workload "jit").
 //   cold     a fresh cache: front end + code generation + host compiler + dlopen, the runtime headers
 //            precompiled first; then kernels new to a cache that holds that precompiled header (the
 //            same spec under other names, so other keys); then one with GQL_JIT_PCH=0. Each also
 //            in CPU seconds of this process and the compilers it ran: the compile is single-threaded,
-//            so on an idle core that is its wall time.
+//            so on an idle core that is its wall time. --target cuda: nvcc into a fresh cache, then
+//            --cold-runs kernels new to it (nvcc has no precompiled headers).
 //   warm     a new process (this program re-run) whose cache holds the kernel: from main() to ready,
 //            and the whole process as its parent sees it
 //   hot      the same Compiler asked again in-process (memoized module), and kernel lookup + bind
@@ -74,15 +75,20 @@ std::string read_text(const std::string& path) {
 
 int main(int argc, char** argv) try {
   const auto process_start = Clock::now();
-  // Child mode: bench_jit --warm CACHE SPEC KERNEL prints the seconds from main() to ready.
-  if (argc == 5 && std::string(argv[1]) == "--warm") {
-    gql::Compiler compiler({.cache_dir = argv[2]});
+  // Child mode: bench_jit --warm CACHE SPEC KERNEL TARGET prints the seconds from main() to ready.
+  if (argc == 6 && std::string(argv[1]) == "--warm") {
+    const gql::Target child_target = std::string(argv[5]) == "cuda" ? gql::Target::cuda : gql::Target::openmp;
+    gql::Compiler compiler({.target = child_target, .cache_dir = argv[2]});
     ready(compiler, argv[3], argv[4]);
     std::printf("%.6f\n", since(process_start));
     return 0;
   }
   using namespace gql::bench;
-  Args args(argc, argv, "usage: bench_jit [--spec FILE] [--kernel NAME] [--runs 7] [--cold-runs 3] [--json FILE]");
+  Args args(argc, argv, "usage: bench_jit [--target openmp|cuda] [--spec FILE] [--kernel NAME] [--runs 7] [--cold-runs 3] [--json FILE]");
+  const std::string target_name = args.text("target", "openmp");
+  if (target_name != "openmp" && target_name != "cuda") throw gql::Error(gql::ErrorKind::usage, "--target takes openmp or cuda");
+  const bool cuda = target_name == "cuda";
+  const gql::Target target = cuda ? gql::Target::cuda : gql::Target::openmp;
   const std::string spec = args.text("spec", GQL_EXAMPLES_DIR "/fof.gql");
   const std::string kernel = args.text("kernel", "fof");
   const int runs = static_cast<int>(args.integer("runs", 7));
@@ -93,7 +99,7 @@ int main(int argc, char** argv) try {
   const std::string cache = (std::filesystem::temp_directory_path() / ("gql-bench-jit-" + std::to_string(getpid()))).string();
   std::filesystem::remove_all(cache);
 
-  gql::Compiler compiler({.cache_dir = cache});
+  gql::Compiler compiler({.target = target, .cache_dir = cache});
   Cold fresh, precompiled, plain;
   time_cold(fresh, [&] { ready(compiler, spec, kernel); });
   // The same spec under another name: the generated source names it, so the key is new.
@@ -102,17 +108,17 @@ int main(int argc, char** argv) try {
     (void)c.compile_source(text, name).kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
   };
   for (int run = 0; run < cold_runs; ++run) time_cold(precompiled, [&] { ready_as(compiler, stem + "-" + std::to_string(run) + ".gql"); });
-  ::setenv("GQL_JIT_PCH", "0", 1);
-  {
+  if (!cuda) {
+    ::setenv("GQL_JIT_PCH", "0", 1);
     gql::Compiler without({.cache_dir = cache});
     time_cold(plain, [&] { ready_as(without, stem + "-plain.gql"); });
+    ::unsetenv("GQL_JIT_PCH");
   }
-  ::unsetenv("GQL_JIT_PCH");
   auto t = Clock::now();
 
   std::vector<double> warm_main, warm_process;
   for (int run = 0; run < runs; ++run) {
-    const std::string command = std::string(argv[0]) + " --warm " + cache + " " + spec + " " + kernel;
+    const std::string command = std::string(argv[0]) + " --warm " + cache + " " + spec + " " + kernel + " " + target_name;
     t = Clock::now();
     FILE* child = popen(command.c_str(), "r");
     double inside = -1;
@@ -131,10 +137,11 @@ int main(int argc, char** argv) try {
   for (int n = 0; n < hot_runs; ++n) (void)m.kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
   const double hot_bind = since(t) / hot_runs;
 
-  const std::string compiler_name = std::getenv("GQL_CXX") ? std::getenv("GQL_CXX") : "default host compiler";
+  const std::string compiler_name = cuda ? "nvcc (CUDA target)"
+                                    : std::getenv("GQL_CXX") ? std::getenv("GQL_CXX") : "default host compiler";
   const auto emit = [&](const char* variant, const char* role, const TimeSummary& times, const char* detail) {
     Record r;
-    r.text("workload", "jit").text("case", kernel).text("graph", std::filesystem::path(spec).filename().string())
+    r.text("workload", "jit").text("target", target_name).text("case", kernel).text("graph", std::filesystem::path(spec).filename().string())
         .text("variant", variant).text("role", role).times(times).number("rate", 1 / times.median).text("rate_unit", "kernels ready/s")
         .text("detail", std::string(detail) + "; " + compiler_name);
     out.write(stamp_host(r, context));
@@ -145,13 +152,26 @@ int main(int argc, char** argv) try {
     std::snprintf(text_cpu, sizeof text_cpu, "; CPU %.2f s (min %.2f)", cpu.median, cpu.min);
     emit(variant, role, summarize(c.wall), (detail + text_cpu).c_str());
   };
-  emit_cold("cold compile (fresh cache)", "gql", fresh, "front end + codegen + precompiling the runtime headers + host compiler + dlopen");
-  emit_cold("cold compile (precompiled headers cached)", "gql-variant", precompiled, "a kernel new to a cache that holds the precompiled runtime headers");
-  emit_cold("cold compile (GQL_JIT_PCH=0)", "gql-variant", plain, "the runtime headers parsed with the kernel");
+  if (cuda) {
+    emit_cold("cold compile (fresh cache)", "gql", fresh, "front end + CUDA codegen + nvcc + dlopen");
+    if (!precompiled.wall.empty())
+      emit_cold("cold compile (another kernel)", "gql-variant", precompiled, "the same spec under another name: a new key");
+  } else {
+    emit_cold("cold compile (fresh cache)", "gql", fresh, "front end + codegen + precompiling the runtime headers + host compiler + dlopen");
+    emit_cold("cold compile (precompiled headers cached)", "gql-variant", precompiled, "a kernel new to a cache that holds the precompiled runtime headers");
+    emit_cold("cold compile (GQL_JIT_PCH=0)", "gql-variant", plain, "the runtime headers parsed with the kernel");
+  }
   emit("warm: main() to ready", "gql-variant", summarize(warm_main), "new process, kernel in the disk cache");
   emit("warm: whole process", "gql-variant", summarize(warm_process), "as its parent sees it");
   emit("hot: compile_file again", "gql-variant", summarize({hot_compile}), "memoized module, mean of 100000");
   emit("hot: kernel lookup + bind", "gql-variant", summarize({hot_bind}), "mean of 100000");
+  if (cuda) {
+    std::fprintf(stderr, "jit cuda %s: cold %.3f s (CPU %.2f s); warm %.2f ms (main to ready), %.2f ms (whole process); hot compile %.2f us, bind %.2f us\n",
+                 kernel.c_str(), fresh.wall[0], fresh.cpu[0], summarize(warm_main).median * 1e3,
+                 summarize(warm_process).median * 1e3, hot_compile * 1e6, hot_bind * 1e6);
+    std::filesystem::remove_all(cache);
+    return 0;
+  }
   std::fprintf(stderr,
                "jit %s: cold %.3f s (CPU %.2f s) in a fresh cache, %.3f s (CPU %.2f s) with the precompiled headers cached, "
                "%.3f s (CPU %.2f s) without them; warm %.2f ms (main to ready), hot compile %.2f us, bind %.2f us\n",

@@ -23,6 +23,12 @@ std::string env_or(const char* name, const char* fallback) {
 
 }  // namespace
 
+std::vector<std::string> nvcc_flags(int arch) {
+  const std::string cc = std::to_string(arch);
+  return {"-std=c++20", "-O3", "-DNDEBUG", "-arch=sm_" + cc, "-gencode=arch=compute_" + cc + ",code=compute_" + cc,
+          "-Xcompiler=-fopenmp", "--extended-lambda", "--expt-relaxed-constexpr"};
+}
+
 void build_executable(const std::string& source, const BuildOptions& options) {
   const bool cuda = options.target == ir::Target::cuda;
   const RuntimeLayout layout = runtime_layout();
@@ -36,9 +42,9 @@ void build_executable(const std::string& source, const BuildOptions& options) {
   }
   std::vector<std::string> argv;
   if (cuda) {
-    argv = {options.compiler.empty() ? env_or("GQL_NVCC", layout.cuda_compiler.c_str()) : options.compiler,
-            "-std=c++20", "-O3", "-DNDEBUG", "-arch=sm_90", "-gencode=arch=compute_90,code=compute_90",
-            "-Xcompiler=-fopenmp", "--extended-lambda", "--expt-relaxed-constexpr"};
+    argv = {options.compiler.empty() ? env_or("GQL_NVCC", layout.cuda_compiler.c_str()) : options.compiler};
+    const std::vector<std::string> flags = nvcc_flags(90);
+    argv.insert(argv.end(), flags.begin(), flags.end());
   } else {
     argv = {options.compiler.empty() ? env_or("GQL_CXX", layout.host_compiler.c_str()) : options.compiler,
             "-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-fopenmp"};

@@ -94,7 +94,13 @@ CudaDriver::CudaDriver() : api_(new Api) {
 }
 
 int CudaDriver::device_arch() {
-  const CUdevice dev = api_->current_device();
+  // The current context's device, else device 0 (what the CUDA runtime starts on), without creating
+  // a context: that costs far more than the query and is the kernels' business.
+  CUcontext ctx = nullptr;
+  api_->check(api_->cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
+  CUdevice dev = 0;
+  if (ctx) api_->check(api_->cuCtxGetDevice(&dev), "cuCtxGetDevice");
+  else api_->check(api_->cuDeviceGet(&dev, 0), "cuDeviceGet");
   int major = 0, minor = 0;
   api_->check(api_->cuDeviceGetAttribute(&major, attribute_compute_capability_major, dev), "cuDeviceGetAttribute");
   api_->check(api_->cuDeviceGetAttribute(&minor, attribute_compute_capability_minor, dev), "cuDeviceGetAttribute");

@@ -13,7 +13,7 @@ class CudaDriver {
   // driver or no device.
   static CudaDriver& get();
 
-  // The compute capability of the current device (major * 10 + minor).
+  // The compute capability of the current context's device, else of device 0 (major * 10 + minor).
   int device_arch();
   // Loads a CUBIN or PTX image into the current context (the device's primary context when none
   // is current); returns the CUmodule.

@@ -33,11 +33,19 @@ std::string entry_symbol(const std::string& kernel) { return "gql_entry_" + kern
 
 std::string generate_entry_shims(const compiler::ir::Module& module) {
   std::string out = "\n// Entry points for gql::Module (see gql/jit.hpp): type-erased arguments and result.\n";
-  out += "#include <exception>\n#include <gql/kernel_context.hpp>\n\n";
+  const bool cuda = module.target == compiler::ir::Target::cuda;
+  out += "#include <exception>\n#include <gql/kernel_context.hpp>\n";
+  out += cuda ? "#include <gql/device.hpp>\n#include <gql/error.hpp>\n\n" : "\n";
   for (const compiler::ir::Kernel& k : module.kernels) {
     out += "extern \"C\" __attribute__((visibility(\"default\"))) void " + entry_symbol(k.name) +
            "(const void* const* args, void* result, gql::KernelContext* ctx, std::exception_ptr* error) {\n"
-           "  try {\n    *static_cast<" + cpp_type(result_of(k)) + "*>(result) = gqlgen::" + k.name + "(";
+           "  try {\n";
+    // Said before any CUDA call fails somewhere inside the kernel with a less telling message.
+    if (cuda)
+      out += "    if (gql::device_count() == 0)\n"
+             "      throw gql::Error(gql::ErrorKind::cuda, \"kernel '" + k.name +
+             "' was compiled for CUDA and this machine has no CUDA device (gql::Target::openmp runs it on the CPU)\");\n";
+    out += "    *static_cast<" + cpp_type(result_of(k)) + "*>(result) = gqlgen::" + k.name + "(";
     for (size_t n = 0; n < k.parameters.size(); ++n) {
       const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;
       out += "*static_cast<const " + cpp_type(t) + "*>(args[" + std::to_string(n) + "]), ";

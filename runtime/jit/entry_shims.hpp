@@ -1,4 +1,4 @@
-// The type-erased entry points of a CPU kernel library and the signatures they are checked against.
+// The type-erased entry points of a kernel library (CPU or CUDA) and the signatures they are checked against.
 #pragma once
 
 #include <string>
@@ -13,7 +13,8 @@ std::string entry_symbol(const std::string& kernel);
 
 // One extern "C" function per kernel, appended to the generated kernels: it unpacks the argument
 // pack (args[i] points to the i-th argument), calls gqlgen::KERNEL and move-assigns the result,
-// catching what it throws (jit_detail::Entry).
+// catching what it throws (jit_detail::Entry). A CUDA module's entries first check that there is a
+// device: without one they throw gql::Error(cuda).
 std::string generate_entry_shims(const compiler::ir::Module& module);
 
 KernelSignature signature_of(const compiler::ir::Kernel& kernel);

@@ -14,10 +14,8 @@
 
 namespace gql::jit {
 namespace fs = std::filesystem;
-namespace {
 
-// The absolute path of `name` (searched in PATH unless it holds a slash), or "".
-std::string resolve(const std::string& name) {
+std::string find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) return fs::exists(name) ? name : "";
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path ? path : "/usr/bin:/bin");
@@ -29,7 +27,15 @@ std::string resolve(const std::string& name) {
   return "";
 }
 
-}  // namespace
+std::string program_identity(const std::string& path) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  const fs::path binary = ec ? fs::path(path) : real;
+  struct stat st {};
+  ::stat(binary.c_str(), &st);
+  return binary.string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
 
 HostCompiler find_host_compiler(const std::string& requested) {
   std::vector<std::string> candidates;
@@ -37,17 +43,12 @@ HostCompiler find_host_compiler(const std::string& requested) {
   else if (const char* env = std::getenv("GQL_CXX"); env && *env) candidates = {env};
   else candidates = {"clang++", "g++"};
   for (const std::string& name : candidates) {
-    const std::string found = resolve(name);
+    const std::string found = find_program(name);
     if (found.empty()) continue;
     std::error_code ec;
     const fs::path real = fs::canonical(found, ec);
-    struct stat st {};
-    ::stat(found.c_str(), &st);
     const fs::path binary = ec ? fs::path(found) : real;
-    return {found,
-            binary.string() + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
-                std::to_string(st.st_mtim.tv_nsec),
-            binary.filename().string().find("clang") != std::string::npos};
+    return {found, program_identity(found), binary.filename().string().find("clang") != std::string::npos};
   }
   std::string tried;
   for (const auto& c : candidates) tried += (tried.empty() ? "" : ", ") + c;
@@ -64,7 +65,7 @@ std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const
   // gains nothing measurable (docs/performance.md, JIT).
   if (compiler.clang) flags.insert(flags.end(), {"-mllvm", "-openmp-opt-disable"});
   // lld links a kernel library in half the time of ld.bfd.
-  if (!resolve("ld.lld").empty()) flags.push_back("-fuse-ld=lld");
+  if (!find_program("ld.lld").empty()) flags.push_back("-fuse-ld=lld");
   flags.insert(flags.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
   flags.insert(flags.end(), extra.begin(), extra.end());
   return flags;

@@ -14,6 +14,12 @@ struct HostCompiler {
   bool clang = false;    // the resolved binary is clang (it takes clang-only flags)
 };
 
+// The absolute path of the program `name` (searched in PATH unless it holds a slash), or "".
+std::string find_program(const std::string& name);
+
+// A program's resolved path, size and modification time: changes when the program does.
+std::string program_identity(const std::string& path);
+
 // `requested`, else $GQL_CXX, else clang++ when present, else g++.
 // Throws gql::Error(jit) when none can be found.
 HostCompiler find_host_compiler(const std::string& requested);

@@ -1,6 +1,6 @@
-// gql::Compiler and gql::Module: spec -> front end -> generated OpenMP C++ + entry shims -> the
-// cache key -> the in-process table -> the disk cache (built with the host compiler on a miss)
-// -> dlopen.
+// gql::Compiler and gql::Module: spec -> front end -> generated OpenMP C++ or CUDA C++ + entry
+// shims -> the cache key -> the in-process table -> the disk cache (built on a miss with the host
+// compiler or nvcc) -> dlopen.
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -14,6 +14,7 @@
 
 #include "build_id.hpp"
 #include "cpu_kernel_build.hpp"
+#include "cuda_arch.hpp"
 #include "disk_cache.hpp"
 #include "entry_shims.hpp"
 #include "gql/compiler/codegen.hpp"
@@ -22,6 +23,7 @@
 #include "gql/compiler/plan.hpp"
 #include "gql/jit.hpp"
 #include "host_compiler.hpp"
+#include "nvcc_compiler.hpp"
 #include "once_table.hpp"
 #include "parse/parser.hpp"
 
@@ -105,7 +107,9 @@ struct Module::State {
 struct Compiler::Impl {
   CompilerOptions options;
   compiler::RuntimeLayout layout;
-  jit::HostCompiler host;
+  jit::HostCompiler host;    // Target::openmp
+  jit::Nvcc nvcc;            // Target::cuda
+  jit::CudaArch cuda_arch;   // Target::cuda
   std::vector<std::string> flags;
   bool precompile_prelude = true;  // GQL_JIT_PCH=0 turns it off
   std::unique_ptr<jit::DiskCache> cache;
@@ -164,25 +168,25 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
   const compiler::ir::Module& ir = *front.module();
   // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
   for (uint32_t f = text ? 1 : 0; f < front.sources().size(); ++f) read.push_back(stamp(front.sources().file(f).path));
-  if (options.target == Target::cuda)
-    throw Error(ErrorKind::usage,
-                "the JIT cannot run CUDA kernels yet (the generated host code needs nvcc, not NVRTC); "
-                "compile with gql::Target::openmp or build them ahead of time with gql_add_kernels",
-                {name});
   const double front_seconds = seconds_since(start);
+  const bool cuda = options.target == Target::cuda;
 
   auto state = std::make_shared<Module::State>();
   compiler::CodegenOptions codegen;
   codegen.source_name = fs::path(name).filename().string();
   codegen.with_main = false;
-  state->source = compiler::generate_openmp(ir, codegen) + jit::generate_entry_shims(ir);
+  state->source = (cuda ? compiler::generate_cuda(ir, codegen) : compiler::generate_openmp(ir, codegen)) +
+                  jit::generate_entry_shims(ir);
   state->plan = compiler::plan::print_plan(compiler::plan::plan_module(ir));
 
   // Everything but the source: the kernels' keys and their precompiled prelude's key both start so.
   jit::CacheKeyBuilder setup;
-  setup.add("target", "openmp").add("compiler", host.identity);
+  setup.add("target", cuda ? "cuda" : "openmp").add("compiler", cuda ? nvcc.identity : host.identity);
   for (const std::string& f : flags) setup.add("flag", f);
-  setup.add("cpu", jit::host_cpu_identity()).add("build", jit::build_id(layout));
+  // CPU code is built for this CPU (-march=native); CUDA code for the architecture (its flags name it too).
+  if (cuda) setup.add("arch", std::to_string(cuda_arch.arch));
+  else setup.add("cpu", jit::host_cpu_identity());
+  setup.add("build", jit::build_id(layout));
   const jit::CacheKey key = jit::CacheKeyBuilder(setup).add("source", state->source).finish();
 
   jit::CacheEntry entry;
@@ -193,8 +197,11 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
       key,
       [&] {
         entry = cache->get_or_build(key, ".so", [&](const std::string& output) {
-          build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt, host,
-                                            flags, layout, state->source, output);
+          if (cuda)
+            jit::build_cuda_shared_object(nvcc, flags, layout, state->source, output);
+          else
+            build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt, host,
+                                              flags, layout, state->source, output);
         });
         return load_library(entry.path, ir);
       },
@@ -202,8 +209,9 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
   if (options.verbose) {
     std::string what = made ? std::string(jit::to_string(entry.origin)) : "reused (already loaded in this process)";
     if (made && entry.build_seconds > 0)
-      what += " by " + fs::path(host.path).filename().string() + " in " + format_duration(entry.build_seconds) + " " +
-              jit::describe(build);
+      what += " by " + fs::path(cuda ? nvcc.path : host.path).filename().string() + " in " +
+              format_duration(entry.build_seconds) + " " + (cuda ? std::string("(no precompiled headers with nvcc)") : jit::describe(build));
+    if (cuda) what += " for sm_" + std::to_string(cuda_arch.arch) + " (" + cuda_arch.origin + ")";
     log(codegen.source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
         format_duration(front_seconds) + ", ready after " + format_duration(seconds_since(start)) + " (load " +
         format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path);
@@ -219,8 +227,17 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   s.layout = compiler::runtime_layout(s.options.root);
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
-  s.host = jit::find_host_compiler(s.options.cxx);
-  s.flags = jit::shared_object_flags(s.host, s.layout, s.options.cxx_flags);
+  if (s.options.target == Target::cuda) {
+    if (!s.layout.have_cuda)
+      throw Error(ErrorKind::usage, "gql::Target::cuda needs a gql built with the CUDA toolkit; this one (" +
+                                        s.layout.runtime_library + ") was built without it");
+    s.nvcc = jit::find_nvcc(s.options.nvcc);
+    s.cuda_arch = jit::target_cuda_arch(s.options.cuda_arch);
+    s.flags = jit::cuda_shared_object_flags(s.layout, s.cuda_arch.arch, s.options.nvcc_flags);
+  } else {
+    s.host = jit::find_host_compiler(s.options.cxx);
+    s.flags = jit::shared_object_flags(s.host, s.layout, s.options.cxx_flags);
+  }
   if (const char* pch = std::getenv("GQL_JIT_PCH"); pch && std::string(pch) == "0") s.precompile_prelude = false;
   s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
 }

@@ -7,8 +7,12 @@
 //   auto fof = m.kernel("fof").bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
 //   gql::Csr<uint64_t> C = fof(G);
 //
+// Target::openmp builds the kernels with the host compiler, Target::cuda with nvcc (the GPU ops run
+// on the device the CUDA runtime selects); both are shared objects loaded with dlopen.
+//
 // Errors are gql::Error: parse/type with the spec's rendered diagnostics, usage for a signature
-// that does not match the kernel's, jit when the generated code cannot be built or loaded.
+// that does not match the kernel's, jit when the generated code cannot be built or loaded, cuda
+// when a CUDA kernel is called on a machine without a GPU.
 // GQL_JIT_VERBOSE=1 (or Options::verbose) reports what was compiled or reused, how long it took,
 // and the plan of every operation.
 #pragma once
@@ -40,6 +44,11 @@ struct CompilerOptions {
   std::function<void(const std::string&)> log{};  // where verbose lines go (one call at a time); empty: stderr
   std::string cxx{};                      // CPU: empty: $GQL_CXX, else clang++ when present, else g++
   std::vector<std::string> cxx_flags{};   // CPU: added to the host compiler's command line
+  std::string nvcc{};                     // CUDA: empty: $GQL_NVCC, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, PATH
+  std::vector<std::string> nvcc_flags{};  // CUDA: added to nvcc's command line
+  // CUDA: the architecture (90 = sm_90) to compile for when this machine has no GPU (with one, the
+  // device's is taken); 0: $GQL_CUDA_ARCH, else 90.
+  int cuda_arch = 0;
   uint64_t cache_max_bytes = 0;           // 0: $GQL_CACHE_MAX_BYTES, else 2 GiB; least recently used go first
   // The gql installation whose headers and stdlib kernels are built with; empty: $GQL_ROOT, else the
   // package that find_package(gql) found, else the build tree this library came from.

@@ -174,19 +174,6 @@ TEST(JitApi, SpecErrorsCarryTheDiagnostics) {
   }
 }
 
-TEST(JitApi, CudaTargetIsRefusedClearly) {
-  CompilerOptions o = test_options();
-  o.target = Target::cuda;
-  Compiler compiler(o);
-  try {
-    (void)compiler.compile_file(spec);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::usage);
-    EXPECT_NE(e.reason().find("Target::openmp"), std::string::npos) << e.reason();
-  }
-}
-
 TEST(JitApi, SecondCompileIsAnInProcessHit) {
   std::vector<std::string> lines;
   CompilerOptions o = test_options();

@@ -1,0 +1,207 @@
+// The CUDA JIT on the GPU: the examples' fof, bfs and apsp compiled by gql::Compiler for Target::cuda
+// (nvcc) and Target::openmp (host compiler), their results compared exactly on generated inputs:
+// graphs equal entry for entry, BFS depths equal, shortest distances equal bit for bit (integer
+// weights, so every path sum is exact whatever order the closure adds in). The OpenMP JIT is itself
+// checked against reference code by test/unit/jit. Prints each CUDA kernel's time until ready: cold
+// (nvcc into an empty cache), from the disk cache (a new Compiler after the loaded libraries are
+// forgotten, as in a new process) and in-process (the same Compiler again).
+//
+//   test_jit_cuda [--small] [--cache DIR]
+// --small: small inputs (compute-sanitizer). --cache DIR: the kernel cache to use and keep (default:
+// a fresh folder, removed at the end), so a second run (the sanitizer's) compiles nothing.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu_check.hpp"
+#include "gql/generate.hpp"
+#include "gql/gql.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+const char* const spec_names[] = {"fof", "bfs", "apsp"};
+std::string spec_path(const char* name) { return std::string(GQL_SOURCE_DIR) + "/examples/" + name + ".gql"; }
+
+using Fof = gql::BoundKernel<gql::Csr<uint64_t>(const gql::Csr<bool>&)>;
+using Bfs = gql::BoundKernel<gql::Vector<int32_t>(const gql::Csr<bool>&, int32_t)>;
+using Apsp = gql::BoundKernel<gql::Matrix<float>(const gql::Matrix<float>&)>;
+
+struct Kernels {
+  Fof fof;
+  Bfs bfs;
+  Apsp apsp;
+};
+
+Kernels bind(const gql::Module& fof, const gql::Module& bfs, const gql::Module& apsp) {
+  return {fof.kernel("fof").bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>(),
+          bfs.kernel("bfs").bind<gql::Vector<int32_t>(const gql::Csr<bool>&, int32_t)>(),
+          apsp.kernel("apsp").bind<gql::Matrix<float>(const gql::Matrix<float>&)>()};
+}
+
+// Compiles the three specs for one target, one thread each; `seconds[s]` gets spec s's time.
+std::vector<gql::Module> compile_all(const gql::Compiler& compiler, double* seconds) {
+  std::vector<gql::Module> modules;
+  std::vector<std::thread> threads;
+  std::vector<std::optional<gql::Module>> built(3);
+  std::vector<std::exception_ptr> errors(3);
+  for (int s = 0; s < 3; ++s)
+    threads.emplace_back([&, s] {
+      const auto t = Clock::now();
+      try {
+        built[static_cast<size_t>(s)] = compiler.compile_file(spec_path(spec_names[s]));
+      } catch (...) {
+        errors[static_cast<size_t>(s)] = std::current_exception();
+      }
+      seconds[s] = since(t);
+    });
+  for (auto& t : threads) t.join();
+  for (int s = 0; s < 3; ++s) {
+    if (errors[static_cast<size_t>(s)]) std::rethrow_exception(errors[static_cast<size_t>(s)]);
+    modules.push_back(std::move(*built[static_cast<size_t>(s)]));
+  }
+  return modules;
+}
+
+template <class T>
+bool same_graph(const gql::Csr<T>& a, const gql::Csr<T>& b) {
+  return a.n_rows() == b.n_rows() && a.n_cols() == b.n_cols() &&
+         std::equal(a.row_offsets().begin(), a.row_offsets().end(), b.row_offsets().begin(), b.row_offsets().end()) &&
+         std::equal(a.col_indices().begin(), a.col_indices().end(), b.col_indices().begin(), b.col_indices().end()) &&
+         std::equal(a.values().begin(), a.values().end(), b.values().begin(), b.values().end());
+}
+
+template <class T>
+bool same_vector(const gql::Vector<T>& a, const gql::Vector<T>& b) {
+  return a.size() == b.size() && a.is_dense() == b.is_dense() &&
+         std::equal(a.indices().begin(), a.indices().end(), b.indices().begin(), b.indices().end()) &&
+         std::equal(a.values().begin(), a.values().end(), b.values().begin(), b.values().end());
+}
+
+bool same_bits(const gql::Matrix<float>& a, const gql::Matrix<float>& b) {
+  return a.n_rows() == b.n_rows() && a.n_cols() == b.n_cols() &&
+         std::memcmp(a.data().data(), b.data().data(), a.data().size() * sizeof(float)) == 0;
+}
+
+// An n x n distance matrix with `degree` edges per vertex, integer weights 1..100, +inf elsewhere.
+gql::Matrix<float> random_distances(int64_t n, int degree, uint32_t seed) {
+  gql::Matrix<float> d(n, n, std::numeric_limits<float>::infinity());
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int64_t> vertex(0, n - 1);
+  std::uniform_int_distribution<int> weight(1, 100);
+  for (int64_t i = 0; i < n; ++i)
+    for (int e = 0; e < degree; ++e) d(i, vertex(rng)) = static_cast<float>(weight(rng));
+  return d;
+}
+
+int32_t highest_degree_vertex(const gql::Csr<bool>& g) {
+  int32_t best = 0;
+  for (int64_t v = 1; v < g.n_rows(); ++v)
+    if (g.row_degree(v) > g.row_degree(best)) best = static_cast<int32_t>(v);
+  return best;
+}
+
+void compare(const Kernels& cuda, const Kernels& openmp) {
+  const bool small = gql::gpu_test::small_inputs();
+  const std::vector<std::string> fof_graphs =
+      small ? std::vector<std::string>{"kron:6", "grid:4x5"} : std::vector<std::string>{"kron:12", "urand:12:8", "grid:40x50"};
+  for (const std::string& spec : fof_graphs) {
+    const auto g = gql::generate_graph<bool>(spec);
+    const auto t = Clock::now();
+    const gql::Csr<uint64_t> on_gpu = cuda.fof(g);
+    const double gpu_seconds = since(t);
+    const gql::Csr<uint64_t> on_cpu = openmp.fof(g);
+    GPU_CHECK_MSG(same_graph(on_gpu, on_cpu), "fof on " + spec);
+    std::printf("fof %s: %lld entries, equal (GPU call %.1f ms)\n", spec.c_str(), static_cast<long long>(on_cpu.nvals()),
+                gpu_seconds * 1e3);
+  }
+  const std::vector<std::string> bfs_graphs =
+      small ? std::vector<std::string>{"kron:8", "grid:6x7"} : std::vector<std::string>{"kron:16", "urand:14", "grid:100x120"};
+  for (const std::string& spec : bfs_graphs) {
+    const auto g = gql::generate_graph<bool>(spec);
+    for (const int32_t source : {int32_t{0}, highest_degree_vertex(g)}) {
+      const gql::Vector<int32_t> on_gpu = cuda.bfs(g, source);
+      const gql::Vector<int32_t> on_cpu = openmp.bfs(g, source);
+      GPU_CHECK_MSG(same_vector(on_gpu, on_cpu), "bfs on " + spec + " from " + std::to_string(source));
+      std::printf("bfs %s from %d: %lld reached, equal\n", spec.c_str(), source, static_cast<long long>(on_cpu.nvals()));
+    }
+  }
+  for (const int64_t n : small ? std::vector<int64_t>{40, 70} : std::vector<int64_t>{300, 1000}) {
+    const gql::Matrix<float> d = random_distances(n, 4, static_cast<uint32_t>(n));
+    const gql::Matrix<float> on_gpu = cuda.apsp(d);
+    const gql::Matrix<float> on_cpu = openmp.apsp(d);
+    GPU_CHECK_MSG(same_bits(on_gpu, on_cpu), "apsp n=" + std::to_string(n));
+    std::printf("apsp n=%lld: equal bit for bit\n", static_cast<long long>(n));
+  }
+}
+
+void run(const std::string& cache_arg) {
+  const bool fresh = cache_arg.empty();
+  const std::string cache =
+      fresh ? (fs::temp_directory_path() / ("gql-test-jit-cuda-" + std::to_string(::getpid()))).string() : cache_arg;
+  if (fresh) fs::remove_all(cache);
+  const bool verbose = std::getenv("GQL_JIT_VERBOSE") != nullptr;
+  {
+    gql::Compiler cuda_compiler({.target = gql::Target::cuda, .cache_dir = cache, .verbose = verbose});
+    gql::Compiler openmp_compiler({.target = gql::Target::openmp, .cache_dir = cache, .verbose = verbose});
+    double cold[3], cold_openmp[3];
+    // Both targets at once: the six compiles are single-threaded.
+    std::vector<gql::Module> openmp_modules;
+    std::thread openmp_thread([&] { openmp_modules = compile_all(openmp_compiler, cold_openmp); });
+    std::vector<gql::Module> cuda_modules;
+    std::exception_ptr cuda_error;
+    try {
+      cuda_modules = compile_all(cuda_compiler, cold);
+    } catch (...) {
+      cuda_error = std::current_exception();
+    }
+    openmp_thread.join();
+    if (cuda_error) std::rethrow_exception(cuda_error);
+
+    // As a new process would: the loaded libraries forgotten, a new Compiler finds the kernels on disk.
+    gql::jit_detail::forget_loaded_libraries();
+    gql::Compiler from_disk({.target = gql::Target::cuda, .cache_dir = cache, .verbose = verbose});
+    double disk[3], in_process[3];
+    for (int s = 0; s < 3; ++s) {
+      auto t = Clock::now();
+      (void)from_disk.compile_file(spec_path(spec_names[s]));
+      disk[s] = since(t);
+      t = Clock::now();
+      (void)from_disk.compile_file(spec_path(spec_names[s]));
+      in_process[s] = since(t);
+    }
+    for (int s = 0; s < 3; ++s)
+      std::printf("jit cuda %s: %s %.2f s (openmp %.2f s), disk cache hit %.2f ms, in-process hit %.2f us\n",
+                  spec_names[s], fresh ? "cold (nvcc)" : "first compile_file", cold[s], cold_openmp[s], disk[s] * 1e3,
+                  in_process[s] * 1e6);
+
+    const Kernels cuda = bind(cuda_modules[0], cuda_modules[1], cuda_modules[2]);
+    const Kernels openmp = bind(openmp_modules[0], openmp_modules[1], openmp_modules[2]);
+    compare(cuda, openmp);
+  }
+  if (fresh) fs::remove_all(cache);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string cache;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--cache") == 0) cache = argv[i + 1];
+  return gql::gpu_test::run_main(argc, argv, "test_jit_cuda", [&] { run(cache); });
+}

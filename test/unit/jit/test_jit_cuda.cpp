@@ -1,0 +1,162 @@
+// gql::Compiler with Target::cuda where the tests run: nvcc is here, a GPU may not be. One spec is
+// compiled by nvcc into the suite's shared cache (once per build folder: nvcc takes about half a minute
+// of CPU for any spec, the runtime headers being most of it, so every test here shares that one
+// kernel, a single GPU vector product); its results on the GPU are test/gpu's part (test_jit_cuda).
+#ifdef GQL_HAVE_CUDA
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gql/device.hpp"
+#include "gql/gql.hpp"
+#include "jit_test_support.hpp"
+
+namespace gql {
+namespace {
+
+const char* const step_spec = R"(
+semiring any_pair(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
+kernel step(G: graph<bool>, f: vector<bool>) -> vector<bool> {
+  return f * G over any_pair;
+}
+)";
+const char* const step_name = "jit_cuda_step.gql";
+
+// GQL_JIT_VERBOSE's lines of one Compiler.
+struct Log {
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  std::string all() {
+    std::lock_guard lock(mutex);
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+  }
+};
+
+CompilerOptions cuda_options(Log& log) {
+  CompilerOptions o;
+  o.target = Target::cuda;
+  o.cache_dir = test::shared_kernel_cache();
+  o.verbose = true;
+  o.log = [&log](const std::string& line) {
+    std::lock_guard lock(log.mutex);
+    log.lines.push_back(line);
+  };
+  return o;
+}
+
+// The entry the verbose report names ("  entry PATH").
+std::string entry_path(const std::string& log) {
+  const size_t at = log.find("entry ");
+  if (at == std::string::npos) return "";
+  return log.substr(at + 6, log.find('\n', at) - at - 6);
+}
+
+ino_t inode_of(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+TEST(JitCuda, CompilesWithNvccIntoTheCacheAndANewProcessReusesIt) {
+  Log log;
+  Compiler compiler(cuda_options(log));
+  const Module m = compiler.compile_source(step_spec, step_name);
+  const std::string first = log.all();
+  // The first run of the suite compiles; a rerun finds the entry of the previous one.
+  EXPECT_TRUE(first.find("compiled by nvcc") != std::string::npos ||
+              first.find("reused from the disk cache") != std::string::npos ||
+              first.find("compiled meanwhile by another") != std::string::npos)
+      << first;
+  EXPECT_NE(first.find("for sm_"), std::string::npos) << first;
+  const std::string entry = entry_path(first);
+  ASSERT_TRUE(std::filesystem::is_regular_file(entry)) << first;
+  EXPECT_EQ(std::filesystem::path(entry).extension(), ".so");
+  EXPECT_EQ(std::filesystem::path(entry).parent_path().parent_path(), std::filesystem::path(test::shared_kernel_cache()));
+  // The CUDA generator's code: the product runs on the GPU, behind the entry the module calls.
+  EXPECT_NE(m.source().find("gql::gpu::vxm"), std::string::npos);
+  EXPECT_NE(m.source().find("gql_entry_step"), std::string::npos);
+  EXPECT_EQ(m.kernel_names(), std::vector<std::string>{"step"});
+  const ino_t published = inode_of(entry);
+
+  // A new process finds the entry on disk: no nvcc run, and the entry is not published again.
+  const test::RaceResult race = test::race_processes(1, [&](int) {
+    jit_detail::forget_loaded_libraries();
+    Log child_log;
+    Compiler child(cuda_options(child_log));
+    (void)child.compile_source(step_spec, step_name).kernel("step");
+    const std::string said = child_log.all();
+    const bool reused = said.find("reused from the disk cache") != std::string::npos &&
+                        said.find("nvcc") == std::string::npos && entry_path(said) == entry;
+    return reused ? test::reused_it : test::did_the_work;
+  });
+  EXPECT_EQ(race.reused, 1);
+  EXPECT_EQ(race.did_the_work, 0);
+  EXPECT_TRUE(race.other_codes.empty());
+  EXPECT_EQ(inode_of(entry), published);
+
+  // Another Compiler of this process shares the loaded library.
+  Log again_log;
+  Compiler again(cuda_options(again_log));
+  (void)again.compile_source(step_spec, step_name);
+  EXPECT_NE(again_log.all().find("already loaded in this process"), std::string::npos) << again_log.all();
+}
+
+TEST(JitCuda, BindChecksTheSignature) {
+  Log log;
+  const Module m = Compiler(cuda_options(log)).compile_source(step_spec, step_name);
+  const Kernel k = m.kernel("step");
+  EXPECT_EQ(k.signature().to_string(), "step(G: graph<bool>, f: vector<bool>) -> vector<bool>");
+  EXPECT_NO_THROW((void)k.bind<Vector<bool>(const Csr<bool>&, const Vector<bool>&)>());
+  try {
+    (void)k.bind<Vector<int32_t>(const Csr<bool>&, const Vector<bool>&)>();
+    FAIL() << "bound with the wrong result type";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(e.reason().find("step(G: graph<bool>, f: vector<bool>) -> vector<bool>"), std::string::npos) << e.reason();
+  }
+}
+
+TEST(JitCuda, CallingWithoutAGpuThrowsACudaError) {
+  Log log;
+  const Module m = Compiler(cuda_options(log)).compile_source(step_spec, step_name);
+  auto step = m.kernel("step").bind<Vector<bool>(const Csr<bool>&, const Vector<bool>&)>();
+  const Csr<bool> G(2, 2, {0, 1, 1}, {1});
+  const Vector<bool> f = Vector<bool>::sparse(2, {0}, {1});
+  if (device_count() > 0) {
+    // With a GPU the call runs: vertex 0's only out-neighbour is 1.
+    const Vector<bool> next = step(G, f);
+    ASSERT_EQ(next.nvals(), 1);
+    EXPECT_EQ(next.indices()[0], 1);
+    return;
+  }
+  try {
+    (void)step(G, f);
+    FAIL() << "a CUDA kernel ran without a GPU";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::cuda);
+    EXPECT_NE(e.reason().find("no CUDA device"), std::string::npos) << e.reason();
+  }
+}
+
+TEST(JitCuda, MissingNvccSaysHowToPointAtIt) {
+  CompilerOptions o;
+  o.target = Target::cuda;
+  o.nvcc = "/nonexistent/bin/nvcc";
+  try {
+    Compiler compiler(o);
+    FAIL() << "a Compiler without nvcc";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::jit);
+    EXPECT_NE(e.reason().find("/nonexistent/bin/nvcc"), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("GQL_NVCC"), std::string::npos) << e.reason();
+  }
+}
+
+}  // namespace
+}  // namespace gql
+#endif

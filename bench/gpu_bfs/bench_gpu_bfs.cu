@@ -1,13 +1,18 @@
 // Graph500-style BFS on the device, and device single-source paths against the OpenMP back end.
 //
-//   bench_gpu_bfs [--scales 22,24] [--roots 64] [--edge-centric-roots 8] [--sssp LIST]
+//   bench_gpu_bfs [--scales 22,24] [--roots 64] [--edge-centric-roots 8] [--balance-roots 16]
+//                 [--balance-graphs LIST] [--deep-roots 4] [--deep-graphs LIST] [--sssp LIST]
 //                 [--sssp-sources 4] [--json FILE]
 //
 // BFS: Kronecker graphs (Graph500 generator, edgefactor 16, symmetrized), `roots` random roots with
 // an edge other than a self-loop, every search validated on the device (graph500_validate.cuh),
 // TEPS counted as Graph500 does (input edges of the traversed component, self-loops left out, over
 // the search's time) and summarized by their harmonic mean, with min/median/max time. The seed's
-// edge-centric kernel runs on the first few roots of the smallest scale for comparison.
+// edge-centric kernel runs on the first few roots of the smallest scale for comparison, and so do
+// the other schedules of the search (each load balance of its push steps, each frontier format) on
+// the first `balance-roots` roots, there and on each graph of --balance-graphs (files under
+// GQL_DATA_DIR, symmetrized; each stored entry u < v one input edge). Deep graphs (--deep-graphs:
+// roads) run with push steps batched per host wait and with a wait per level.
 // SSSP: min_plus<float> from a few sources on each graph of LIST (DIMACS files under GQL_DATA_DIR,
 // "luxembourg_osm.mtx.gz" with unit weights, or "kron:S" with weights in [1, 255]), on the device
 // by Bellman-Ford and by delta-stepping (automatic width) on the device, and with
@@ -61,6 +66,10 @@ struct Args {
   std::vector<int> scales{22, 24};
   int roots = 64;
   int edge_centric_roots = 8;
+  int balance_roots = 16;
+  std::vector<std::string> balance_graphs;
+  int deep_roots = 4;
+  std::vector<std::string> deep_graphs;
   std::vector<std::string> sssp{"rome99.gr", "DE.gr.gz", "luxembourg_osm.mtx.gz", "kron:22"};
   int sssp_sources = 4;
   std::string json;
@@ -85,6 +94,14 @@ Args parse_args(int argc, char** argv) {
       args.roots = std::stoi(value);
     } else if (key == "--edge-centric-roots") {
       args.edge_centric_roots = std::stoi(value);
+    } else if (key == "--balance-roots") {
+      args.balance_roots = std::stoi(value);
+    } else if (key == "--balance-graphs") {
+      args.balance_graphs = split(value);
+    } else if (key == "--deep-roots") {
+      args.deep_roots = std::stoi(value);
+    } else if (key == "--deep-graphs") {
+      args.deep_graphs = split(value);
     } else if (key == "--sssp") {
       args.sssp = split(value);
     } else if (key == "--sssp-sources") {
@@ -177,6 +194,96 @@ void bfs_records(const std::string& graph, const std::string& variant, const std
   out.write(bench::stamp(record, context));
 }
 
+// The search under each other schedule on the first `count` roots: every load balance of the push
+// steps (frontier auto), then the sparse and bitmap frontiers (balance edge). False if a search
+// fails validation.
+bool run_schedules(const Csr<bool>& g, const std::string& graph, const std::vector<int64_t>& roots, int count,
+                   const DeviceBuffer<unsigned>& edge_count, DeviceBuffer<bench::ValidationCounts>& counts,
+                   const bench::RunContext& context, bench::JsonLines& out) {
+  std::vector<gpu::BfsSchedule> schedules;
+  for (const auto balance : {gpu::LoadBalance::edge, gpu::LoadBalance::thread, gpu::LoadBalance::warp,
+                             gpu::LoadBalance::block})
+    schedules.push_back({gpu::BfsKernel::frontier, balance, gpu::FrontierFormat::automatic});
+  for (const auto format : {gpu::FrontierFormat::sparse, gpu::FrontierFormat::bitmap})
+    schedules.push_back({gpu::BfsKernel::frontier, gpu::LoadBalance::edge, format});
+  bool valid = true;
+  for (const gpu::BfsSchedule& schedule : schedules) {
+    gpu::DeviceBfs bfs(g, g, schedule);
+    search_and_validate(bfs, roots.front(), edge_count, counts);  // warm-up
+    std::vector<SearchResult> results;
+    for (size_t i = 0; i < roots.size() && static_cast<int>(i) < count; ++i) {
+      results.push_back(search_and_validate(bfs, roots[i], edge_count, counts));
+      valid = valid && results.back().valid;
+    }
+    const std::string variant = std::string("balance ") + gpu::to_string(schedule.balance) + ", frontier " +
+                                gpu::to_string(schedule.frontier);
+    bfs_records(graph, variant, results, context, out);
+  }
+  return valid;
+}
+
+// A real graph from GQL_DATA_DIR, symmetrized, with each vertex's input edges (stored entries u < v
+// counted at u) on the device for validation.
+struct FileGraph {
+  Csr<bool> g;
+  DeviceBuffer<unsigned> edge_count;
+};
+
+FileGraph load_file_graph(const std::string& file) {
+  const char* data = std::getenv("GQL_DATA_DIR");
+  if (data == nullptr) throw Error(ErrorKind::usage, file + ": GQL_DATA_DIR is not set");
+  ReadOptions symmetric;
+  symmetric.symmetrize = true;
+  FileGraph f{read_graph<bool>(std::string(data) + "/" + file, symmetric), {}};
+  const Csr<bool>& g = f.g;
+  std::vector<unsigned> edge_count(static_cast<size_t>(g.n_rows()), 0);
+  int64_t max_degree = 0;
+  for (int64_t u = 0; u < g.n_rows(); ++u) {
+    max_degree = std::max(max_degree, g.row_degree(u));
+    for (offset_t p = g.row_offsets()[u]; p < g.row_offsets()[u + 1]; ++p)
+      if (u < g.col_indices()[p]) ++edge_count[static_cast<size_t>(u)];
+  }
+  f.edge_count = DeviceBuffer<unsigned>(std::max<size_t>(edge_count.size(), 1));
+  GQL_CUDA_CHECK(cudaMemcpy(f.edge_count.data(), edge_count.data(), edge_count.size() * sizeof(unsigned),
+                            cudaMemcpyHostToDevice));
+  std::printf("%s: n=%lld stored=%lld (symmetrized), max degree %lld\n", file.c_str(),
+              static_cast<long long>(g.n_rows()), static_cast<long long>(g.nvals()), static_cast<long long>(max_degree));
+  return f;
+}
+
+// The other schedules on `balance_roots` roots of a real graph.
+bool run_bfs_file(const std::string& file, const Args& args, const bench::RunContext& context,
+                  bench::JsonLines& out) {
+  const FileGraph f = load_file_graph(file);
+  DeviceBuffer<bench::ValidationCounts> counts(1);
+  const std::vector<int64_t> roots = pick_roots(f.g, args.balance_roots, 7);
+  return run_schedules(f.g, file, roots, args.balance_roots, f.edge_count, counts, context, out);
+}
+
+// A deep graph (roads: thousands of levels) with push steps batched 16 per host wait (the default)
+// and with a host wait per level, on `deep_roots` roots.
+bool run_deep_file(const std::string& file, const Args& args, const bench::RunContext& context,
+                   bench::JsonLines& out) {
+  const FileGraph f = load_file_graph(file);
+  DeviceBuffer<bench::ValidationCounts> counts(1);
+  const std::vector<int64_t> roots = pick_roots(f.g, args.deep_roots, 11);
+  bool valid = true;
+  for (const int batch : {1, 16}) {
+    gpu::BfsSchedule schedule;
+    schedule.batch_levels = batch;
+    gpu::DeviceBfs bfs(f.g, f.g, schedule);
+    search_and_validate(bfs, roots.front(), f.edge_count, counts);  // warm-up
+    std::vector<SearchResult> results;
+    for (const int64_t root : roots) {
+      results.push_back(search_and_validate(bfs, root, f.edge_count, counts));
+      valid = valid && results.back().valid;
+    }
+    bfs_records(file, batch == 1 ? "a host wait per level" : "push steps batched 16 per host wait", results, context,
+                out);
+  }
+  return valid;
+}
+
 bool run_bfs_scale(int scale, const Args& args, const bench::RunContext& context, bench::JsonLines& out) {
   Clock::time_point start = Clock::now();
   EdgeList<bool> edges = kronecker_edges<bool>({scale, 16, default_generator_seed, false});
@@ -220,6 +327,8 @@ bool run_bfs_scale(int scale, const Args& args, const bench::RunContext& context
     }
     bfs_records(graph, "edge-centric (seed)", seed, context, out);
   }
+  if (scale == *std::min_element(args.scales.begin(), args.scales.end()) && args.balance_roots > 0)
+    valid = run_schedules(g, graph, roots, args.balance_roots, device_edge_count, counts, context, out) && valid;
   return valid;
 }
 
@@ -312,6 +421,22 @@ int main(int argc, char** argv) {
     bench::JsonLines out(args.json);
     bool ok = true;
     for (const int scale : args.scales) ok = run_bfs_scale(scale, args, context, out) && ok;
+    for (const auto& file : args.balance_graphs) {
+      try {
+        ok = run_bfs_file(file, args, context, out) && ok;
+      } catch (const Error& e) {
+        std::fprintf(stderr, "bfs %s: %s\n", file.c_str(), e.what());
+        ok = false;
+      }
+    }
+    for (const auto& file : args.deep_graphs) {
+      try {
+        ok = run_deep_file(file, args, context, out) && ok;
+      } catch (const Error& e) {
+        std::fprintf(stderr, "bfs %s: %s\n", file.c_str(), e.what());
+        ok = false;
+      }
+    }
     for (const auto& spec : args.sssp) {
       try {
         ok = run_sssp(spec, args, context, out) && ok;

@@ -1,9 +1,10 @@
 // The device BFS against a plain serial BFS written here (levels) and against gql::cpu::bfs_levels
 // (steps, pull steps and edges examined, which the shared direction rule makes equal), in every
-// direction, under every load balance and frontier format (the same levels and the same counts as
-// the default schedule) and with the edge-centric kernel, on generated graphs (Kronecker with its
-// hubs, a star whose hub holds every edge, uniform, grids and a path deep enough to widen byte
-// levels, a directed graph) and on the real graphs under GQL_DATA_DIR (social, citation, road).
+// direction, under every load balance and frontier format and with push steps batched per host wait
+// or not (the same levels and the same counts as the default schedule), and with the edge-centric
+// kernel, on generated graphs (Kronecker with its hubs, a star whose hub holds every edge, uniform,
+// grids and a path deep enough to widen byte levels, a directed graph, also searched by push steps
+// without a transpose) and on the real graphs under GQL_DATA_DIR (social, citation, road).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -82,37 +83,47 @@ constexpr gpu::FrontierFormat formats[] = {gpu::FrontierFormat::automatic, gpu::
                                            gpu::FrontierFormat::bitmap};
 
 std::string schedule_name(const gpu::BfsSchedule& schedule) {
-  return std::string("balance ") + gpu::to_string(schedule.balance) + ", frontier " + gpu::to_string(schedule.frontier);
+  return std::string("balance ") + gpu::to_string(schedule.balance) + ", frontier " + gpu::to_string(schedule.frontier) +
+         ", batch " + std::to_string(schedule.batch_levels);
 }
 
-// Every load balance and frontier format against the default schedule's levels and counts, in
-// every direction (deep graphs: automatic only, the direction every step of which is a push).
+// Every load balance and frontier format, and push steps without batches, against the default
+// schedule's levels and counts, in every direction (deep graphs and --small: automatic only).
 int check_schedules(const std::string& name, const Csr<bool>& G, const Csr<bool>& GT, int64_t source,
                     const std::vector<int32_t>& expected, bool deep) {
-  gpu::DeviceBfs reference(G, GT);
-  int runs = 0;
+  std::vector<cpu::Direction> directions{cpu::Direction::automatic};
+  if (!deep && !gpu_test::small_inputs())  // --small: what compute-sanitizer follows in reasonable time
+    directions.insert(directions.end(), {cpu::Direction::push, cpu::Direction::pull});
+  std::vector<cpu::TraversalStats> reference_stats;
+  {
+    gpu::DeviceBfs reference(G, GT);
+    for (const cpu::Direction direction : directions)
+      reference_stats.push_back(reference.run(source, cpu::DirectionOptions{direction}));
+  }
+  // Every balance and format, and the default without batched push steps (a host wait per level).
+  std::vector<gpu::BfsSchedule> schedules;
   for (const gpu::LoadBalance balance : balances)
-    for (const gpu::FrontierFormat format : formats) {
-      const gpu::BfsSchedule schedule{gpu::BfsKernel::frontier, balance, format};
-      gpu::DeviceBfs search(G, GT, schedule);
-      for (const cpu::Direction direction :
-           {cpu::Direction::automatic, cpu::Direction::push, cpu::Direction::pull}) {
-        if (deep && direction != cpu::Direction::automatic) continue;
-        const cpu::DirectionOptions options{direction};
-        const std::string what = name + " source " + std::to_string(source) + " " + schedule_name(schedule) +
-                                 " direction " + std::to_string(static_cast<int>(direction));
-        const cpu::TraversalStats want = reference.run(source, options);
-        const cpu::TraversalStats got = search.run(source, options);
-        GPU_CHECK_MSG(same_levels(search.levels(), expected), what);
-        GPU_CHECK_MSG(got.levels == want.levels && got.pull_steps == want.pull_steps &&
-                          got.edges_examined == want.edges_examined,
-                      what + ": steps " + std::to_string(got.levels) + "/" + std::to_string(want.levels) +
-                          ", pulled " + std::to_string(got.pull_steps) + "/" + std::to_string(want.pull_steps) +
-                          ", examined " + std::to_string(got.edges_examined) + "/" +
-                          std::to_string(want.edges_examined));
-        ++runs;
-      }
+    for (const gpu::FrontierFormat format : formats) schedules.push_back({gpu::BfsKernel::frontier, balance, format});
+  schedules.push_back(gpu::BfsSchedule{});
+  schedules.back().batch_levels = 1;
+  int runs = 0;
+  for (const gpu::BfsSchedule& schedule : schedules) {
+    gpu::DeviceBfs search(G, GT, schedule);
+    for (size_t d = 0; d < directions.size(); ++d) {
+      const cpu::DirectionOptions options{directions[d]};
+      const std::string what = name + " source " + std::to_string(source) + " " + schedule_name(schedule) +
+                               " direction " + std::to_string(static_cast<int>(directions[d]));
+      const cpu::TraversalStats& want = reference_stats[d];
+      const cpu::TraversalStats got = search.run(source, options);
+      GPU_CHECK_MSG(same_levels(search.levels(), expected), what);
+      GPU_CHECK_MSG(got.levels == want.levels && got.pull_steps == want.pull_steps &&
+                        got.edges_examined == want.edges_examined,
+                    what + ": steps " + std::to_string(got.levels) + "/" + std::to_string(want.levels) + ", pulled " +
+                        std::to_string(got.pull_steps) + "/" + std::to_string(want.pull_steps) + ", examined " +
+                        std::to_string(got.edges_examined) + "/" + std::to_string(want.edges_examined));
+      ++runs;
     }
+  }
   return runs;
 }
 

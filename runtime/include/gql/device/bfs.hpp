@@ -4,7 +4,9 @@
 // in-edges against a bitmap of the frontier, and Beamer's rule (cpu/direction.hpp, the same chooser
 // as the CPU's) picks one per step from the counters each step leaves. Each step writes the next
 // frontier as a queue or a bitmap (the schedule's frontier format; by default a queue after push
-// steps and a bitmap after pull steps), converted when the next step needs the other. Levels are bytes while the
+// steps and a bitmap after pull steps), converted when the next step needs the other. Deep searches
+// (road graphs: thousands of small push steps) queue up to 16 steps per host wait, as single-source
+// paths do. Levels are bytes while the
 // depth fits and are widened to int in place on the device beyond. The graph stays on the device
 // across searches (a benchmark runs many roots on one upload). Host code compiled by nvcc.
 #pragma once
@@ -52,6 +54,10 @@ struct BfsSchedule {
   BfsKernel kernel = BfsKernel::frontier;
   LoadBalance balance = LoadBalance::edge;  // how push steps map the frontier's edges to threads
   FrontierFormat frontier = FrontierFormat::automatic;
+  // Push steps over frontiers of at most 32768 edges (deep searches: road graphs, thousands of
+  // levels) are queued up to this many at once, a thread per vertex, the host reading their
+  // counters once per batch; 1: a host wait per level.
+  int batch_levels = 16;
 };
 
 class DeviceBfs {
@@ -69,6 +75,9 @@ class DeviceBfs {
     front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
     next_front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
     narrow_ = DeviceBuffer<unsigned char>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
+    schedule_.batch_levels = std::max(schedule_.batch_levels, 1);
+    batch_ = DeviceBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
+    batch_host_ = HostBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
     queues_.emplace(n_, stream_);
     if (gt_) {
       device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
@@ -157,6 +166,7 @@ class DeviceBfs {
   using StepCounters = device::StepCounters;
   static constexpr int traversal_block = device::traversal_block;
   static constexpr int unseen_wide = std::numeric_limits<int>::max();
+  static constexpr unsigned long long batch_edge_limit = 1u << 15;  // the largest frontier a batch steps
 
   device::CsrView<bool> gt_view() const noexcept { return gt_ ? gt_->view() : g_.view(); }
   const offset_t* gt_offsets() const noexcept { return gt_ ? gt_->offsets() : g_.offsets(); }
@@ -184,12 +194,23 @@ class DeviceBfs {
     cpu::DirectionChooser chooser(options);
     int64_t open_edges = g_.nvals();
     bool frontier_in_queue = true;  // else in front_
+    // Beamer's rule in a batch: the chooser's alpha while it may switch to pull, else none (0).
+    const double batch_alpha = options.direction == Direction::automatic ? options.alpha : 0.0;
     for (int64_t depth = 1; counters.next_size > 0; ++depth) {
       const auto size = static_cast<long long>(counters.next_size);
       const auto edges = static_cast<long long>(counters.next_out_edges);
       const bool pull = chooser.pull(edges, open_edges, size, n_);
       const bool to_queue = schedule_.frontier == FrontierFormat::sparse ||
                             (schedule_.frontier == FrontierFormat::automatic && !pull);
+      // Small push steps in a batch (not across the byte levels' last depth, where they widen).
+      if (!pull && to_queue && frontier_in_queue && schedule_.batch_levels > 1 &&
+          counters.next_out_edges <= batch_edge_limit && (wide_ || depth + schedule_.batch_levels <= 0xff)) {
+        const int ran = run_batch(counters, depth, open_edges, batch_alpha, stats);
+        if (ran > 0) {
+          depth += ran - 1;
+          continue;
+        }
+      }
       queues_->clear_counters();
       if (pull) {
         if (frontier_in_queue) {
@@ -241,6 +262,44 @@ class DeviceBfs {
     return stats;
   }
 
+  // Up to batch_levels push steps queued at once from depth on (counters: the frontier entering
+  // them); the chooser's rule is applied on the device with alpha (0: never pull). Leaves in
+  // `counters` those of the last step that ran, updates open_edges and stats, and returns how many
+  // steps ran.
+  int run_batch(StepCounters& counters, int64_t depth, int64_t& open_edges, double alpha, TraversalStats& stats) {
+    const cudaStream_t s = stream_.get();
+    const int steps = schedule_.batch_levels;
+    batch_host_[0] = counters;
+    GQL_CUDA_CHECK(cudaMemcpyAsync(batch_.data(), batch_host_.data(), sizeof(StepCounters), cudaMemcpyHostToDevice, s));
+    GQL_CUDA_CHECK(cudaMemsetAsync(batch_.data() + 1, 0, static_cast<size_t>(steps) * sizeof(StepCounters), s));
+    const unsigned grid = detail::grid_for(static_cast<long long>(batch_edge_limit), queues_->resident());
+    for (int j = 1; j <= steps; ++j) {
+      with_levels(depth + j - 1, [&](auto* level, auto d) {
+        device::bfs_push_batched<traversal_block><<<grid, traversal_block, 0, s>>>(
+            g_.view(), gt_offsets(), queues_->queue(), batch_.data(), j, batch_edge_limit,
+            static_cast<long long>(open_edges), alpha, visited_.data(), level, d, queues_->next());
+        GQL_CUDA_CHECK_LAUNCH();
+      });
+      queues_->swap_queues();
+    }
+    GQL_CUDA_CHECK(cudaMemcpyAsync(batch_host_.data() + 1, batch_.data() + 1, static_cast<size_t>(steps) * sizeof(StepCounters),
+                                   cudaMemcpyDeviceToHost, s));
+    stream_.synchronize();
+    int ran = 0;
+    while (ran < steps && batch_host_[static_cast<size_t>(ran) + 1].stopped == 0) ++ran;
+    // Steps that did not run swapped the queues all the same: undo them (two buffers: parity).
+    if ((steps - ran) % 2 == 1) queues_->swap_queues();
+    for (int j = 1; j <= ran; ++j) {
+      const StepCounters& entering = batch_host_[static_cast<size_t>(j) - 1];
+      if (entering.next_size == 0) continue;  // steps after the frontier emptied did nothing
+      ++stats.levels;
+      stats.edges_examined += static_cast<int64_t>(entering.next_out_edges);
+      open_edges -= static_cast<int64_t>(batch_host_[static_cast<size_t>(j)].next_in_edges);
+    }
+    counters = batch_host_[static_cast<size_t>(ran)];
+    return ran;
+  }
+
   TraversalStats run_edge_centric(StepCounters counters) {
     TraversalStats stats;
     for (int64_t depth = 1; counters.next_size > 0; ++depth) {
@@ -271,6 +330,8 @@ class DeviceBfs {
   DeviceBuffer<int> wide_levels_;
   bool wide_ = false;
   DeviceBuffer<index_t> sources_;  // the edge-centric schedule's row of every entry
+  DeviceBuffer<StepCounters> batch_;   // a batch's counters: the frontier entering it, then each step's
+  HostBuffer<StepCounters> batch_host_;
   std::optional<detail::FrontierQueues> queues_;
 };
 

@@ -90,6 +90,50 @@ __global__ void __launch_bounds__(Threads)
   add_block_counts(counters, size, out_edges, in_edges, 0);
 }
 
+// One push step of a device-driven batch (deep searches: road graphs take thousands of small
+// steps), a thread per queued vertex: the queue's size and edges come from the step before
+// (batch[step - 1], in device memory), so the host queues several steps and reads their counters
+// once. The step does not run, and sets `stopped` for itself and every later step of the batch,
+// when the one before stopped, when its frontier has more than `edge_limit` edges, or (alpha > 0,
+// Beamer's rule as cpu::DirectionChooser applies it while pushing) when the frontier's edges exceed
+// the open edges over alpha: open_edges at the batch's start less the in-edges claimed since.
+template <int Threads, class L>
+__global__ void __launch_bounds__(Threads)
+    bfs_push_batched(CsrView<bool> g, const offset_t* gt_offsets, const index_t* queue, StepCounters* batch,
+                     int step, unsigned long long edge_limit, long long open_edges, double alpha, unsigned* visited,
+                     L* level, L depth, index_t* next_queue) {
+  const StepCounters& previous = batch[step - 1];
+  StepCounters* counters = batch + step;
+  unsigned long long claimed_in_edges = 0;
+  for (int k = 1; k < step; ++k) claimed_in_edges += batch[k].next_in_edges;
+  const long long open = open_edges - static_cast<long long>(claimed_in_edges);
+  const bool pull_next = alpha > 0 && static_cast<double>(previous.next_out_edges) > static_cast<double>(open) / alpha;
+  if (previous.stopped != 0 || previous.next_out_edges > edge_limit || pull_next) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) counters->stopped = 1;
+    return;  // the whole grid returns: the condition is the same for every thread
+  }
+  const long long queue_size = static_cast<long long>(previous.next_size);
+  unsigned long long out_edges = 0, in_edges = 0;
+  for_each_frontier_edge<Threads, LoadBalance::thread>(g.row_offsets, queue, queue_size, nullptr, 0,
+                                                      [&](bool active, long long, offset_t p) {
+                                                        bool claimed = false;
+                                                        index_t v = 0;
+                                                        if (active) {
+                                                          v = g.col_indices[p];
+                                                          claimed = claim_bit(visited, v);
+                                                          if (claimed) {
+                                                            level[v] = depth;
+                                                            out_edges += static_cast<unsigned long long>(
+                                                                g.row_offsets[v + 1] - g.row_offsets[v]);
+                                                            in_edges += static_cast<unsigned long long>(
+                                                                gt_offsets[v + 1] - gt_offsets[v]);
+                                                          }
+                                                        }
+                                                        warp_append(claimed, v, next_queue, &counters->next_size);
+                                                      });
+  add_block_counts(counters, 0, out_edges, in_edges, 0);
+}
+
 // front: the frontier's bitmap. The vertices found go to next_front (every word written), or with
 // ToQueue to next_queue.
 template <int Threads, bool ToQueue, class L>

@@ -1,12 +1,15 @@
 // GPU closures and LU on one device, in one run: Floyd-Warshall (min_plus) with the register-tiled
-// design (fp32 with k-blocks 128, 64 and 32; int32 with and without DPX), the seed's shared-memory
-// design (64 x 64 tiles, 4 entries per thread) and global-memory design, out of core with the budget
-// capped to a quarter of the matrix against in core (both from pinned host memory), and LU fp64
-// against cuSOLVER dgetrf with both residuals. Rates: updates = n^3 per closure; LU flops = 2 n^3 / 3.
-// Variant names carry the GEMM's build-time tuning (GQL_CLOSURE_GEMM_CHUNK and _UNROLL).
+// design (fp32 and int32 with DPX, each with thread tiles 8x8 and 8x16 and k-blocks 128 and 256;
+// int32 also without DPX; fp32 at the large sizes with 8x8 and k-blocks 128 and 256), the seed's
+// shared-memory design (64 x 64 tiles, 4 entries per thread) and global-memory design, the
+// global-memory kernel with predecessors (paths), out of core with the budget capped to a quarter
+// of the matrix against in core (both from pinned host memory), and LU fp64 against cuSOLVER dgetrf
+// with both residuals. Rates: updates = n^3 per closure; LU flops = 2 n^3 / 3. Variant names carry
+// the GEMM's build-time tuning (GQL_CLOSURE_GEMM_CHUNK, _UNROLL and _STAGE_IN).
 //
 //   bench_gpu_closure [--json FILE] [--sizes 8192,16384] [--large 32768] [--lu 16384,32768]
-//                     [--ooc 32768] [--designs register|all]   (an empty list skips that part)
+//                     [--ooc 32768] [--paths 8192] [--designs register|all]
+//   (an empty list skips that part)
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -116,6 +119,31 @@ void closure_in_core(Bench& b, const std::string& variant, long long n, const gp
   GQL_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t = time_it(repeats, [&](cudaStream_t s) { gpu::closure_on_device<S>(d.data(), nullptr, n, ld, 0, plan, s); });
   b.record("floyd_warshall", variant, n, t, static_cast<double>(n) * n * n, "updates_per_s", plan.describe());
+}
+
+// The global-memory kernel with predecessors, the design closure(D over min_plus, paths) runs: one
+// timed run (no warm-up; its launches are all alike).
+void closure_paths(Bench& b, long long n) {
+  using S = MinPlus<float>;
+  gpu::DeviceClosureOptions o;
+  const gpu::ClosurePlan plan = gpu::plan_closure<S>(n, o, true);
+  const long long ld = plan.padded;
+  DeviceBuffer<float> d(static_cast<size_t>(ld * ld));
+  DeviceBuffer<int32_t> pred(static_cast<size_t>(ld * ld));
+  random_graph<float><<<blocks_for(ld * ld), 256>>>(d.data(), n, ld);
+  GQL_CUDA_CHECK_LAUNCH();
+  device::closure::fill<int32_t><<<1024, 256>>>(pred.data(), ld * ld, 0);
+  GQL_CUDA_CHECK_LAUNCH();
+  GQL_CUDA_CHECK(cudaDeviceSynchronize());
+  Stream stream;
+  Event start, stop;
+  start.record(stream);
+  gpu::closure_on_device<S>(d.data(), pred.data(), n, ld, 0, plan, stream.get());
+  stop.record(stream);
+  stop.synchronize();
+  b.record("floyd_warshall", "fp32 global-memory kernel with predecessors (paths)", n,
+           bench::summarize({Event::elapsed_ms(start, stop) / 1000.0}), static_cast<double>(n) * n * n, "updates_per_s",
+           plan.describe());
 }
 
 // Out of core (budget capped to a quarter of the matrix) against in core, both from pinned memory.
@@ -236,7 +264,7 @@ void lu_against_cusolver(Bench& b, long long n) {
 
 int main(int argc, char** argv) {
   std::string json;
-  std::vector<long long> sizes{8192, 16384}, large, lu_sizes{16384, 32768}, ooc_sizes{32768};
+  std::vector<long long> sizes{8192, 16384}, large, lu_sizes{16384, 32768}, ooc_sizes{32768}, paths_sizes;
   bool all_designs = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -245,6 +273,7 @@ int main(int argc, char** argv) {
     else if (flag == "--large") large = parse_sizes(argv[i + 1]);
     else if (flag == "--lu") lu_sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--ooc") ooc_sizes = parse_sizes(argv[i + 1]);
+    else if (flag == "--paths") paths_sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--designs") all_designs = std::string(argv[i + 1]) == "all";
   }
   try {
@@ -253,33 +282,44 @@ int main(int argc, char** argv) {
     bench::JsonLines out(json);
     Bench b{out, {std::string(prop.name), bench::utc_now(), bench::env_or("GQL_BENCH_COMMIT", "unknown")}};
     const std::string tuning = ", chunk " + std::to_string(device::closure::gemm_chunk) + ", unroll " +
-                               std::to_string(device::closure::gemm_unroll);
-    gpu::DeviceClosureOptions fast;  // register tiles, k-block 128, DPX where it applies
+                               std::to_string(device::closure::gemm_unroll) +
+                               (device::closure::gemm_stage_in ? ", old values staged" : ", old values first");
+    gpu::DeviceClosureOptions automatic;  // register tiles: the runtime's default k-block and thread tile
     gpu::DeviceClosureOptions seed;
     seed.kernel = gpu::ClosureKernel::shared_tiles;
     seed.tile = 64;
     seed.per_thread = 4;
     seed.spread = true;
-    gpu::DeviceClosureOptions generic = fast;
-    generic.dpx = false;
-    gpu::DeviceClosureOptions global = fast;
+    gpu::DeviceClosureOptions global;
     global.kernel = gpu::ClosureKernel::global_memory;
+    const auto shaped = [](int kb, gpu::RegisterTile tile, bool dpx) {
+      gpu::DeviceClosureOptions o;
+      o.tile = kb;
+      o.register_tile = tile;
+      o.dpx = dpx;
+      return o;
+    };
+    const auto name = [&](const char* type, int kb, gpu::RegisterTile tile, const char* extra) {
+      return std::string(type) + " register tiles " + tile.text() + ", k-block " + std::to_string(kb) + extra + tuning;
+    };
     for (const long long n : sizes) {
       const int repeats = n <= 8192 ? 5 : 2;
-      closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 128" + tuning, n, fast, repeats);
-      for (const int kb : {64, 32}) {
-        gpu::DeviceClosureOptions o = fast;
-        o.tile = kb;
-        closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block " + std::to_string(kb) + tuning, n, o, 1);
-      }
-      closure_in_core<MinPlusDpx>(b, "int32 register tiles, DPX add-min, k-block 128" + tuning, n, fast, repeats);
-      closure_in_core<MinPlusDpx>(b, "int32 register tiles, plain add and min, k-block 128" + tuning, n, generic, 1);
+      for (const gpu::RegisterTile tile : {gpu::RegisterTile{8, 8}, gpu::RegisterTile{8, 16}})
+        for (const int kb : {128, 256}) {
+          closure_in_core<MinPlus<float>>(b, name("fp32", kb, tile, ""), n, shaped(kb, tile, true), repeats);
+          closure_in_core<MinPlusDpx>(b, name("int32", kb, tile, ", DPX add-min"), n, shaped(kb, tile, true), repeats);
+        }
+      const gpu::ClosurePlan int32_default = gpu::plan_closure<MinPlusDpx>(n, automatic, false);
+      closure_in_core<MinPlusDpx>(b, name("int32", int32_default.tile, int32_default.register_tile, ", plain add and min"),
+                                  n, shaped(int32_default.tile, int32_default.register_tile, false), 1);
       if (all_designs)
         closure_in_core<MinPlus<float>>(b, "fp32 seed shared-memory design (64x64, 4 per thread)", n, seed, 1);
     }
     if (all_designs) closure_in_core<MinPlus<float>>(b, "fp32 seed global-memory design", 4096, global, 1);
+    for (const long long n : paths_sizes) closure_paths(b, n);
     for (const long long n : large)
-      closure_in_core<MinPlus<float>>(b, "fp32 register tiles 8x8, k-block 128" + tuning, n, fast, 1);
+      for (const int kb : {128, 256})
+        closure_in_core<MinPlus<float>>(b, name("fp32", kb, {8, 8}, ""), n, shaped(kb, {8, 8}, true), 1);
     for (const long long n : ooc_sizes) closure_out_of_core(b, n);
     for (const long long n : lu_sizes) lu_against_cusolver(b, n);
   } catch (const std::exception& e) {

@@ -3,17 +3,12 @@
 
 #include <omp.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <charconv>
-#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <limits>
-#include <mutex>
-#include <thread>
 
 namespace gql {
 namespace {
@@ -82,41 +77,6 @@ std::string human_rate(double per_second) {
 }
 
 }  // namespace
-
-struct Invocation::ProgressLine::State {
-  std::mutex mutex;
-  std::condition_variable done_signal;
-  bool done = false;
-  bool printed = false;
-  std::thread ticker;
-};
-
-Invocation::ProgressLine::ProgressLine(const std::string& kernel) : state_(nullptr) {
-  if (!isatty(STDERR_FILENO)) return;
-  state_ = new State;
-  state_->ticker = std::thread([s = state_, kernel] {
-    const auto start = std::chrono::steady_clock::now();
-    std::unique_lock lock(s->mutex);
-    while (!s->done_signal.wait_for(lock, std::chrono::seconds(1), [s] { return s->done; })) {
-      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(stderr, "\rrunning %s ... %.0f s", kernel.c_str(), t);
-      std::fflush(stderr);
-      s->printed = true;
-    }
-  });
-}
-
-Invocation::ProgressLine::~ProgressLine() {
-  if (!state_) return;
-  {
-    std::lock_guard lock(state_->mutex);
-    state_->done = true;
-  }
-  state_->done_signal.notify_one();
-  state_->ticker.join();
-  if (state_->printed) std::fprintf(stderr, "\r\033[K");
-  delete state_;
-}
 
 const std::string& Invocation::raw(const std::string& name) const {
   auto it = values_.find(name);

@@ -1,7 +1,8 @@
 // closure(D over S) on the GPU against gql::cpu::closure: min_plus over f32/f64/i32 (with and without
 // DPX)/i64 and or_and over bool, sizes that are not multiples of any tile, every kernel design
-// (global memory, shared-memory tiles, register tiles with k-blocks 128, 64 and 32), and NaN entries
-// (which the register tiles' fminf path must treat as the policy's own min does).
+// (global memory, shared-memory tiles, register tiles with k-blocks 256, 128, 64 and 32 and thread
+// tiles 8x8 and 8x16), and NaN entries (which the register tiles' fminf path must treat as the
+// policy's own min does).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -37,12 +38,28 @@ void shortest_paths_and_reachability() {
 }
 
 // The register-tiled design's schedule, written plainly: per k-block K, the diagonal block closed one
-// k at a time; both panels as one product each through it, from the panels as they were; then every
-// other entry through the final panels. Each output's agg runs over k in ascending order.
+// k at a time (a k-block above 128: closed by this schedule with k-blocks of 128); both panels as one
+// product each through it, from the panels as they were; then every other entry through the final
+// panels. Each output's agg runs over k in ascending order. (Positions passed to con are those of
+// the block; the semirings here ignore them.)
 template <class S, class T>
 Matrix<T> blocked_reference(const Matrix<T>& input, int64_t kb) {
   Matrix<T> d = input.clone();
   const int64_t n = d.n_rows();
+  const auto close_diagonal = [&](int64_t k0, int64_t k1) {
+    if (kb > 128) {
+      Matrix<T> block(k1 - k0, k1 - k0, storage_t<T>{});
+      for (int64_t i = k0; i < k1; ++i)
+        for (int64_t j = k0; j < k1; ++j) block(i - k0, j - k0) = d(i, j);
+      const Matrix<T> closed = blocked_reference<S>(block, 128);
+      for (int64_t i = k0; i < k1; ++i)
+        for (int64_t j = k0; j < k1; ++j) d(i, j) = closed(i - k0, j - k0);
+      return;
+    }
+    for (int64_t k = k0; k < k1; ++k)
+      for (int64_t i = k0; i < k1; ++i)
+        for (int64_t j = k0; j < k1; ++j) d(i, j) = S::agg(d(i, j), S::con(d(i, k), d(k, j), i, k, j));
+  };
   const auto update = [&](const Matrix<T>& from, int64_t i, int64_t j, int64_t k0, int64_t k1) {
     T acc = from(i, j);
     for (int64_t k = k0; k < k1; ++k) acc = S::agg(acc, S::con(from(i, k), from(k, j), i, k, j));
@@ -51,9 +68,7 @@ Matrix<T> blocked_reference(const Matrix<T>& input, int64_t kb) {
   for (int64_t k0 = 0; k0 < n; k0 += kb) {
     const int64_t k1 = std::min(n, k0 + kb);
     const auto in_block = [&](int64_t x) { return k0 <= x && x < k1; };
-    for (int64_t k = k0; k < k1; ++k)
-      for (int64_t i = k0; i < k1; ++i)
-        for (int64_t j = k0; j < k1; ++j) d(i, j) = S::agg(d(i, j), S::con(d(i, k), d(k, j), i, k, j));
+    close_diagonal(k0, k1);
     const Matrix<T> before = d.clone();
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j)
@@ -78,14 +93,20 @@ void nan_entries(const std::string& what) {
   for (int e = 0; e < 12; ++e)
     input(static_cast<int64_t>(rng() % static_cast<uint64_t>(n)), static_cast<int64_t>(rng() % static_cast<uint64_t>(n))) =
         std::numeric_limits<T>::quiet_NaN();
-  for (const int kb : {128, 64, 32}) {
-    gpu::DeviceClosureOptions o;
-    o.tile = kb;
-    o.out_of_core = gpu::OutOfCore::off;
-    Matrix<T> got = input.clone();
-    const gpu::ClosurePlan plan = gpu::closure<MinPlus<T>>(got, o);
-    const int64_t bad = count_differences(blocked_reference<MinPlus<T>>(input, kb), got);
-    GPU_CHECK_MSG(bad == 0, what + " (" + plan.describe() + "): " + std::to_string(bad) + " entries differ");
+  std::vector<gpu::RegisterTile> tiles{{8, 8}};
+  if (sizeof(T) <= 4) tiles.push_back({8, 16});
+  for (const int kb : {256, 128, 64, 32}) {
+    const Matrix<T> expected = blocked_reference<MinPlus<T>>(input, kb);
+    for (const gpu::RegisterTile tile : tiles) {
+      gpu::DeviceClosureOptions o;
+      o.tile = kb;
+      o.register_tile = tile;
+      o.out_of_core = gpu::OutOfCore::off;
+      Matrix<T> got = input.clone();
+      const gpu::ClosurePlan plan = gpu::closure<MinPlus<T>>(got, o);
+      const int64_t bad = count_differences(expected, got);
+      GPU_CHECK_MSG(bad == 0, what + " (" + plan.describe() + "): " + std::to_string(bad) + " entries differ");
+    }
   }
 }
 

@@ -24,23 +24,32 @@ struct Variant {
   gpu::DeviceClosureOptions options;
 };
 
-inline std::vector<Variant> variants() {
+// Every design; register tiles with each k-block and thread tile the runtime builds for values of
+// type V (8x16 only for 4-byte values and smaller).
+template <class V>
+std::vector<Variant> variants() {
   using gpu::ClosureKernel;
   std::vector<Variant> out;
-  const auto add = [&](std::string name, ClosureKernel kernel, int tile, int per, bool spread, bool dpx) {
+  const auto add = [&](std::string name, ClosureKernel kernel, int tile, int per, bool spread, bool dpx,
+                       gpu::RegisterTile registers = {8, 8}) {
     gpu::DeviceClosureOptions o;
     o.kernel = kernel;
     o.tile = tile;
+    o.register_tile = registers;
     o.per_thread = per;
     o.spread = spread;
     o.dpx = dpx;
     o.out_of_core = gpu::OutOfCore::off;
     out.push_back({std::move(name), o});
   };
-  add("register 128", ClosureKernel::register_tiles, 128, 4, true, true);
-  add("register 128 no dpx", ClosureKernel::register_tiles, 128, 4, true, false);
-  add("register 64", ClosureKernel::register_tiles, 64, 4, true, true);
-  add("register 32", ClosureKernel::register_tiles, 32, 1, true, true);
+  add("register default", ClosureKernel::register_tiles, 0, 4, true, true, {0, 0});
+  std::vector<gpu::RegisterTile> tiles{{8, 8}};
+  if (sizeof(V) <= 4) tiles.push_back({8, 16});
+  for (const gpu::RegisterTile t : tiles) {
+    for (const int kb : {256, 128, 64, 32})
+      add("register " + t.text() + " " + std::to_string(kb), ClosureKernel::register_tiles, kb, 4, true, true, t);
+    add("register " + t.text() + " 128 no dpx", ClosureKernel::register_tiles, 128, 4, true, false, t);
+  }
   add("shared 64 x4 spread", ClosureKernel::shared_tiles, 64, 4, true, false);
   add("shared 64 x8 packed", ClosureKernel::shared_tiles, 64, 8, false, false);
   add("shared 32 x2 packed", ClosureKernel::shared_tiles, 32, 2, false, false);
@@ -85,7 +94,7 @@ template <class S, class T>
 inline void check_variants(const std::string& what, const Matrix<T>& input) {
   Matrix<T> expected = input.clone();
   cpu::closure<S>(expected);
-  for (const Variant& v : variants()) {
+  for (const Variant& v : variants<typename S::value_type>()) {
     Matrix<T> got = input.clone();
     const gpu::ClosurePlan plan = gpu::closure<S>(got, v.options);
     const int64_t bad = count_differences(expected, got);

@@ -160,22 +160,30 @@ void road_graph() {
 
 // Options that are not built: a usage error, nothing run.
 void bad_options_refused() {
-  const auto refused = [](gpu::DeviceClosureOptions o) {
+  const auto refused = [](auto semiring, gpu::DeviceClosureOptions o) {
+    using S = decltype(semiring);
+    using V = typename S::value_type;
     try {
-      Matrix<float> d(10, 10, 1.0f);
-      gpu::closure<MinPlus<float>>(d, o);
+      Matrix<V> d(10, 10, V{1});
+      gpu::closure<S>(d, o);
     } catch (const Error& e) {
       return e.kind() == ErrorKind::usage;
     }
     return false;
   };
   gpu::DeviceClosureOptions registers;
-  registers.tile = 256;
-  GPU_CHECK_MSG(refused(registers), "register tiles with k-block 256 are not built: a usage error");
+  registers.tile = 512;
+  GPU_CHECK_MSG(refused(MinPlus<float>{}, registers), "register tiles with k-block 512 are not built: a usage error");
   gpu::DeviceClosureOptions shared;
   shared.kernel = gpu::ClosureKernel::shared_tiles;
   shared.tile = 128;
-  GPU_CHECK_MSG(refused(shared), "shared tiles of 128 are not built: a usage error");
+  GPU_CHECK_MSG(refused(MinPlus<float>{}, shared), "shared tiles of 128 are not built: a usage error");
+  gpu::DeviceClosureOptions square;
+  square.register_tile = {16, 16};
+  GPU_CHECK_MSG(refused(MinPlus<float>{}, square), "16x16 register tiles are not built: a usage error");
+  gpu::DeviceClosureOptions wide;
+  wide.register_tile = {8, 16};
+  GPU_CHECK_MSG(refused(MinPlus<double>{}, wide), "8x16 register tiles of 8-byte values are not built: a usage error");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "gql/graph.hpp"
 #include "gql/io.hpp"
 #include "gql/kernel_context.hpp"
+#include "gql/progress_line.hpp"
 
 namespace gql {
 
@@ -75,20 +76,6 @@ class Invocation {
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
-
-  // Prints "running KERNEL ... N s" on stderr once a second after the first second, if stderr is a
-  // terminal; erases it when done.
-  class ProgressLine {
-   public:
-    explicit ProgressLine(const std::string& kernel);
-    ~ProgressLine();
-    ProgressLine(const ProgressLine&) = delete;
-    ProgressLine& operator=(const ProgressLine&) = delete;
-
-   private:
-    struct State;
-    State* state_;
-  };
 
   const std::string& raw(const std::string& name) const;
   template <class R> void finish(const R& result);

@@ -2,15 +2,17 @@
 // device/closure_kernels.cuh. A plan picks the kernel design and where the matrix lives:
 //
 //   in core       the matrix, padded to a multiple of 128 rows and columns, sits in device memory;
-//                 per k-block: the diagonal tile (a shared-memory kernel), then its block row and
-//                 column and then the rest (shared-memory tiles, or two launches of the register-
-//                 tiled semiring GEMM: both panels in one, everything else in the other).
+//                 per k-block: the diagonal tile (a shared-memory kernel; a k-block of 256 closes
+//                 it as a closure of its own with k-blocks of 128), then its block row and column
+//                 and then the rest (shared-memory tiles, or two launches of the register-tiled
+//                 semiring GEMM: both panels in one, everything else in the other).
 //   out of core   when the padded matrix exceeds the device memory budget (MemoryBudget, capped by
 //                 GQL_DEVICE_MEMORY_LIMIT) or the schedule says so: the same three stages over super
 //                 tiles of S x S entries (S from the budget), each streamed from pinned host memory
 //                 (the caller's, registered in place when it is not pinned) on >= 2 streams, so one
 //                 stream's copies overlap another's products. Stage 1 closes the diagonal super tile
-//                 in core; stages 2 and 3 are semiring GEMMs, out = agg(in, A (x) B).
+//                 in core; stages 2 and 3 are semiring GEMMs, out = agg(in, A (x) B). A progress
+//                 line (gql/progress_line.hpp) says which super tile row runs, on a terminal.
 //
 // Predecessors (paths) run the global-memory kernel in core: pred(i, j) = pred(k, j) whenever
 // D(i, j) strictly improves through k (as gql::cpu::closure).
@@ -27,15 +29,26 @@
 #include "gql/device/closure_kernels.cuh"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/progress_line.hpp"
 
 namespace gql::gpu {
 
 enum class ClosureKernel { global_memory, shared_tiles, register_tiles };
 enum class OutOfCore { automatic, on, off };
 
+// A thread's outputs in the register-tiled GEMM: 8x8 or 8x16 (4-byte values at most).
+struct RegisterTile {
+  int rows = 8;
+  int cols = 8;
+  friend bool operator==(const RegisterTile&, const RegisterTile&) = default;
+  std::string text() const { return std::to_string(rows) + "x" + std::to_string(cols); }
+};
+
 struct DeviceClosureOptions {
   ClosureKernel kernel = ClosureKernel::register_tiles;
-  int tile = 128;      // k-block edge: 32, 64 or 128 (register_tiles), 32 or 64 (shared_tiles)
+  int tile = 0;        // k-block edge: 32, 64, 128 or 256 (register_tiles), 32 or 64 (shared_tiles);
+                       // 0: the default (resolve_defaults)
+  RegisterTile register_tile = {0, 0};  // register_tiles: 8x8 or 8x16; {0, 0}: the default
   int per_thread = 4;  // shared_tiles: entries per thread (tile 32: 1, 2, 4; tile 64: 4, 8)
   bool spread = true;  // shared_tiles: a thread's rows strided (true) or contiguous
   OutOfCore out_of_core = OutOfCore::automatic;
@@ -46,6 +59,7 @@ struct DeviceClosureOptions {
 struct ClosurePlan {
   ClosureKernel kernel = ClosureKernel::register_tiles;
   int tile = 128;
+  RegisterTile register_tile;
   int per_thread = 4;
   bool spread = true;
   bool dpx = false;          // the DPX add-min runs
@@ -67,8 +81,8 @@ struct ClosurePlan {
         break;
       case ClosureKernel::register_tiles:
         kernel_text = "3-stage blocked, k-block " + std::to_string(tile) +
-                      ", stages 2-3 register-tiled semiring GEMM (8x8 per thread, 128x128 per block)" +
-                      (dpx ? ", DPX add-min" : "");
+                      ", stages 2-3 register-tiled semiring GEMM (" + register_tile.text() +
+                      " per thread, 128x128 per block)" + (dpx ? ", DPX add-min" : "");
         break;
     }
     if (predecessors) kernel_text += ", with predecessors";
@@ -89,11 +103,31 @@ constexpr bool dpx_capable() {
   return std::is_same_v<typename S::value_type, int> && S::monoid == Monoid::min && device::closure::con_adds<S>();
 }
 
-inline void check_options(const DeviceClosureOptions& o) {
+}  // namespace detail
+
+// The options for an n x n closure with what they leave at 0 filled in: the shared tiles' tile 64;
+// the register tiles' thread tile 8x8 and k-block 256 from n = 16384 on, 128 below, as measured on
+// the H200 for fp32 and int32 (docs/performance.md: 8x16 was slower everywhere; a k-block of 256
+// 3-5% faster at 16384 and 32768, 2-3% slower at 8192, where fewer k-blocks overlap less).
+inline DeviceClosureOptions resolve_defaults(DeviceClosureOptions o, int64_t n) {
+  if (o.tile == 0) o.tile = o.kernel == ClosureKernel::shared_tiles ? 64 : n >= 16384 ? 256 : 128;
+  if (o.register_tile == RegisterTile{0, 0}) o.register_tile = RegisterTile{8, 8};
+  return o;
+}
+
+namespace detail {
+
+template <class V>
+void check_options(const DeviceClosureOptions& o) {
   const bool registers = o.kernel == ClosureKernel::register_tiles;
-  if (o.kernel != ClosureKernel::global_memory && o.tile != 32 && o.tile != 64 && !(registers && o.tile == 128))
+  if (o.kernel != ClosureKernel::global_memory && o.tile != 32 && o.tile != 64 &&
+      !(registers && (o.tile == 128 || o.tile == 256)))
     throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (32 or 64 are built" +
-                                      (registers ? ", and 128 for register tiles)" : ")"));
+                                      (registers ? ", and 128 or 256 for register tiles)" : ")"));
+  if (registers && !(o.register_tile == RegisterTile{8, 8}) &&
+      !(o.register_tile == RegisterTile{8, 16} && sizeof(V) <= 4))
+    throw Error(ErrorKind::usage, "closure on the GPU: register tile " + o.register_tile.text() +
+                                      " (8x8 is built, and 8x16 for values of 4 bytes or fewer)");
   if (o.kernel == ClosureKernel::shared_tiles) {
     const bool ok = o.tile == 32 ? (o.per_thread == 1 || o.per_thread == 2 || o.per_thread == 4)
                                  : (o.per_thread == 4 || o.per_thread == 8);
@@ -137,9 +171,20 @@ void allow_shared_stages() {
   allow_shared(k::fw_tile_rest<S, V, TILE, PER>, 2 * one);
 }
 
-// out = agg(in, A (x) B) through the register-tiled kernel (see device::closure::GemmArgs); with
-// `second`, its product runs in the same launch.
-template <class S, class V>
+template <class S, class V, class Tile, bool dpx>
+void launch_semiring_gemm(unsigned grid, const device::closure::GemmArgs<V>& g0,
+                          const device::closure::GemmArgs<V>& g1, cudaStream_t s) {
+  namespace k = device::closure;
+  constexpr unsigned staged = k::staged_in_bytes<S, V>();
+  static const bool allowed = (allow_shared(k::semiring_gemm<S, V, Tile, dpx>, staged), true);  // once per kernel
+  (void)allowed;
+  k::semiring_gemm<S, V, Tile, dpx><<<grid, Tile::threads, staged, s>>>(g0, g1);
+  GQL_CUDA_CHECK_LAUNCH();
+}
+
+// out = agg(in, A (x) B) through the register-tiled kernel (see device::closure::GemmArgs) with
+// thread tile Tile; with `second`, its product runs in the same launch.
+template <class S, class V, class Tile = device::closure::Tile8x8>
 void semiring_gemm(const device::closure::GemmArgs<V>& g, bool dpx, cudaStream_t s,
                    const device::closure::GemmArgs<V>* second = nullptr) {
   namespace k = device::closure;
@@ -148,15 +193,15 @@ void semiring_gemm(const device::closure::GemmArgs<V>& g, bool dpx, cudaStream_t
   if (count == 0) return;
   const unsigned grid = static_cast<unsigned>(count);
   const k::GemmArgs<V>& g1 = second ? *second : g;
-  if constexpr (dpx_capable<S>()) {
-    if (dpx) {
-      k::semiring_gemm<S, V, true><<<grid, k::gemm_threads, 0, s>>>(g, g1);
-      GQL_CUDA_CHECK_LAUNCH();
-      return;
-    }
+  if constexpr (k::staged_in_bytes<S, V>() > 0) {  // 16-byte copies of `in`: every closure product aligns it
+    for (const k::GemmArgs<V>* a : {&g, &g1})
+      if (reinterpret_cast<uintptr_t>(a->in) % 16 != 0 || a->ldc % 4 != 0)
+        throw Error(ErrorKind::usage, "semiring GEMM: the output's rows must start on 16-byte boundaries");
   }
-  k::semiring_gemm<S, V, false><<<grid, k::gemm_threads, 0, s>>>(g, g1);
-  GQL_CUDA_CHECK_LAUNCH();
+  if constexpr (dpx_capable<S>()) {
+    if (dpx) return launch_semiring_gemm<S, V, Tile, true>(grid, g, g1, s);
+  }
+  launch_semiring_gemm<S, V, Tile, false>(grid, g, g1, s);
 }
 
 // s waits for what `from` has done so far.
@@ -172,18 +217,23 @@ inline void join(cudaStream_t s, cudaStream_t from, const Event& event) {
 // then runs stages 1 and 2 of K + 1 at once, while the caller's stream updates the rest, which reads
 // only panels of K and writes nothing of K or K + 1. So stages 1 and 2 run beside stage 3 instead
 // of between its launches.
-template <class S, class V, int KB>
+template <class S, class V, int KB, class Tile>
 void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStream_t s) {
   namespace k = device::closure;
-  constexpr int per = KB * KB / 1024;
-  const size_t diagonal_bytes = sizeof(V) * KB * KB;
-  allow_shared(k::fw_tile_diagonal<S, V, KB, per>, diagonal_bytes);
+  // The diagonal tile in shared memory up to 128 x 128; a k-block of 256 closes it with k-blocks of 128.
+  constexpr int diagonal_tile = KB < 128 ? KB : 128, per = diagonal_tile * diagonal_tile / 1024;
+  const size_t diagonal_bytes = sizeof(V) * diagonal_tile * diagonal_tile;
+  if constexpr (KB <= 128) allow_shared(k::fw_tile_diagonal<S, V, KB, per>, diagonal_bytes);
   const int64_t nt = (n + KB - 1) / KB;
   const auto extent = [&](int64_t kt) { return std::min<int64_t>(KB, n - kt * KB); };
   const auto stages_1_2 = [&](int64_t kt, cudaStream_t on) {
     const int64_t k0 = kt * KB, kb = extent(kt);
-    k::fw_tile_diagonal<S, V, KB, per><<<1, dim3(KB, KB / per), diagonal_bytes, on>>>(d, n, ld, kt, g0, true);
-    GQL_CUDA_CHECK_LAUNCH();
+    if constexpr (KB <= 128) {
+      k::fw_tile_diagonal<S, V, KB, per><<<1, dim3(KB, KB / per), diagonal_bytes, on>>>(d, n, ld, kt, g0, true);
+      GQL_CUDA_CHECK_LAUNCH();
+    } else {
+      register_closure<S, V, 128, Tile>(d + k0 * ld + k0, kb, ld, g0 + k0, dpx, on);
+    }
     V* row = d + k0 * ld;  // D(K, :)
     V* column = d + k0;    // D(:, K)
     const V* diagonal = row + k0;
@@ -193,7 +243,7 @@ void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStr
     k::GemmArgs<V> column_panel{column, ld, diagonal, ld, column, column, ld, n, kb, kb, g0, g0 + k0, g0 + k0};
     column_panel.skip_rows_lo = k0;
     column_panel.skip_rows_hi = k0 + kb;
-    semiring_gemm<S, V>(row_panel, dpx, on, &column_panel);
+    semiring_gemm<S, V, Tile>(row_panel, dpx, on, &column_panel);
   };
   if (nt == 1) {
     stages_1_2(0, s);
@@ -212,7 +262,7 @@ void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStr
     k::GemmArgs<V> rest{column, ld, row, ld, d, d, ld, n, kb, n, g0, g0 + k0, g0};
     rest.skip_rows_lo = rest.skip_cols_lo = k0;
     rest.skip_rows_hi = rest.skip_cols_hi = fixed_hi;
-    semiring_gemm<S, V>(rest, dpx, s);
+    semiring_gemm<S, V, Tile>(rest, dpx, s);
     GQL_CUDA_CHECK(cudaEventRecord(rest_done[kt % 2].get(), s));
     if (kb_next == 0) break;
     // The strips of K + 1 through K's panels, after the previous rest (which wrote them).
@@ -224,10 +274,19 @@ void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStr
     k::GemmArgs<V> next_columns{column, ld, row + k1, ld, d + k1, d + k1, ld, n, kb, kb_next, g0, g0 + k0, g0 + k1};
     next_columns.skip_rows_lo = k0;
     next_columns.skip_rows_hi = fixed_hi;
-    semiring_gemm<S, V>(next_rows, dpx, ahead.get(), &next_columns);
+    semiring_gemm<S, V, Tile>(next_rows, dpx, ahead.get(), &next_columns);
     stages_1_2(kt + 1, ahead.get());
   }
   join(s, ahead.get(), ready);  // nothing of `ahead` outlives the call
+}
+
+// Calls f.template operator()<Tile>() with the device thread tile of `tile` (checked by check_options).
+template <class V, class F>
+void with_thread_tile(const RegisterTile& tile, F&& f) {
+  if constexpr (sizeof(V) <= 4) {
+    if (tile.cols == 16) return f.template operator()<device::closure::Tile8x16>();
+  }
+  f.template operator()<device::closure::Tile8x8>();
 }
 
 template <class S, class V, int TILE, int PER>
@@ -259,9 +318,12 @@ void closure_on_device(typename S::value_type* d, int32_t* pred, int64_t n, int6
   if (n <= 0) return;
   if (pred || plan.kernel == ClosureKernel::global_memory) return detail::global_closure<S, V>(d, pred, n, ld, g0, s);
   if (plan.kernel == ClosureKernel::register_tiles) {
-    if (plan.tile == 32) detail::register_closure<S, V, 32>(d, n, ld, g0, plan.dpx, s);
-    else if (plan.tile == 64) detail::register_closure<S, V, 64>(d, n, ld, g0, plan.dpx, s);
-    else detail::register_closure<S, V, 128>(d, n, ld, g0, plan.dpx, s);
+    detail::with_thread_tile<V>(plan.register_tile, [&]<class Tile>() {
+      if (plan.tile == 32) detail::register_closure<S, V, 32, Tile>(d, n, ld, g0, plan.dpx, s);
+      else if (plan.tile == 64) detail::register_closure<S, V, 64, Tile>(d, n, ld, g0, plan.dpx, s);
+      else if (plan.tile == 128) detail::register_closure<S, V, 128, Tile>(d, n, ld, g0, plan.dpx, s);
+      else detail::register_closure<S, V, 256, Tile>(d, n, ld, g0, plan.dpx, s);
+    });
     return;
   }
   if (plan.tile == 32) {
@@ -276,12 +338,14 @@ void closure_on_device(typename S::value_type* d, int32_t* pred, int64_t n, int6
 
 // What closure() will do for an n x n matrix under the options and the device memory budget.
 template <class S>
-ClosurePlan plan_closure(int64_t n, const DeviceClosureOptions& options, bool predecessors) {
+ClosurePlan plan_closure(int64_t n, const DeviceClosureOptions& given, bool predecessors) {
   using V = typename S::value_type;
-  detail::check_options(options);
+  const DeviceClosureOptions options = resolve_defaults(given, n);
+  detail::check_options<V>(options);
   ClosurePlan p;
   p.kernel = predecessors ? ClosureKernel::global_memory : options.kernel;
   p.tile = options.tile;
+  p.register_tile = options.register_tile;
   p.per_thread = options.per_thread;
   p.spread = options.spread;
   p.dpx = options.dpx && detail::dpx_capable<S>() && p.kernel == ClosureKernel::register_tiles;
@@ -372,11 +436,15 @@ void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan) 
   };
   const auto gemm = [&](const V* a, const V* b, const V* in, V* out, int64_t m, int64_t p, int64_t q, int64_t gi,
                         int64_t gk, int64_t gj, cudaStream_t s) {
-    semiring_gemm<S, V>(device::closure::GemmArgs<V>{a, st, b, st, in, out, st, m, p, q, gi, gk, gj}, plan.dpx, s);
+    with_thread_tile<V>(plan.register_tile, [&]<class Tile>() {
+      semiring_gemm<S, V, Tile>(device::closure::GemmArgs<V>{a, st, b, st, in, out, st, m, p, q, gi, gk, gj}, plan.dpx, s);
+    });
   };
   Event diagonal_done;
   sync_all();
+  ProgressLine progress("closure out of core");
   for (int64_t K = 0; K < ns; ++K) {
+    progress.detail("super tile row " + std::to_string(K + 1) + " of " + std::to_string(ns));
     const int64_t ek = extent(K), gK = K * st;
     // Stage 1: the diagonal super tile, closed in core in lane 0's A.
     Lane& first = lanes[0];

@@ -9,10 +9,10 @@
 //                          owning PER entries of its tile, rows `spread` (strided by TILE / PER) or
 //                          packed (contiguous).
 //   semiring_gemm          stages 2 and 3 as a register-tiled semiring "GEMM" (SGEMM's shape): 128 x 128
-//                          outputs per block of 256 threads, 8 x 8 per thread held in registers over
-//                          the whole k-block while the intermediates pass through double-buffered
-//                          shared memory 8 at a time, out = agg(in, A (x) B). The out-of-core driver
-//                          uses it for all of its panel products.
+//                          outputs per block, 8 x 8 per thread (256 threads) or 8 x 16 (128 threads)
+//                          held in registers over the whole k-block while the intermediates pass
+//                          through double-buffered shared memory 8 at a time, out = agg(in, A (x) B).
+//                          The out-of-core driver uses it for all of its panel products.
 //
 // Every kernel bounds the intermediate k by the real size (padding never feeds a real entry, so any
 // zero works), and passes global vertex ids to con (positional operators). Only semiring.hpp is
@@ -177,9 +177,31 @@ __global__ void fw_tile_rest(T* d, index n, index ld, index kt, index g0, bool s
 
 // ---- the register-tiled semiring GEMM --------------------------------------------------------------
 
-inline constexpr int gemm_tile = 128;     // outputs per block edge
-inline constexpr int gemm_threads = 256;  // 16 x 16 threads, 8 x 8 outputs each
+inline constexpr int gemm_tile = 128;  // outputs per block edge
 inline constexpr int gemm_a_stride = gemm_tile + 4;  // A's transposed rows, padded: conflict-free stores
+
+// A thread's register tile: ROWS x COLS outputs of the block's 128 x 128, so (128 / COLS) x
+// (128 / ROWS) threads. Its rows (and columns) come in groups of 4, spread evenly over the block
+// tile: with the thread's group at t * 4, a quarter warp's 16-byte shared loads touch distinct banks.
+// 8 x 16 halves the shared loads per update but needs about 170 registers; 8-byte values would
+// need twice that, so it serves 4-byte (and smaller) values only.
+template <int ROWS, int COLS>
+struct ThreadTile {
+  static_assert((ROWS == 8 && COLS == 8) || (ROWS == 8 && COLS == 16), "register tiles: 8x8 or 8x16");
+  static constexpr int rows = ROWS, cols = COLS;
+  static constexpr int threads_x = gemm_tile / COLS, threads_y = gemm_tile / ROWS;
+  static constexpr int threads = threads_x * threads_y;
+  template <class T>
+  static constexpr bool holds = COLS == 8 || sizeof(T) <= 4;
+  static __device__ __forceinline__ int row(int ty, int r) { return (r / 4) * (gemm_tile * 4 / ROWS) + ty * 4 + (r & 3); }
+  static __device__ __forceinline__ int col(int tx, int c) { return (c / 4) * (gemm_tile * 4 / COLS) + tx * 4 + (c & 3); }
+};
+using Tile8x8 = ThreadTile<8, 8>;
+// Blocks per multiprocessor the compiler must leave registers for: two for 4-byte values (8x8:
+// 128 registers, 8x16: 255; three blocks of 8x16 spill), one for 8-byte values.
+template <class T>
+inline constexpr int gemm_min_blocks = sizeof(T) <= 4 ? 2 : 1;
+using Tile8x16 = ThreadTile<8, 16>;
 
 // Intermediates per shared-memory stage (8 or 16; 8 for 8-byte types, whose two stages of 16 would
 // exceed 48 KB of static shared memory), and unrolled per step of the inner loop (more unrolling lets
@@ -221,10 +243,6 @@ template <class T>
 struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) Quad {
   T v[4];
 };
-
-// Thread-tile coordinate e (0..7) of thread t (0..15): two groups of 4, 64 apart, so a quarter warp's
-// 16-byte shared loads touch distinct banks.
-__device__ __forceinline__ int gemm_offset(int t, int e) { return (e < 4 ? 0 : 64) + t * 4 + (e & 3); }
 
 // How an update agg(acc, con(a, b)) is computed:
 //   exact    the policy's own agg and con;
@@ -272,38 +290,41 @@ struct GemmStages {
   T b[2][chunk_of<T>][gemm_tile];      // B's chunk: b[k][j]
 };
 
-// The thread's 8 x 8 updates for the first `kcount` intermediates of one stage (all of them when full).
-template <class S, class T, Update u, bool full>
-__device__ __forceinline__ void gemm_stage_updates(T (&acc)[8][8], const T (*as)[gemm_a_stride], const T (*bs)[gemm_tile],
-                                                   int kcount, int tx, int ty, index gi, index gk, index gj) {
+// The thread's updates for the first `kcount` intermediates of one stage (all of them when full).
+template <class S, class T, class Tile, Update u, bool full>
+__device__ __forceinline__ void gemm_stage_updates(T (&acc)[Tile::rows][Tile::cols], const T (*as)[gemm_a_stride],
+                                                   const T (*bs)[gemm_tile], int kcount, int tx, int ty, index gi,
+                                                   index gk, index gj) {
   // A floating block holding a NaN (rare) runs `exact` unrolled once, leaving the registers to `native`.
   constexpr int unroll = u == Update::exact && has_native_agg<S, T>() ? 1 : gemm_unroll;
+  constexpr int row_groups = Tile::rows / 4, col_groups = Tile::cols / 4;
 #pragma unroll(full ? unroll : 1)
   for (int k = 0; k < (full ? chunk_of<T> : kcount); ++k) {
-    const Quad<T> a0 = *reinterpret_cast<const Quad<T>*>(&as[k][ty * 4]);
-    const Quad<T> a1 = *reinterpret_cast<const Quad<T>*>(&as[k][64 + ty * 4]);
-    const Quad<T> b0 = *reinterpret_cast<const Quad<T>*>(&bs[k][tx * 4]);
-    const Quad<T> b1 = *reinterpret_cast<const Quad<T>*>(&bs[k][64 + tx * 4]);
+    Quad<T> a[row_groups], b[col_groups];
 #pragma unroll
-    for (int r = 0; r < 8; ++r) {
-      const T av = r < 4 ? a0.v[r] : a1.v[r - 4];
+    for (int q = 0; q < row_groups; ++q) a[q] = *reinterpret_cast<const Quad<T>*>(&as[k][Tile::row(ty, 4 * q)]);
 #pragma unroll
-      for (int c = 0; c < 8; ++c) {
-        const T bv = c < 4 ? b0.v[c] : b1.v[c - 4];
-        acc[r][c] = gemm_update<S, T, u>(acc[r][c], av, bv, gi + gemm_offset(ty, r), gk + k, gj + gemm_offset(tx, c));
-      }
+    for (int q = 0; q < col_groups; ++q) b[q] = *reinterpret_cast<const Quad<T>*>(&bs[k][Tile::col(tx, 4 * q)]);
+#pragma unroll
+    for (int r = 0; r < Tile::rows; ++r) {
+      const T av = a[r / 4].v[r & 3];
+#pragma unroll
+      for (int c = 0; c < Tile::cols; ++c)
+        acc[r][c] = gemm_update<S, T, u>(acc[r][c], av, b[c / 4].v[c & 3], gi + Tile::row(ty, r), gk + k,
+                                         gj + Tile::col(tx, c));
     }
   }
 }
 
 // Every intermediate, in stages of chunk_of<T> through two shared-memory buffers: the next stage's
 // global loads are in flight while the current one is computed, one barrier per stage.
-template <class S, class T, Update u>
-__device__ __forceinline__ void gemm_main_loop(T (&acc)[8][8], GemmStages<T>& st, const GemmArgs<T>& g, index row0,
-                                               index col0) {
-  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
-  constexpr int chunk = chunk_of<T>, per = chunk * gemm_tile / gemm_threads;  // entries of A and of B per stage
-  const int a_row = t / 2, a_k = (t % 2) * per;  // A: one row, `per` consecutive intermediates
+template <class S, class T, class Tile, Update u>
+__device__ __forceinline__ void gemm_main_loop(T (&acc)[Tile::rows][Tile::cols], GemmStages<T>& st,
+                                               const GemmArgs<T>& g, index row0, index col0) {
+  const int t = threadIdx.x, tx = t % Tile::threads_x, ty = t / Tile::threads_x;
+  constexpr int chunk = chunk_of<T>, per = chunk * gemm_tile / Tile::threads;  // entries of A and of B per stage
+  constexpr int per_row = chunk / per;                                          // threads loading one row of A
+  const int a_row = t / per_row, a_k = (t % per_row) * per;  // A: one row, `per` consecutive intermediates
   const int b_k = t / (gemm_tile / per), b_col = (t % (gemm_tile / per)) * per;  // B: one intermediate
   const bool a_in = row0 + a_row < g.m;
   const T* a_src = g.a + (a_in ? (row0 + a_row) * g.lda + a_k : 0);
@@ -341,22 +362,132 @@ __device__ __forceinline__ void gemm_main_loop(T (&acc)[8][8], GemmStages<T>& st
     const bool more = kc + chunk < p;
     if (more) fetch(kc + chunk);
     if (more || p - kc == chunk)
-      gemm_stage_updates<S, T, u, true>(acc, st.a[buffer], st.b[buffer], chunk, tx, ty, g.gi + row0, g.gk + kc,
-                                        g.gj + col0);
+      gemm_stage_updates<S, T, Tile, u, true>(acc, st.a[buffer], st.b[buffer], chunk, tx, ty, g.gi + row0,
+                                              g.gk + kc, g.gj + col0);
     else
-      gemm_stage_updates<S, T, u, false>(acc, st.a[buffer], st.b[buffer], p - kc, tx, ty, g.gi + row0, g.gk + kc,
-                                         g.gj + col0);
+      gemm_stage_updates<S, T, Tile, u, false>(acc, st.a[buffer], st.b[buffer], p - kc, tx, ty, g.gi + row0,
+                                               g.gk + kc, g.gj + col0);
     if (more) stash(buffer ^ 1);
     __syncthreads();
     buffer ^= 1;
   }
 }
 
-// 128 x 128 outputs per block: loaded into registers once, updated over every intermediate, stored
-// once. The block computes output tile blockIdx.x - first_tile, the tiles numbered row by row.
-template <class S, class T, bool use_dpx>
-__device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_tile, GemmStages<T>& stages) {
-  const int t = threadIdx.x, tx = t % 16, ty = t / 16;
+// The block's outputs to `out`, but those outside m x q or in a skipped row or column. Addresses are
+// recomputed here, not kept from before the main loop (registers).
+template <class T, class Tile>
+__device__ __forceinline__ void store_outputs(const T (&acc)[Tile::rows][Tile::cols], const GemmArgs<T>& g,
+                                              unsigned first_tile, unsigned tile_cols) {
+  const int t = threadIdx.x, tx = t % Tile::threads_x, ty = t / Tile::threads_x;
+  unsigned out_tile = blockIdx.x;
+  asm volatile("" : "+r"(out_tile));
+  out_tile -= first_tile;
+  const index out_row0 = static_cast<index>(out_tile / tile_cols) * gemm_tile;
+  const index out_col0 = static_cast<index>(out_tile % tile_cols) * gemm_tile;
+#pragma unroll
+  for (int r = 0; r < Tile::rows; ++r) {
+    const index i = out_row0 + Tile::row(ty, r);
+    if (i >= g.m || (g.skip_rows_lo <= i && i < g.skip_rows_hi)) continue;
+#pragma unroll
+    for (int c = 0; c < Tile::cols; ++c) {
+      const index j = out_col0 + Tile::col(tx, c);
+      if (j < g.q && !(g.skip_cols_lo <= j && j < g.skip_cols_hi)) g.out[i * g.ldc + j] = acc[r][c];
+    }
+  }
+}
+
+// Whether a block folds its outputs' old values in last, out = agg(in, agg_k con(...)), with the
+// accumulators starting at the identity: 4-byte integers under a min or max monoid (which commutes).
+// Then `in` is copied into shared memory asynchronously while the products run, instead of the block
+// first waiting for it in registers: blocks on a multiprocessor start together, so that wait is not
+// hidden by the other block's products. It made int32 DPX min-plus 8-13% faster on the H200 but fp32
+// 5-8% slower (docs/performance.md), so floats keep the plain order. GQL_CLOSURE_GEMM_STAGE_IN=0
+// keeps the plain order for all (for measuring).
+#ifndef GQL_CLOSURE_GEMM_STAGE_IN
+#define GQL_CLOSURE_GEMM_STAGE_IN 1
+#endif
+inline constexpr bool gemm_stage_in = GQL_CLOSURE_GEMM_STAGE_IN;
+template <class T>
+inline constexpr bool is_integer = static_cast<T>(1) / static_cast<T>(2) == static_cast<T>(0);
+template <class S, class T>
+constexpr bool stages_in() {
+  return gemm_stage_in && sizeof(T) == 4 && is_integer<T> && (S::monoid == Monoid::min || S::monoid == Monoid::max);
+}
+// Dynamic shared memory of semiring_gemm: the staged 128 x 128 tile of `in`.
+template <class S, class T>
+constexpr unsigned staged_in_bytes() {
+  return stages_in<S, T>() ? gemm_tile * gemm_tile * sizeof(T) : 0;
+}
+
+// Copies `bytes` (0..16) from global memory to shared memory without waiting, zero-filling the rest of
+// the 16; 16-byte aligned addresses.
+__device__ __forceinline__ void copy_async_16(void* shared_dst, const void* global_src, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global_src), "r"(bytes) : "memory");
+#else
+  const unsigned char* src = static_cast<const unsigned char*>(global_src);
+  unsigned char* out = static_cast<unsigned char*>(shared_dst);
+  for (int e = 0; e < 16; ++e) out[e] = e < bytes ? src[e] : 0;
+#endif
+}
+
+__device__ __forceinline__ void wait_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// The block's tile of `in` into `staged` (row-major, 128 x 128), 16 bytes per copy; entries outside
+// m x q are zero-filled (their outputs are never stored).
+template <class T, class Tile>
+__device__ __forceinline__ void stage_in_async(T* staged, const GemmArgs<T>& g, index row0, index col0) {
+  constexpr int quads_per_row = gemm_tile / 4;
+  for (int q = threadIdx.x; q < gemm_tile * quads_per_row; q += Tile::threads) {
+    const int row = q / quads_per_row, col = (q % quads_per_row) * 4;
+    const index i = row0 + row, j = col0 + col;
+    const index left = i < g.m ? g.q - j : 0;
+    const int bytes = left <= 0 ? 0 : left >= 4 ? 16 : static_cast<int>(left) * static_cast<int>(sizeof(T));
+    copy_async_16(staged + row * gemm_tile + col, bytes > 0 ? g.in + i * g.ldc + j : g.in, bytes);
+  }
+}
+
+// The plain order: the outputs' old values loaded into the accumulators first.
+template <class S, class T, class Tile, bool use_dpx>
+__device__ __forceinline__ void load_and_update(T (&acc)[Tile::rows][Tile::cols], const GemmArgs<T>& g,
+                                                GemmStages<T>& stages, index row0, index col0) {
+  const int t = threadIdx.x, tx = t % Tile::threads_x, ty = t / Tile::threads_x;
+#pragma unroll
+  for (int r = 0; r < Tile::rows; ++r) {
+    const index i = row0 + Tile::row(ty, r);
+#pragma unroll
+    for (int c = 0; c < Tile::cols; ++c) {
+      const index j = col0 + Tile::col(tx, c);
+      acc[r][c] = i < g.m && j < g.q ? g.in[i * g.ldc + j] : S::zero();
+    }
+  }
+  if constexpr (use_dpx) {
+    gemm_main_loop<S, T, Tile, Update::dpx>(acc, stages, g, row0, col0);
+  } else if constexpr (has_native_agg<S, T>()) {
+    bool nan = false;
+#pragma unroll
+    for (int r = 0; r < Tile::rows; ++r)
+#pragma unroll
+      for (int c = 0; c < Tile::cols; ++c) nan |= acc[r][c] != acc[r][c];
+    if (__syncthreads_or(nan)) gemm_main_loop<S, T, Tile, Update::exact>(acc, stages, g, row0, col0);
+    else gemm_main_loop<S, T, Tile, Update::native>(acc, stages, g, row0, col0);
+  } else {
+    gemm_main_loop<S, T, Tile, Update::exact>(acc, stages, g, row0, col0);
+  }
+}
+
+// 128 x 128 outputs per block: held in registers over every intermediate, stored once; their old
+// values (`in`) loaded first, or staged in shared memory meanwhile and folded in last (stages_in).
+// The block computes output tile blockIdx.x - first_tile, the tiles numbered row by row.
+template <class S, class T, class Tile, bool use_dpx>
+__device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_tile, GemmStages<T>& stages,
+                                           T* staged) {
+  const int t = threadIdx.x, tx = t % Tile::threads_x, ty = t / Tile::threads_x;
   const unsigned tile_cols = static_cast<unsigned>((g.q + gemm_tile - 1) / gemm_tile);
   const unsigned tile = blockIdx.x - first_tile;
   const index row0 = static_cast<index>(tile / tile_cols) * gemm_tile;
@@ -364,44 +495,28 @@ __device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_
   if (g.skip_rows_lo <= row0 && row0 + gemm_tile <= g.skip_rows_hi) return;  // every output skipped
   if (g.skip_cols_lo <= col0 && col0 + gemm_tile <= g.skip_cols_hi) return;
 
-  T acc[8][8];
+  T acc[Tile::rows][Tile::cols];
+  if constexpr (stages_in<S, T>()) {  // `in` 16-byte aligned with rows of 16-byte multiples (checked by the host)
+    stage_in_async<T, Tile>(staged, g, row0, col0);
 #pragma unroll
-  for (int r = 0; r < 8; ++r) {
-    const index i = row0 + gemm_offset(ty, r);
+    for (int r = 0; r < Tile::rows; ++r)
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-      const index j = col0 + gemm_offset(tx, c);
-      acc[r][c] = i < g.m && j < g.q ? g.in[i * g.ldc + j] : S::zero();
-    }
-  }
-  if constexpr (use_dpx) {
-    gemm_main_loop<S, T, Update::dpx>(acc, stages, g, row0, col0);
-  } else if constexpr (has_native_agg<S, T>()) {
-    bool nan = false;
+      for (int c = 0; c < Tile::cols; ++c) acc[r][c] = S::zero();
+    gemm_main_loop<S, T, Tile, use_dpx ? Update::dpx : Update::exact>(acc, stages, g, row0, col0);
+    wait_async_copies();
+    __syncthreads();
 #pragma unroll
-    for (int r = 0; r < 8; ++r)
+    for (int r = 0; r < Tile::rows; ++r)
 #pragma unroll
-      for (int c = 0; c < 8; ++c) nan |= acc[r][c] != acc[r][c];
-    if (__syncthreads_or(nan)) gemm_main_loop<S, T, Update::exact>(acc, stages, g, row0, col0);
-    else gemm_main_loop<S, T, Update::native>(acc, stages, g, row0, col0);
+      for (int c = 0; c < Tile::cols; c += 4) {
+        const Quad<T> old = *reinterpret_cast<const Quad<T>*>(&staged[Tile::row(ty, r) * gemm_tile + Tile::col(tx, c)]);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[r][c + e] = S::agg(old.v[e], acc[r][c + e]);
+      }
+    store_outputs<T, Tile>(acc, g, first_tile, tile_cols);
   } else {
-    gemm_main_loop<S, T, Update::exact>(acc, stages, g, row0, col0);
-  }
-  // Output addresses recomputed here, not kept from the loads above through the main loop (registers).
-  unsigned out_tile = blockIdx.x;
-  asm volatile("" : "+r"(out_tile));
-  out_tile -= first_tile;
-  const index out_row0 = static_cast<index>(out_tile / tile_cols) * gemm_tile;
-  const index out_col0 = static_cast<index>(out_tile % tile_cols) * gemm_tile;
-#pragma unroll
-  for (int r = 0; r < 8; ++r) {
-    const index i = out_row0 + gemm_offset(ty, r);
-    if (i >= g.m || (g.skip_rows_lo <= i && i < g.skip_rows_hi)) continue;
-#pragma unroll
-    for (int c = 0; c < 8; ++c) {
-      const index j = out_col0 + gemm_offset(tx, c);
-      if (j < g.q && !(g.skip_cols_lo <= j && j < g.skip_cols_hi)) g.out[i * g.ldc + j] = acc[r][c];
-    }
+    load_and_update<S, T, Tile, use_dpx>(acc, g, stages, row0, col0);
+    store_outputs<T, Tile>(acc, g, first_tile, tile_cols);
   }
 }
 
@@ -409,14 +524,19 @@ inline __host__ __device__ index gemm_tiles(index m, index q) {
   return (m + gemm_tile - 1) / gemm_tile * ((q + gemm_tile - 1) / gemm_tile);
 }
 
-// One product, or two in one launch (stage 2's two panels): one block per output tile of g0, row by
-// row, then one per tile of g1 (gridDim.x = gemm_tiles of both).
-template <class S, class T, bool use_dpx>
-__global__ void __launch_bounds__(gemm_threads, sizeof(T) <= 4 ? 2 : 1) semiring_gemm(GemmArgs<T> g0, GemmArgs<T> g1) {
+// One product, or two in one launch (stage 2's two panels): one block of Tile::threads per output
+// tile of g0, row by row, then one per tile of g1 (gridDim.x = gemm_tiles of both), with
+// staged_in_bytes<S, T>() of dynamic shared memory.
+template <class S, class T, class Tile, bool use_dpx>
+__global__ void __launch_bounds__(Tile::threads, gemm_min_blocks<T>)
+    semiring_gemm(GemmArgs<T> g0, GemmArgs<T> g1) {
+  static_assert(Tile::template holds<T>, "8x16 register tiles hold 4-byte values at most");
   __shared__ GemmStages<T> stages;
+  extern __shared__ __align__(16) unsigned char gemm_dynamic[];  // staged_in_bytes<S, T>()
+  T* staged = reinterpret_cast<T*>(gemm_dynamic);
   const unsigned first_tiles = static_cast<unsigned>(gemm_tiles(g0.m, g0.q));
-  if (blockIdx.x < first_tiles) gemm_block<S, T, use_dpx>(g0, 0, stages);
-  else gemm_block<S, T, use_dpx>(g1, first_tiles, stages);
+  if (blockIdx.x < first_tiles) gemm_block<S, T, Tile, use_dpx>(g0, 0, stages, staged);
+  else gemm_block<S, T, Tile, use_dpx>(g1, first_tiles, stages, staged);
 }
 
 }  // namespace gql::device::closure

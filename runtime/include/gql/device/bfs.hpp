@@ -54,9 +54,9 @@ struct BfsSchedule {
   BfsKernel kernel = BfsKernel::frontier;
   LoadBalance balance = LoadBalance::edge;  // how push steps map the frontier's edges to threads
   FrontierFormat frontier = FrontierFormat::automatic;
-  // Push steps over frontiers of at most 32768 edges (deep searches: road graphs, thousands of
-  // levels) are queued up to this many at once, a thread per vertex, the host reading their
-  // counters once per batch; 1: a host wait per level.
+  // Push steps over frontiers of at most 32768 edges past the first batch_levels steps (deep
+  // searches: road graphs, thousands of levels) are queued up to this many at once, a warp per
+  // vertex, the host reading their counters once per batch; 1: a host wait per level.
   int batch_levels = 16;
 };
 
@@ -202,8 +202,10 @@ class DeviceBfs {
       const bool pull = chooser.pull(edges, open_edges, size, n_);
       const bool to_queue = schedule_.frontier == FrontierFormat::sparse ||
                             (schedule_.frontier == FrontierFormat::automatic && !pull);
-      // Small push steps in a batch (not across the byte levels' last depth, where they widen).
-      if (!pull && to_queue && frontier_in_queue && schedule_.batch_levels > 1 &&
+      // Small push steps of a deep search in a batch: past its first batch_levels steps (a shallow
+      // search, such as a Kronecker graph's, has a few small steps that batches would not pay for),
+      // and not across the byte levels' last depth (where they widen).
+      if (!pull && to_queue && frontier_in_queue && schedule_.batch_levels > 1 && depth > schedule_.batch_levels &&
           counters.next_out_edges <= batch_edge_limit && (wide_ || depth + schedule_.batch_levels <= 0xff)) {
         const int ran = run_batch(counters, depth, open_edges, batch_alpha, stats);
         if (ran > 0) {

@@ -91,7 +91,8 @@ __global__ void __launch_bounds__(Threads)
 }
 
 // One push step of a device-driven batch (deep searches: road graphs take thousands of small
-// steps), a thread per queued vertex: the queue's size and edges come from the step before
+// steps), a warp per queued vertex (a thread per vertex would walk a hub's list serially, one
+// memory latency per edge): the queue's size and edges come from the step before
 // (batch[step - 1], in device memory), so the host queues several steps and reads their counters
 // once. The step does not run, and sets `stopped` for itself and every later step of the batch,
 // when the one before stopped, when its frontier has more than `edge_limit` edges, or (alpha > 0,
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(Threads)
   }
   const long long queue_size = static_cast<long long>(previous.next_size);
   unsigned long long out_edges = 0, in_edges = 0;
-  for_each_frontier_edge<Threads, LoadBalance::thread>(g.row_offsets, queue, queue_size, nullptr, 0,
+  for_each_frontier_edge<Threads, LoadBalance::warp>(g.row_offsets, queue, queue_size, nullptr, 0,
                                                       [&](bool active, long long, offset_t p) {
                                                         bool claimed = false;
                                                         index_t v = 0;

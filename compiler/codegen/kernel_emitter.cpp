@@ -199,9 +199,9 @@ class KernelEmitter {
     const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
     if (ns(o) == "gql::gpu::") {  // the GPU's schedule: design, k-block and streaming
       const char* ooc = c.out_of_core == ir::Toggle::on ? "on" : c.out_of_core == ir::Toggle::off ? "off" : "automatic";
-      return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", " + std::to_string(c.per_thread) + ", " +
-             bool_text(c.spread) + ", " + ns(o) + "OutOfCore::" + ooc + ", " + std::to_string(c.streams) + ", \"" +
-             label(o) + "\"}";
+      return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", {" + std::to_string(c.register_rows) + ", " +
+             std::to_string(c.register_cols) + "}, " + std::to_string(c.per_thread) + ", " + bool_text(c.spread) + ", " +
+             ns(o) + "OutOfCore::" + ooc + ", " + std::to_string(c.streams) + ", \"" + label(o) + "\"}";
     }
     const char* variant = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
                           : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"

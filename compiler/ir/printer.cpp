@@ -135,11 +135,11 @@ std::string schedule_text(const Schedule& schedule, Target target) {
     return s + (cuda ? ", block " + std::to_string(t->block) : ", threads " + threads_text(t->threads));
   }
   if (const auto* c = std::get_if<ClosureSchedule>(&schedule)) {
-    s += "tile " + std::to_string(c->tile);
+    s += "tile " + (c->tile == 0 ? std::string("auto") : std::to_string(c->tile));
     if (cuda) {
       static const char* toggles[] = {"off", "on", "auto"};
       if (c->per_thread > 0) s += ", shared tiles, per_thread " + std::to_string(c->per_thread) + (c->spread ? " spread" : " packed");
-      else s += ", register tiles";
+      else s += ", register tiles " + std::to_string(c->register_rows) + "x" + std::to_string(c->register_cols);
       s += std::string(", out_of_core ") + toggles[static_cast<int>(c->out_of_core)];
       if (c->out_of_core != Toggle::off) s += "(streams = " + std::to_string(c->streams) + ")";
       return s;

@@ -12,6 +12,18 @@ bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c))
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// ROWSxCOLS, both without leading zeros: 8x16.
+bool is_shape(std::string_view text) {
+  const size_t x = text.find('x');
+  const auto digits = [](std::string_view d) {
+    if (d.empty() || d[0] == '0') return false;
+    for (char c : d)
+      if (!is_digit(c)) return false;
+    return true;
+  };
+  return x != std::string_view::npos && digits(text.substr(0, x)) && digits(text.substr(x + 1));
+}
+
 class Lexer {
  public:
   Lexer(std::string_view text, uint32_t file, Diagnostics& diagnostics)
@@ -121,7 +133,8 @@ class Lexer {
         while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
       }
     }
-    // A number running into letters (12abc) is one bad token, not two.
+    // A number running into letters (12abc) is one bad token, not two; but a shape, 8x16 (no leading
+    // zeros), is a word for schedule directives (register_tile 8x16).
     bool trailing = false;
     while (pos_ < text_.size() && is_ident_char(text_[pos_])) {
       ++pos_;
@@ -130,6 +143,10 @@ class Lexer {
     Token t;
     t.text = text_.substr(begin, pos_ - begin);
     t.span = span(begin, static_cast<uint32_t>(pos_));
+    if (trailing && !is_float && is_shape(t.text)) {
+      t.kind = TokenKind::identifier;
+      return t;
+    }
     if (trailing) {
       diagnostics_.error(t.span, "malformed number '" + std::string(t.text) + "'");
       return Token{};

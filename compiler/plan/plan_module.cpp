@@ -134,7 +134,8 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
 }
 
 void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<std::string>& lines) {
-  lines.push_back("blocked 3-stage closure, tile " + std::to_string(c.tile));
+  lines.push_back("blocked 3-stage closure, tile " +
+                  (c.tile == 0 ? "auto (k-block 128 below n = 16384, 256 from there)" : std::to_string(c.tile)));
   if (target == ir::Target::openmp) {
     switch (c.parallelism) {
       case ir::ClosureParallelism::tasks: lines.push_back("parallelism: OpenMP tasks with tile dependences"); break;
@@ -149,7 +150,8 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<
     lines.push_back("the seed's shared-memory tiles, " + std::to_string(c.per_thread) + " entries per thread, " +
                     (c.spread ? "spread" : "packed"));
   } else {
-    lines.push_back("register tiles: 8x8 entries per thread, 128x128 per block, k-block " + std::to_string(c.tile));
+    lines.push_back("register tiles: " + std::to_string(c.register_rows) + "x" + std::to_string(c.register_cols) +
+                    " entries per thread, 128x128 per block");
   }
   lines.push_back(std::string("out of core: ") + (c.out_of_core == ir::Toggle::on    ? "on"
                                                   : c.out_of_core == ir::Toggle::off ? "off"

@@ -4,8 +4,9 @@
 //             cuda:   rows { large >= 4096: dense; medium >= 2049: hash; small: sort(chunk = 2048) }, block 256
 //   vxm, mxv  direction auto(alpha = 15, beta = 18), frontier auto; openmp threads auto; cuda block 256,
 //             balance edge
-//   closure   tile 128; cuda: register tiles (per_thread N selects the seed's shared-tile design),
-//             out_of_core auto(streams = 3); openmp: tasks, threads auto
+//   closure   openmp: tile 128, tasks, threads auto; cuda: register tiles (per_thread N selects the
+//             seed's shared-tile design, tile 64), register_tile 8x8, tile auto (the runtime's
+//             k-block by size), out_of_core auto(streams = 3)
 //   lu        tile 256 (cuda) / 128 (openmp), gemm vendor; openmp threads auto
 //   others    openmp threads auto; cuda block 256
 #include <cmath>
@@ -64,6 +65,7 @@ const std::vector<Spec>& specs() {
       {"tile", true, true, {C::closure, C::lu}},
       {"balance", true, false, {C::traversal}},
       {"per_thread", true, false, {C::closure}},
+      {"register_tile", true, false, {C::closure}},
       {"out_of_core", true, false, {C::closure}},
       {"tasks", false, true, {C::closure}},
       {"parallel_for", false, true, {C::closure}},
@@ -90,6 +92,7 @@ struct Setting {
   ir::LoadBalance balance = ir::LoadBalance::edge;
   ir::Toggle toggle = ir::Toggle::auto_;
   int streams = 3;
+  int register_rows = 8, register_cols = 8;
   ir::ClosureParallelism parallelism = ir::ClosureParallelism::tasks;
   int base = 0;
   ir::Gemm gemm = ir::Gemm::vendor;
@@ -210,6 +213,24 @@ class ScheduleChecker {
         auto c = choice(d.values[1], {"spread", "packed"});
         if (!c) return std::nullopt;
         s.spread = *c == 0;
+      }
+      return s;
+    }
+    if (n == "register_tile") {  // ROWSxCOLS: which ones the runtime builds is checked per op
+      const auto extent = [](const std::string& digits) {
+        if (digits.empty() || digits.size() > 4) return 0;
+        for (char c : digits)
+          if (c < '0' || c > '9') return 0;
+        return std::stoi(digits);
+      };
+      const size_t x = v.ident.find('x');
+      if (!v.is_number && !v.has_arguments && x != std::string::npos) {
+        s.register_rows = extent(v.ident.substr(0, x));
+        s.register_cols = extent(v.ident.substr(x + 1));
+      }
+      if (v.is_number || v.has_arguments || x == std::string::npos || s.register_rows == 0 || s.register_cols == 0) {
+        d_.error(v.span, "register_tile takes a shape ROWSxCOLS, such as 8x16");
+        return std::nullopt;
       }
       return s;
     }
@@ -377,8 +398,9 @@ class ScheduleChecker {
       case Category::traversal: return ir::TraversalSchedule{};
       case Category::closure: {
         ir::ClosureSchedule s;
-        s.tile = 128;
+        s.tile = cuda ? 0 : 128;  // cuda: the runtime picks the k-block from the size
         if (cuda) {
+          s.register_rows = s.register_cols = 8;
           s.out_of_core = ir::Toggle::auto_;
           s.streams = 3;
         }
@@ -429,6 +451,10 @@ class ScheduleChecker {
         if (n == "out_of_core") {
           sch.out_of_core = s.toggle;
           sch.streams = s.streams;
+        }
+        if (n == "register_tile") {
+          sch.register_rows = s.register_rows;
+          sch.register_cols = s.register_cols;
         }
         if (n == "tasks" || n == "parallel_for" || n == "recursive") {
           sch.parallelism = s.parallelism;
@@ -531,11 +557,23 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
         if (c->parallelism == ir::ClosureParallelism::recursive && c->recursive_base == 0) c->recursive_base = c->tile;
       }
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule); c && target == ir::Target::cuda) {
-        // The GPU designs that exist: register tiles with a k-block of 32, 64 or 128, or (per_thread
-        // given) the seed's shared tiles of 32 (1, 2 or 4 entries per thread) or 64 (4 or 8).
-        std::string why;
-        if (c->per_thread == 0 && c->tile != 32 && c->tile != 64 && c->tile != 128) {
-          why = "the GPU closure's register tiles take a k-block (tile) of 32, 64 or 128, not " + std::to_string(c->tile);
+        // The GPU designs that exist: register tiles with a k-block of 32, 64, 128 or 256 and a
+        // thread tile of 8x8 or 8x16 (values of 4 bytes or fewer), or (per_thread given) the seed's
+        // shared tiles of 32 (1, 2 or 4 entries per thread) or 64 (4 or 8).
+        if (c->per_thread > 0 && c->tile == 0) c->tile = 64;
+        const int value_bytes = op->inputs.empty() ? 0 : byte_size(kernel.variables[op->inputs[0]].type.element);
+        const bool wide = c->register_rows == 8 && c->register_cols == 16;
+        std::string why, what = "tile";
+        if (c->per_thread == 0 && c->tile != 0 && c->tile != 32 && c->tile != 64 && c->tile != 128 && c->tile != 256) {
+          why = "the GPU closure's register tiles take a k-block (tile) of 32, 64, 128 or 256, not " + std::to_string(c->tile);
+        } else if (!(c->register_rows == 8 && c->register_cols == 8) && !wide) {
+          why = "the GPU closure's register tiles are 8x8 or 8x16, not " + std::to_string(c->register_rows) + "x" +
+                std::to_string(c->register_cols);
+          what = "register_tile";
+        } else if (wide && value_bytes > 4) {
+          why = "register_tile 8x16 holds values of 4 bytes or fewer (this closure's are " +
+                std::to_string(value_bytes) + "); 8x8 holds any";
+          what = "register_tile";
         } else if (c->per_thread > 0 && c->tile != 32 && c->tile != 64) {
           why = "the shared-tile GPU closure (per_thread) takes tile 32 or 64, not " + std::to_string(c->tile);
         } else if (c->per_thread > 0 && c->tile == 32 && c->per_thread > 4) {
@@ -548,9 +586,9 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
         if (!why.empty()) {
           Span where = op->span;
           for (const Setting& s : settings) {
-            if ((s.source->name == "tile" || s.source->name == "per_thread") &&
-                (s.source->label.empty() || s.source->label == op->label))
-              where = s.source->span;
+            const bool named = what == "register_tile" ? s.source->name == "register_tile"
+                                                       : s.source->name == "tile" || s.source->name == "per_thread";
+            if (named && (s.source->label.empty() || s.source->label == op->label)) where = s.source->span;
           }
           diagnostics_.error(where, why);
         }

@@ -160,8 +160,10 @@ struct TraversalSchedule {    // vxm, mxv
 };
 
 struct ClosureSchedule {      // closure
-  int tile = 128;
+  int tile = 128;             // cuda register tiles: the k-block, 0 = auto (the runtime's, by size)
   int per_thread = 0;         // cuda: 0 = register tiles; N = the seed's shared tiles, N entries per thread
+  int register_rows = 8;      // cuda register tiles: each thread's outputs, 8x8 or 8x16
+  int register_cols = 8;
   bool spread = true;         // cuda shared tiles: a thread's entries strided (true) or contiguous (false)
   Toggle out_of_core = Toggle::off;
   int streams = 1;            // out_of_core on/auto: copy/compute streams

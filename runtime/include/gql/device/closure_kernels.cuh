@@ -400,8 +400,8 @@ __device__ __forceinline__ void store_outputs(const T (&acc)[Tile::rows][Tile::c
 // accumulators starting at the identity: 4-byte integers under a min or max monoid (which commutes).
 // Then `in` is copied into shared memory asynchronously while the products run, instead of the block
 // first waiting for it in registers: blocks on a multiprocessor start together, so that wait is not
-// hidden by the other block's products. It made int32 DPX min-plus 8-13% faster on the H200 but fp32
-// 5-8% slower (docs/performance.md), so floats keep the plain order. GQL_CLOSURE_GEMM_STAGE_IN=0
+// hidden by the other block's products. It made int32 DPX min-plus 7-8% faster on the H200 but fp32
+// 8-10% slower (docs/performance.md), so floats keep the plain order. GQL_CLOSURE_GEMM_STAGE_IN=0
 // keeps the plain order for all (for measuring).
 #ifndef GQL_CLOSURE_GEMM_STAGE_IN
 #define GQL_CLOSURE_GEMM_STAGE_IN 1

@@ -18,11 +18,14 @@ namespace gql::gpu {
 using cpu::LuOptions;
 
 // The schedule of a generated closure on the GPU. per_thread 0 (the default) runs the register-tiled
-// design with a k-block of `tile` (32, 64 or 128); per_thread N runs the seed's shared-memory design
-// with tiles of `tile` (32 or 64), N entries per thread, strided (`spread`) or contiguous. gqlc
-// accepts only those combinations; out_of_core and streams steer the streaming of tiles.
+// design with a k-block of `tile` (32, 64, 128 or 256) and a thread tile of `register_tile` (8x8 or
+// 8x16); per_thread N runs the seed's shared-memory design with tiles of `tile` (32 or 64), N entries
+// per thread, strided (`spread`) or contiguous. tile 0 and register_tile {0, 0} leave the choice to
+// the runtime (resolve_defaults: the k-block by size, 8x8). gqlc accepts only those combinations;
+// out_of_core and streams steer the streaming of tiles.
 struct ClosureSchedule {
-  int64_t tile = 128;
+  int64_t tile = 0;
+  RegisterTile register_tile = {0, 0};
   int per_thread = 0;
   bool spread = true;
   OutOfCore out_of_core = OutOfCore::automatic;
@@ -35,6 +38,7 @@ inline DeviceClosureOptions device_closure_options(const ClosureSchedule& schedu
   DeviceClosureOptions o;
   o.kernel = schedule.per_thread > 0 ? ClosureKernel::shared_tiles : ClosureKernel::register_tiles;
   o.tile = static_cast<int>(schedule.tile);
+  o.register_tile = schedule.register_tile;
   if (schedule.per_thread > 0) {
     o.per_thread = schedule.per_thread;
     o.spread = schedule.spread;

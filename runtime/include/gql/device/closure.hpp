@@ -63,6 +63,7 @@ struct ClosurePlan {
   int per_thread = 4;
   bool spread = true;
   bool dpx = false;          // the DPX add-min runs
+  bool staged = false;       // the GEMM folds its outputs' old values in last (device::closure::stages_in)
   bool predecessors = false;
   bool out_of_core = false;
   int64_t n = 0;
@@ -82,7 +83,8 @@ struct ClosurePlan {
       case ClosureKernel::register_tiles:
         kernel_text = "3-stage blocked, k-block " + std::to_string(tile) +
                       ", stages 2-3 register-tiled semiring GEMM (" + register_tile.text() +
-                      " per thread, 128x128 per block)" + (dpx ? ", DPX add-min" : "");
+                      " per thread, 128x128 per block)" + (dpx ? ", DPX add-min" : "") +
+                      (staged ? ", old values staged in shared memory" : "");
         break;
     }
     if (predecessors) kernel_text += ", with predecessors";
@@ -349,6 +351,7 @@ ClosurePlan plan_closure(int64_t n, const DeviceClosureOptions& given, bool pred
   p.per_thread = options.per_thread;
   p.spread = options.spread;
   p.dpx = options.dpx && detail::dpx_capable<S>() && p.kernel == ClosureKernel::register_tiles;
+  p.staged = device::closure::stages_in<S, V>() && p.kernel == ClosureKernel::register_tiles;
   p.predecessors = predecessors;
   p.n = n;
   p.padded = detail::round_up(std::max<int64_t>(n, 1), device::closure::gemm_tile);

@@ -158,6 +158,8 @@ void run(const std::string& cache_arg) {
   const std::string cache =
       fresh ? (fs::temp_directory_path() / ("gql-test-jit-cuda-" + std::to_string(::getpid()))).string() : cache_arg;
   if (fresh) fs::remove_all(cache);
+  std::error_code ec;
+  const bool cold_cache = !fs::exists(cache, ec) || fs::is_empty(cache, ec);
   const bool verbose = std::getenv("GQL_JIT_VERBOSE") != nullptr;
   {
     gql::Compiler cuda_compiler({.target = gql::Target::cuda, .cache_dir = cache, .verbose = verbose});
@@ -185,7 +187,7 @@ void run(const std::string& cache_arg) {
     for (int s = 0; s < 3; ++s)
       if (cuda_modules[static_cast<size_t>(s)])
         std::printf("jit cuda %s: %s %.2f s (openmp %.2f s), disk cache hit %.2f ms, in-process hit %.2f us\n",
-                  spec_names[s], fresh ? "cold (nvcc)" : "first compile_file", cold[s], cold_openmp[s], disk[s] * 1e3,
+                  spec_names[s], cold_cache ? "cold (nvcc)" : "first compile_file", cold[s], cold_openmp[s], disk[s] * 1e3,
                   in_process[s] * 1e6);
 
     const Kernels cuda = bind_kernels(cuda_modules);

@@ -30,7 +30,8 @@
 #include "gql/io.hpp"
 #include "gql/kernel_context.hpp"
 
-// The generated kernels (their headers, which name both targets' namespace gqlgen, declare these).
+// The generated kernels, each target's namespace renamed at compile time (declared here: gqlc's two
+// headers are alike but for that name).
 namespace gqlgen_cuda {
 gql::Vector<double> pagerank(const gql::Csr<bool>& G, int64_t iterations, gql::KernelContext& ctx);
 gql::Vector<int64_t> components(const gql::Csr<bool>& G, gql::KernelContext& ctx);

@@ -166,6 +166,10 @@ class KernelEmitter {
   std::string traversal_options(const ir::Op& o) const {
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
+    // The GPU's options add the push's load balance, written when it is not the default.
+    const std::string balance = ns(o) == "gql::gpu::" && t.balance != ir::LoadBalance::edge
+                                    ? ", " + ns(o) + "LoadBalance::" + balance_name(t.balance)
+                                    : std::string();
     return ns(o) + "TraversalOptions{" + ns(o) + "Direction::" + std::string(dir) + ", " + std::to_string(t.alpha) +
            ", " + std::to_string(t.beta) + ", " + std::to_string(t.threads) + ", \"" + label(o) + "\"" + balance + "}";
   }
@@ -189,10 +193,6 @@ class KernelEmitter {
     return n + "BfsSchedule{" + n + "BfsKernel::" +
            (t.method == ir::TraversalMethod::edge_centric ? "edge_centric" : "frontier") + ", " + n +
            "LoadBalance::" + balance_name(t.balance) + ", " + n + "FrontierFormat::" + format + "}";
-    // The GPU's options add the push's load balance, written when it is not the default.
-    const std::string balance = ns(o) == "gql::gpu::" && t.balance != ir::LoadBalance::edge
-                                    ? ", " + ns(o) + "LoadBalance::" + balance_name(t.balance)
-                                    : std::string();
   }
 
   std::string closure_options(const ir::Op& o) const {
@@ -224,8 +224,6 @@ class KernelEmitter {
            (out.role == ir::VariableRole::temporary ? std::string("result") : out.name);
   }
 
-  // A recognized BFS loop: one call of the runtime's traversal, its counters and --explain line.
-  void bfs_levels(const ir::Op& o, const std::string& pad, std::string& out) const {
   // A recognized traversal's schedule as --explain says it: direction and frontier, and on the GPU
   // the method and the push's load balance.
   std::string traversal_schedule_text(const ir::Op& o) const {
@@ -250,6 +248,8 @@ class KernelEmitter {
     return s;
   }
 
+  // A recognized BFS loop: one call of the runtime's traversal, its counters and --explain line.
+  void bfs_levels(const ir::Op& o, const std::string& pad, std::string& out) const {
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     const std::string n = ns(o), G = name(o.inputs.at(0));
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";

@@ -62,8 +62,8 @@ const std::vector<Spec>& specs() {
       {"direction", true, true, {C::traversal}},
       {"frontier", true, true, {C::traversal}},
       {"method", true, false, {C::traversal}},
-      {"tile", true, true, {C::closure, C::lu}},
       {"balance", true, false, {C::traversal}},
+      {"tile", true, true, {C::closure, C::lu}},
       {"per_thread", true, false, {C::closure}},
       {"register_tile", true, false, {C::closure}},
       {"out_of_core", true, false, {C::closure}},
@@ -88,8 +88,8 @@ struct Setting {
   ir::FrontierFormat frontier = ir::FrontierFormat::auto_;
   ir::TraversalMethod method = ir::TraversalMethod::frontier;
   double delta = 0;
-  bool spread = true;
   ir::LoadBalance balance = ir::LoadBalance::edge;
+  bool spread = true;
   ir::Toggle toggle = ir::Toggle::auto_;
   int streams = 3;
   int register_rows = 8, register_cols = 8;
@@ -437,11 +437,11 @@ class ScheduleChecker {
           sch.beta = s.beta;
         }
         if (n == "frontier") sch.frontier = s.frontier;
+        if (n == "balance") sch.balance = s.balance;
         if (n == "method") {
           sch.method = s.method;
           sch.delta = s.delta;
         }
-        if (n == "balance") sch.balance = s.balance;
       }
       if constexpr (std::is_same_v<T, ir::ClosureSchedule>) {
         if (n == "per_thread") {

@@ -57,6 +57,27 @@ __global__ void bfs_start(long long source, const offset_t* g_offsets, unsigned*
 // A push step from the queue, its edges mapped to threads as B says (scan: exclusive prefix sums of
 // the queue's out-degrees and total_edges their sum, read by LoadBalance::edge). Claimed vertices
 // go to next_queue, or with ToBitmap to next_front (cleared before the step).
+struct ClaimedTarget {
+  bool claimed;
+  index_t v;
+};
+
+// A push step's visit of edge p (when active): claims its target in `visited`; the claiming thread
+// sets the target's level and adds its out- and in-degree to the step's edge counts (the direction
+// chooser's inputs).
+template <class L>
+__device__ ClaimedTarget claim_edge_target(bool active, offset_t p, const CsrView<bool>& g, const offset_t* gt_offsets,
+                                           unsigned* visited, L* level, L depth, unsigned long long& out_edges,
+                                           unsigned long long& in_edges) {
+  if (!active) return {false, 0};
+  const index_t v = g.col_indices[p];
+  if (!claim_bit(visited, v)) return {false, v};
+  level[v] = depth;
+  out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+  in_edges += static_cast<unsigned long long>(gt_offsets[v + 1] - gt_offsets[v]);
+  return {true, v};
+}
+
 template <int Threads, LoadBalance B, bool ToBitmap, class L>
 __global__ void __launch_bounds__(Threads)
     bfs_push(CsrView<bool> g, const offset_t* gt_offsets, const index_t* queue, const long long* scan,
@@ -65,19 +86,8 @@ __global__ void __launch_bounds__(Threads)
   unsigned long long size = 0, out_edges = 0, in_edges = 0;
   for_each_frontier_edge<Threads, B>(g.row_offsets, queue, queue_size, scan, total_edges,
                                      [&](bool active, long long, offset_t p) {
-                                       bool claimed = false;
-                                       index_t v = 0;
-                                       if (active) {
-                                         v = g.col_indices[p];
-                                         claimed = claim_bit(visited, v);
-                                         if (claimed) {
-                                           level[v] = depth;
-                                           out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] -
-                                                                                        g.row_offsets[v]);
-                                           in_edges += static_cast<unsigned long long>(gt_offsets[v + 1] -
-                                                                                       gt_offsets[v]);
-                                         }
-                                       }
+                                       const auto [claimed, v] = claim_edge_target(
+                                           active, p, g, gt_offsets, visited, level, depth, out_edges, in_edges);
                                        if constexpr (ToBitmap) {
                                          if (claimed) {
                                            atomicOr(next_front + (v >> 5), 1u << (v & 31));
@@ -117,19 +127,9 @@ __global__ void __launch_bounds__(Threads)
   unsigned long long out_edges = 0, in_edges = 0;
   for_each_frontier_edge<Threads, LoadBalance::warp>(g.row_offsets, queue, queue_size, nullptr, 0,
                                                       [&](bool active, long long, offset_t p) {
-                                                        bool claimed = false;
-                                                        index_t v = 0;
-                                                        if (active) {
-                                                          v = g.col_indices[p];
-                                                          claimed = claim_bit(visited, v);
-                                                          if (claimed) {
-                                                            level[v] = depth;
-                                                            out_edges += static_cast<unsigned long long>(
-                                                                g.row_offsets[v + 1] - g.row_offsets[v]);
-                                                            in_edges += static_cast<unsigned long long>(
-                                                                gt_offsets[v + 1] - gt_offsets[v]);
-                                                          }
-                                                        }
+                                                        const auto [claimed, v] =
+                                                            claim_edge_target(active, p, g, gt_offsets, visited,
+                                                                              level, depth, out_edges, in_edges);
                                                         warp_append(claimed, v, next_queue, &counters->next_size);
                                                       });
   add_block_counts(counters, 0, out_edges, in_edges, 0);

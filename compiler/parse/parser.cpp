@@ -347,6 +347,13 @@ class Parser {
   // `(name = value, value, ...)` after a word, the "(" already read.
   void arguments(ast::DirectiveValue& v) {
     v.has_arguments = true;
+    named_items(v.argument_names, [&] { v.arguments.push_back(directive_value()); });
+  }
+
+  // `[name =] item, ...)` with the "(" already read: each item's name ("" when it has none) goes to
+  // `names`, and parse_item reads the item. Directive and call arguments share this shape.
+  template <class ParseItem>
+  void named_items(std::vector<std::string>& names, ParseItem&& parse_item) {
     if (!is(")")) {
       do {
         std::string name;
@@ -354,8 +361,8 @@ class Parser {
           name = std::string(advance().text);
           advance();
         }
-        v.argument_names.push_back(std::move(name));
-        v.arguments.push_back(directive_value());
+        names.push_back(std::move(name));
+        parse_item();
       } while (accept(","));
     }
     expect(")");
@@ -581,18 +588,7 @@ class Parser {
 
   void call_arguments(ast::Expr& call) {
     expect("(");
-    if (!is(")")) {
-      do {
-        std::string name;
-        if (peek().kind == TokenKind::identifier && is("=", 1)) {
-          name = std::string(advance().text);
-          advance();
-        }
-        call.arg_names.push_back(std::move(name));
-        call.args.push_back(expression());
-      } while (accept(","));
-    }
-    expect(")");
+    named_items(call.arg_names, [&] { call.args.push_back(expression()); });
   }
 
   ast::Expr primary() {

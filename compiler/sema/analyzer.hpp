@@ -39,6 +39,10 @@ ir::Module analyze(const Program& program, const AnalyzeOptions& options, Diagno
 // Edit distance for "did you mean"; returns the closest candidate within a small distance, or "".
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
 
+// The builtin monoids by the words a spec writes for them (`or` and `lor`, `and` and `land` alike).
+const std::vector<std::string>& monoid_words();
+std::optional<gql::Monoid> monoid_named(const std::string& word);
+
 // A lowered value: a scalar expression, a container variable, or a tuple of values.
 struct Value {
   Type type;

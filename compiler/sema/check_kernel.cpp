@@ -9,20 +9,8 @@ namespace gql::compiler::sema {
 
 namespace {
 
-const std::vector<std::string> monoid_words = {"sum", "prod", "min", "max", "or", "and", "lor", "land", "any"};
 const std::set<std::string> container_calls = {"transpose", "apply", "union", "intersect", "closure", "lu",
                                                "graph", "matrix", "vector"};
-
-std::optional<gql::Monoid> monoid_named(const std::string& name) {
-  if (name == "sum") return gql::Monoid::sum;
-  if (name == "prod") return gql::Monoid::prod;
-  if (name == "min") return gql::Monoid::min;
-  if (name == "max") return gql::Monoid::max;
-  if (name == "or" || name == "lor") return gql::Monoid::lor;
-  if (name == "and" || name == "land") return gql::Monoid::land;
-  if (name == "any") return gql::Monoid::any;
-  return std::nullopt;
-}
 
 bool is_container_op(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::binary && e.text == "*" && !e.over.empty()) return true;
@@ -619,7 +607,7 @@ class KernelChecker {
       const ast::Expr& m = e.args[1];
       auto monoid = m.kind == ast::ExprKind::name ? monoid_named(m.text) : std::nullopt;
       if (!monoid) {
-        a_.report_unknown(m.span, "monoid", m.kind == ast::ExprKind::name ? m.text : "expression", monoid_words);
+        a_.report_unknown(m.span, "monoid", m.kind == ast::ExprKind::name ? m.text : "expression", monoid_words());
         return std::nullopt;
       }
       Scalar t = c->type.element;

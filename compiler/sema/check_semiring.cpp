@@ -10,18 +10,6 @@ namespace gql::compiler::sema {
 namespace {
 
 const std::vector<std::string> member_names = {"con", "agg", "zero", "terminal"};
-const std::vector<std::string> monoid_names = {"sum", "prod", "min", "max", "or", "and", "lor", "land", "any"};
-
-std::optional<gql::Monoid> monoid_from_name(const std::string& name) {
-  if (name == "sum") return gql::Monoid::sum;
-  if (name == "prod") return gql::Monoid::prod;
-  if (name == "min") return gql::Monoid::min;
-  if (name == "max") return gql::Monoid::max;
-  if (name == "or" || name == "lor") return gql::Monoid::lor;
-  if (name == "and" || name == "land") return gql::Monoid::land;
-  if (name == "any") return gql::Monoid::any;
-  return std::nullopt;
-}
 
 const ast::SemiringMember* find_member(const ast::Semiring& s, const std::string& name) {
   for (const ast::SemiringMember& m : s.members) {
@@ -115,7 +103,7 @@ void Analyzer::check_semiring_declaration(const ast::Semiring& s) {
     if (!wants_params && m.has_params) diagnostics_.error(m.span, "'" + m.name + "' takes no operands");
     if (m.name == "agg" && is_builtin_agg(m)) {
       const std::string& monoid = m.body.value->text;
-      if (!monoid_from_name(monoid)) report_unknown(m.body.value->span, "monoid", monoid, monoid_names);
+      if (!monoid_named(monoid)) report_unknown(m.body.value->span, "monoid", monoid, monoid_words());
       continue;
     }
     if (m.name == "agg" && !m.has_params) {
@@ -238,7 +226,7 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
     return lower_pure_body(m->body, context, v);
   };
   if (is_builtin_agg(agg)) {
-    inst.monoid = *monoid_from_name(agg.body.value->text);
+    inst.monoid = *monoid_named(agg.body.value->text);
     bool logical = inst.monoid == gql::Monoid::lor || inst.monoid == gql::Monoid::land;
     if (logical && v != Scalar::bool_) {
       diagnostics_.error(agg.span, "monoid '" + agg.body.value->text + "' needs bool values, but con of '" + name +

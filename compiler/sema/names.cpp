@@ -1,4 +1,5 @@
-// Names: the global declarations of every file, duplicate checks, and "did you mean".
+// Names: the global declarations of every file, duplicate checks, "did you mean", and the words
+// of the builtin monoids.
 #include <algorithm>
 
 #include "sema/analyzer.hpp"
@@ -24,6 +25,22 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& monoid_words() {
+  static const std::vector<std::string> words = {"sum", "prod", "min", "max", "or", "and", "lor", "land", "any"};
+  return words;
+}
+
+std::optional<gql::Monoid> monoid_named(const std::string& word) {
+  if (word == "sum") return gql::Monoid::sum;
+  if (word == "prod") return gql::Monoid::prod;
+  if (word == "min") return gql::Monoid::min;
+  if (word == "max") return gql::Monoid::max;
+  if (word == "or" || word == "lor") return gql::Monoid::lor;
+  if (word == "and" || word == "land") return gql::Monoid::land;
+  if (word == "any") return gql::Monoid::any;
+  return std::nullopt;
+}
 
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
   if (name.size() > 64) return "";

@@ -4,32 +4,24 @@
 #include "text_parse.hpp"
 
 namespace gql::detail {
-namespace {
-
-[[noreturn]] void fail(const std::string& source, int64_t line, const std::string& why) {
-  throw Error(ErrorKind::io, why, {source, line});
-}
-
-}  // namespace
 
 template <class T>
 EdgeList<T> read_dimacs_entries(std::string_view text, const std::string& source, bool record_lines) {
   int64_t line_no = 0, n = 0, m = 0, problem_line = 0;
   while (problem_line == 0) {
-    if (text.empty()) fail(source, line_no, "missing the problem line 'p sp N M'");
+    if (text.empty()) fail_line(source, line_no, "missing the problem line 'p sp N M'");
     const std::string_view line = take_line(text);
     ++line_no;
     const char c = first_char(line);
     if (c == 'c' || c == '\0') continue;
-    if (c != 'p') fail(source, line_no, "expected the problem line 'p sp N M' before any arc");
+    if (c != 'p') fail_line(source, line_no, "expected the problem line 'p sp N M' before any arc");
     Tokens tokens(line, false);
     std::string_view tok[5];
-    int k = 0;
-    for (std::string_view t; k < 5 && tokens.next(t);) tok[k++] = t;
+    const int k = tokens.first(tok);
     Problem p;
-    if (k != 4 || tok[1] != "sp") fail(source, line_no, "the problem line must read 'p sp N M'");
-    if (!parse_id(tok[2], n, p) || !parse_id(tok[3], m, p)) fail(source, line_no, "problem line: " + p.reason);
-    if (n > max_vertex_count) fail(source, line_no, "N = " + std::to_string(n) + " exceeds 2^31-1 vertices");
+    if (k != 4 || tok[1] != "sp") fail_line(source, line_no, "the problem line must read 'p sp N M'");
+    if (!parse_id(tok[2], n, p) || !parse_id(tok[3], m, p)) fail_line(source, line_no, "problem line: " + p.reason);
+    if (n > max_vertex_count) fail_line(source, line_no, "N = " + std::to_string(n) + " exceeds 2^31-1 vertices");
     problem_line = line_no;
   }
 
@@ -42,8 +34,7 @@ EdgeList<T> read_dimacs_entries(std::string_view text, const std::string& source
     }
     Tokens tokens(line, false);
     std::string_view tok[5];
-    int k = 0;
-    for (std::string_view t; k < 5 && tokens.next(t);) tok[k++] = t;
+    const int k = tokens.first(tok);
     if (kind != 'a' || tok[0] != "a" || k != 4) {
       p = {nullptr, "expected an arc 'a u v w'"};
       return false;
@@ -70,7 +61,7 @@ EdgeList<T> read_dimacs_entries(std::string_view text, const std::string& source
   edges.index_base = 1;
   gather(chunks, edges);
   if (static_cast<int64_t>(edges.rows.size()) != m)
-    fail(source, problem_line, "the problem line promises " + std::to_string(m) + " arcs, the file has " +
+    fail_line(source, problem_line, "the problem line promises " + std::to_string(m) + " arcs, the file has " +
                                    std::to_string(edges.rows.size()));
   return edges;
 }

@@ -5,27 +5,19 @@
 #include "text_parse.hpp"
 
 namespace gql::detail {
-namespace {
-
-[[noreturn]] void fail(const std::string& source, int64_t line, const std::string& why) {
-  throw Error(ErrorKind::io, why, {source, line});
-}
-
-}  // namespace
 
 template <class T>
 EdgeList<T> read_lg_entries(std::string_view text, const std::string& source, bool record_lines) {
-  if (text.empty()) fail(source, 1, "empty file: expected the header 'nv,ne,d|u,name'");
+  if (text.empty()) fail_line(source, 1, "empty file: expected the header 'nv,ne,d|u,name'");
   const std::string_view header = take_line(text);
   Tokens tokens(header, true);
   std::string_view tok[3];
-  int k = 0;
-  for (std::string_view t; k < 3 && tokens.next(t);) tok[k++] = t;
+  const int k = tokens.first(tok);
   int64_t nv = 0, ne = 0;
   Problem p;
-  if (k < 3 || (tok[2] != "d" && tok[2] != "u")) fail(source, 1, "the LG header must read 'nv,ne,d|u,name'");
-  if (!parse_id(tok[0], nv, p) || !parse_id(tok[1], ne, p)) fail(source, 1, "LG header: " + p.reason);
-  if (nv > max_vertex_count) fail(source, 1, "nv = " + std::to_string(nv) + " exceeds 2^31-1 vertices");
+  if (k < 3 || (tok[2] != "d" && tok[2] != "u")) fail_line(source, 1, "the LG header must read 'nv,ne,d|u,name'");
+  if (!parse_id(tok[0], nv, p) || !parse_id(tok[1], ne, p)) fail_line(source, 1, "LG header: " + p.reason);
+  if (nv > max_vertex_count) fail_line(source, 1, "nv = " + std::to_string(nv) + " exceeds 2^31-1 vertices");
   const bool undirected = tok[2] == "u";
 
   auto chunks = parse_lines<T>(text, 2, source, [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& pr) {
@@ -56,7 +48,7 @@ EdgeList<T> read_lg_entries(std::string_view text, const std::string& source, bo
   edges.index_base = 1;
   gather(chunks, edges);
   if (static_cast<int64_t>(edges.rows.size()) != ne)
-    fail(source, 1, "the header promises " + std::to_string(ne) + " edges, the file has " +
+    fail_line(source, 1, "the header promises " + std::to_string(ne) + " edges, the file has " +
                         std::to_string(edges.rows.size()));
   if (undirected) mirror(edges, false);
   return edges;

@@ -31,36 +31,31 @@ bool starts_with_banner(std::string_view text) {
   return text.size() >= banner_word.size() && lower(text.substr(0, banner_word.size())) == banner_word;
 }
 
-[[noreturn]] void fail(const std::string& source, int64_t line, const std::string& why) {
-  throw Error(ErrorKind::io, why, {source, line});
-}
-
 Banner parse_banner(std::string_view line, const std::string& source) {
   Tokens tokens(line, false);
   std::string_view word[5];
-  int n = 0;
-  for (std::string_view tok; n < 5 && tokens.next(tok);) word[n++] = tok;
+  const int n = tokens.first(word);
   if (n != 5 || !tokens.at_end())
-    fail(source, 1, "Matrix Market banner must read '%%MatrixMarket matrix <format> <field> <symmetry>'");
-  if (lower(word[1]) != "matrix") fail(source, 1, "only Matrix Market 'matrix' objects are supported");
+    fail_line(source, 1, "Matrix Market banner must read '%%MatrixMarket matrix <format> <field> <symmetry>'");
+  if (lower(word[1]) != "matrix") fail_line(source, 1, "only Matrix Market 'matrix' objects are supported");
   Banner b;
   const std::string format = lower(word[2]), field = lower(word[3]), symmetry = lower(word[4]);
   if (format == "coordinate") b.coordinate = true;
   else if (format == "array") b.coordinate = false;
-  else fail(source, 1, "unknown Matrix Market format '" + std::string(word[2]) + "'");
+  else fail_line(source, 1, "unknown Matrix Market format '" + std::string(word[2]) + "'");
   if (field == "real" || field == "double") b.field = Field::real;
   else if (field == "integer") b.field = Field::integer;
   else if (field == "pattern") b.field = Field::pattern;
   else if (field == "complex") b.field = Field::complex;
-  else fail(source, 1, "unknown Matrix Market field '" + std::string(word[3]) + "'");
+  else fail_line(source, 1, "unknown Matrix Market field '" + std::string(word[3]) + "'");
   if (symmetry == "general") b.symmetry = Symmetry::general;
   else if (symmetry == "symmetric") b.symmetry = Symmetry::symmetric;
   else if (symmetry == "skew-symmetric") b.symmetry = Symmetry::skew;
   else if (symmetry == "hermitian") b.symmetry = Symmetry::hermitian;
-  else fail(source, 1, "unknown Matrix Market symmetry '" + std::string(word[4]) + "'");
+  else fail_line(source, 1, "unknown Matrix Market symmetry '" + std::string(word[4]) + "'");
   if (b.field == Field::complex || b.symmetry == Symmetry::hermitian)
-    fail(source, 1, "complex Matrix Market files are not supported");
-  if (b.field == Field::pattern && !b.coordinate) fail(source, 1, "a pattern matrix must be in coordinate format");
+    fail_line(source, 1, "complex Matrix Market files are not supported");
+  if (b.field == Field::pattern && !b.coordinate) fail_line(source, 1, "a pattern matrix must be in coordinate format");
   return b;
 }
 
@@ -79,7 +74,7 @@ Header parse_header(std::string_view text, const std::string& source) {
   int64_t line_no = 1;
   std::string_view line;
   do {
-    if (text.empty()) fail(source, line_no, "missing the size line");
+    if (text.empty()) fail_line(source, line_no, "missing the size line");
     line = take_line(text);
     ++line_no;
   } while (is_blank(line) || first_char(line) == '%');
@@ -91,21 +86,21 @@ Header parse_header(std::string_view text, const std::string& source) {
     std::string_view tok;
     Problem problem;
     if (!tokens.next(tok))
-      fail(source, line_no, h.banner.coordinate ? "size line must read 'rows columns entries'"
+      fail_line(source, line_no, h.banner.coordinate ? "size line must read 'rows columns entries'"
                                                 : "size line must read 'rows columns'");
-    if (!parse_id(tok, number[k], problem)) fail(source, line_no, "size line: " + problem.reason);
+    if (!parse_id(tok, number[k], problem)) fail_line(source, line_no, "size line: " + problem.reason);
   }
-  if (!tokens.at_end()) fail(source, line_no, "size line has extra tokens");
+  if (!tokens.at_end()) fail_line(source, line_no, "size line has extra tokens");
   h.n_rows = number[0];
   h.n_cols = number[1];
   h.entries = number[2];
   if (h.n_rows > max_vertex_count || h.n_cols > max_vertex_count)
-    fail(source, line_no, "matrix is " + std::to_string(h.n_rows) + " x " + std::to_string(h.n_cols) +
+    fail_line(source, line_no, "matrix is " + std::to_string(h.n_rows) + " x " + std::to_string(h.n_cols) +
                               "; at most 2^31-1 rows and columns fit 32-bit indices");
   if (h.banner.symmetry != Symmetry::general && h.n_rows != h.n_cols)
-    fail(source, line_no, "a symmetric or skew-symmetric matrix must be square");
+    fail_line(source, line_no, "a symmetric or skew-symmetric matrix must be square");
   if (h.banner.symmetry == Symmetry::skew && stores_values<T> && std::is_unsigned_v<T>)
-    fail(source, 1, std::string("a skew-symmetric matrix needs a signed element type, not ") + type_name<T>());
+    fail_line(source, 1, std::string("a skew-symmetric matrix needs a signed element type, not ") + type_name<T>());
   h.body = text;
   return h;
 }
@@ -200,12 +195,12 @@ EdgeList<T> read_headerless(std::string_view text, const std::string& source, bo
   int64_t max_id = -1;
   for (auto& c : chunks) {
     if (c.columns != 0 && columns != 0 && c.columns != columns)
-      fail(source, c.first_data_line, "this line has " + std::to_string(c.columns) +
+      fail_line(source, c.first_data_line, "this line has " + std::to_string(c.columns) +
                                           " columns, earlier lines " + std::to_string(columns));
     if (columns == 0) columns = c.columns;
     max_id = std::max(max_id, c.max_id);
   }
-  if (max_id < 0) fail(source, 1, "no Matrix Market banner and no entries: the file is empty or not Matrix Market");
+  if (max_id < 0) fail_line(source, 1, "no Matrix Market banner and no entries: the file is empty or not Matrix Market");
   // n = the largest id: a headerless body cannot tell trailing isolated vertices.
   edges.n_rows = edges.n_cols = max_id + 1;
   gather(chunks, edges);
@@ -226,7 +221,7 @@ EdgeList<T> read_matrix_market_entries(std::string_view text, const std::string&
   if (!starts_with_banner(text)) return read_headerless<T>(text, source, record_lines);
   const Header h = parse_header<T>(text, source);
   if (!h.banner.coordinate)
-    fail(source, 1, "a Matrix Market array is a dense matrix: read it with read_matrix or read_vector");
+    fail_line(source, 1, "a Matrix Market array is a dense matrix: read it with read_matrix or read_vector");
   const bool with_value = h.banner.field != Field::pattern;
   const Symmetry symmetry = h.banner.symmetry;
   auto chunks = parse_lines<T>(h.body, h.size_line + 1, source,
@@ -259,7 +254,7 @@ EdgeList<T> read_matrix_market_entries(std::string_view text, const std::string&
   edges.index_base = 1;
   gather(chunks, edges);
   if (static_cast<int64_t>(edges.rows.size()) != h.entries)
-    fail(source, h.size_line, "the size line promises " + std::to_string(h.entries) + " entries, the file has " +
+    fail_line(source, h.size_line, "the size line promises " + std::to_string(h.entries) + " entries, the file has " +
                                   std::to_string(edges.rows.size()));
   if (symmetry != Symmetry::general) mirror(edges, symmetry == Symmetry::skew);
   return edges;
@@ -268,7 +263,7 @@ EdgeList<T> read_matrix_market_entries(std::string_view text, const std::string&
 template <class T>
 Matrix<T> read_matrix_market_array(std::string_view text, const std::string& source) {
   const Header h = parse_header<T>(text, source);
-  if (h.banner.coordinate) fail(source, 1, "expected a Matrix Market array");
+  if (h.banner.coordinate) fail_line(source, 1, "expected a Matrix Market array");
   const Symmetry symmetry = h.banner.symmetry;
   const int64_t n = h.n_rows, m = h.n_cols;
   auto chunks = parse_lines<T>(h.body, h.size_line + 1, source,
@@ -299,7 +294,7 @@ Matrix<T> read_matrix_market_array(std::string_view text, const std::string& sou
   if (symmetry == Symmetry::symmetric) expected = n * (n + 1) / 2;
   if (symmetry == Symmetry::skew) expected = n * (n - 1) / 2;
   if (static_cast<int64_t>(values.size()) != expected)
-    fail(source, h.size_line, "a " + std::to_string(n) + " x " + std::to_string(m) + " array needs " +
+    fail_line(source, h.size_line, "a " + std::to_string(n) + " x " + std::to_string(m) + " array needs " +
                                   std::to_string(expected) + " values, the file has " +
                                   std::to_string(values.size()));
   Matrix<T> out(n, m);
@@ -314,7 +309,7 @@ Matrix<T> read_matrix_market_array(std::string_view text, const std::string& sou
         if (symmetry == Symmetry::skew) {
           if constexpr (std::is_integral_v<T>)
             if (v == std::numeric_limits<T>::min())
-              fail(source, h.size_line, "a mirrored value of this skew-symmetric array does not fit the element type");
+              fail_line(source, h.size_line, "a mirrored value of this skew-symmetric array does not fit the element type");
           out(j, i) = static_cast<T>(-v);
         }
       }

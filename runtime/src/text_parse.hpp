@@ -21,6 +21,11 @@
 
 namespace gql::detail {
 
+// A format error on line `line` of `source` (the lines a reader checks itself, such as headers).
+[[noreturn]] inline void fail_line(const std::string& source, int64_t line, const std::string& why) {
+  throw Error(ErrorKind::io, why, {source, line});
+}
+
 // What went wrong on one line, and where in it.
 struct Problem {
   const char* at = nullptr;
@@ -38,6 +43,13 @@ class Tokens {
     while (p_ < end_ && !is_separator(*p_)) ++p_;
     token = std::string_view(b, static_cast<size_t>(p_ - b));
     return true;
+  }
+  // The line's first tokens into `out` (at most N); returns how many were read.
+  template <size_t N>
+  int first(std::string_view (&out)[N]) {
+    int k = 0;
+    for (std::string_view t; k < static_cast<int>(N) && next(t);) out[k++] = t;
+    return k;
   }
   bool at_end() {
     while (p_ < end_ && is_separator(*p_)) ++p_;

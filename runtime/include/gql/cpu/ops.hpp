@@ -152,8 +152,22 @@ int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
   return edges;
 }
 
-inline std::string direction_note(int64_t steps, int64_t pulls) {
-  return std::to_string(steps - pulls) + " push and " + std::to_string(pulls) + " pull steps so far";
+// One step of a vxm or mxv in a loop: `product(transposed, chooser, pulled)` computes the result in
+// the direction the op's chooser takes (`transposed` is null when the schedule fixes the direction
+// that does not read G's transpose, `plain`); then the step counts, the --explain line and the
+// assignment through the mask.
+template <class TW, class TG, class Product>
+void traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, const Csr<TG>& G, const char* op,
+                    Direction plain, const TraversalOptions& options, KernelContext& ctx, Product&& product) {
+  auto& state = traversal_state(ctx, options, G, options.direction != plain);
+  bool pulled = false;
+  auto result = product(options.direction == plain ? nullptr : &state.transposed, state.chooser, &pulled);
+  ++state.steps;
+  state.pulls += pulled;
+  ctx.explain(std::string(options.label) + ": " + op + " " + (pulled ? "pull" : "push") + " step, " +
+              std::to_string(state.steps - state.pulls) + " push and " + std::to_string(state.pulls) +
+              " pull steps so far");
+  assign_result(w, std::move(result), m, replace);
 }
 
 }  // namespace detail
@@ -164,16 +178,11 @@ void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, 
          const TraversalOptions& options, KernelContext& ctx) {
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
-  auto& state = detail::traversal_state(ctx, options, G, options.direction != Direction::push);
-  bool pulled = false;
-  auto result = cpu::vxm<S>(v, G, options.direction == Direction::push ? nullptr : &state.transposed, m,
-                            state.chooser, &pulled);
-  ++state.steps;
-  state.pulls += pulled;
   ctx.work().edges += detail::frontier_edges(v, G);
-  ctx.explain(std::string(options.label) + ": vxm " + (pulled ? "pull" : "push") + " step, " +
-              detail::direction_note(state.steps, state.pulls));
-  assign_result(w, std::move(result), m, replace);
+  detail::traversal_step(w, m, replace, G, "vxm", Direction::push, options, ctx,
+                         [&](const Csr<TG>* transposed, DirectionChooser& chooser, bool* pulled) {
+                           return cpu::vxm<S>(v, G, transposed, m, chooser, pulled);
+                         });
 }
 
 // w<mask, replace> = G * v over S.
@@ -182,15 +191,10 @@ void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, con
          const TraversalOptions& options, KernelContext& ctx) {
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
-  auto& state = detail::traversal_state(ctx, options, G, options.direction != Direction::pull);
-  bool pulled = false;
-  auto result = cpu::mxv<S>(G, options.direction == Direction::pull ? nullptr : &state.transposed, v, m,
-                            state.chooser, &pulled);
-  ++state.steps;
-  state.pulls += pulled;
-  ctx.explain(std::string(options.label) + ": mxv " + (pulled ? "pull" : "push") + " step, " +
-              detail::direction_note(state.steps, state.pulls));
-  assign_result(w, std::move(result), m, replace);
+  detail::traversal_step(w, m, replace, G, "mxv", Direction::pull, options, ctx,
+                         [&](const Csr<TG>* transposed, DirectionChooser& chooser, bool* pulled) {
+                           return cpu::mxv<S>(G, transposed, v, m, chooser, pulled);
+                         });
 }
 
 // ---- element-wise, copies, reductions ----------------------------------------------------------

@@ -159,28 +159,42 @@ DenseRows dense_rows_of(const Csr<TB>& B) {
   return d;
 }
 
-// The structure of row i of A * B (no mask) into a bitmap accumulator, B's dense rows by bitmap.
-template <class S, class Acc, class TA, class TB>
-inline void accumulate_structure_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const DenseRows& dense,
-                                     int64_t i) {
+// Calls visit(pa, k) for each entry pa (column k) of A's row i, in order. B's rows are scattered, so
+// the columns of the B row a nearer entry names are prefetched, and with prefetch_offsets also the
+// offsets of a later entry's row.
+template <bool prefetch_offsets, class TA, class TB, class Visit>
+inline void for_each_row_entry(const Csr<TA>& A, const Csr<TB>& B, int64_t i, Visit&& visit) {
   const auto a_off = A.row_offsets();
   const auto a_col = A.col_indices();
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
   const offset_t pa_end = a_off[static_cast<size_t>(i) + 1];
   for (offset_t pa = a_off[static_cast<size_t>(i)]; pa < pa_end; ++pa) {
-    const index_t k = a_col[static_cast<size_t>(pa)];
+    if constexpr (prefetch_offsets)
+      if (pa + prefetch_far < pa_end)
+        __builtin_prefetch(&b_off[static_cast<size_t>(a_col[static_cast<size_t>(pa + prefetch_far)])]);
     if (pa + prefetch_near < pa_end)
       __builtin_prefetch(&b_col[static_cast<size_t>(b_off[static_cast<size_t>(a_col[static_cast<size_t>(pa + prefetch_near)])])]);
+    visit(pa, a_col[static_cast<size_t>(pa)]);
+  }
+}
+
+// The structure of row i of A * B (no mask) into a bitmap accumulator, B's dense rows by bitmap.
+template <class S, class Acc, class TA, class TB>
+inline void accumulate_structure_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const DenseRows& dense,
+                                     int64_t i) {
+  const auto b_off = B.row_offsets();
+  const auto b_col = B.col_indices();
+  for_each_row_entry<false>(A, B, i, [&](offset_t, index_t k) {
     const int32_t s = dense.slot[static_cast<size_t>(k)];
     if (s >= 0) {
       acc.add_columns(dense.bits(s));
-      continue;
+      return;
     }
     const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
     for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb)
       acc.template add<MaskMode::none, true>(b_col[static_cast<size_t>(pb)], [] { return typename S::value_type{}; });
-  }
+  });
 }
 
 // Accumulates row i of A * B (under the mask row) into acc, which has begun the row.
@@ -191,25 +205,16 @@ inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B,
   using b_type = typename S::b_type;
   if constexpr (mode != MaskMode::none)
     for (index_t j : mask.row(i)) acc.mark(j);
-  const auto a_off = A.row_offsets();
-  const auto a_col = A.col_indices();
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
-  const offset_t pa_end = a_off[static_cast<size_t>(i) + 1];
-  for (offset_t pa = a_off[static_cast<size_t>(i)]; pa < pa_end; ++pa) {
-    const index_t k = a_col[static_cast<size_t>(pa)];
-    // B's rows are scattered: fetch the offsets of a later neighbour, then the columns of a nearer one.
-    if (pa + prefetch_far < pa_end)
-      __builtin_prefetch(&b_off[static_cast<size_t>(a_col[static_cast<size_t>(pa + prefetch_far)])]);
-    if (pa + prefetch_near < pa_end)
-      __builtin_prefetch(&b_col[static_cast<size_t>(b_off[static_cast<size_t>(a_col[static_cast<size_t>(pa + prefetch_near)])])]);
+  for_each_row_entry<true>(A, B, i, [&](offset_t pa, index_t k) {
     const a_type a = operand<S, a_type>(A, pa);
     const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
     for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb) {
       const index_t j = b_col[static_cast<size_t>(pb)];
       acc.template add<mode, count_only>(j, [&] { return S::con(a, operand<S, b_type>(B, pb), i, k, j); });
     }
-  }
+  });
 }
 
 template <class S, class TA, class TB>

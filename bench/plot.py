@@ -15,23 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
 import report  # noqa: E402  (the same loading and ceiling rules as the tables)
-
-try:
-    import matplotlib
-except ImportError:
-    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and os.path.exists("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
-    sys.exit("matplotlib is missing: apt-get install python3-matplotlib")
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file-only backend)
-
-
-def subtitle(records):
-    r = records[0]
-    load = [x["load_avg_1m"] for x in records if x.get("load_avg_1m") is not None]
-    extra = f", load {min(load):.1f}..{max(load):.1f}" if load else ""
-    return f"{r.get('machine', '?')}, {r.get('date', '?')[:10]}, {r.get('commit', '?')[:10]}{extra}"
+from plotting import grouped_bars, plt, save, subtitle  # noqa: E402
 
 
 def side_by_side(workload, records, folder):
@@ -45,34 +29,21 @@ def side_by_side(workload, records, folder):
         if r.get("variant") not in variants:
             variants.append(r.get("variant"))
     rate = {(r.get("case", ""), r.get("graph", ""), r.get("n"), r.get("variant")): r.get("rate") for r in records}
-    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(groups) + 2), 4.5))
-    width = 0.8 / max(1, len(variants))
-    for s, name in enumerate(variants):
-        xs, ys = [], []
-        for g, group in enumerate(groups):
-            v = rate.get((*group, name))
-            if v:
-                xs.append(g + (s - (len(variants) - 1) / 2) * width)
-                ys.append(v)
-        ax.bar(xs, ys, width, label=name)
     labels = []
     for case, graph, n in groups:
         label = graph if len(graph) < 22 else graph[:20] + ".."
         if workload in ("lu", "fw"):
             label = f"n={n}"
         labels.append(f"{case}\n{label}" if case else label)
-    ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(groups) + 2), 4.5))
+    grouped_bars(ax, groups, variants, lambda group, name: rate.get((*group, name)) or None, labels)
+    plt.setp(ax.get_xticklabels(), fontsize=7, rotation=30, ha="right")
     ax.set_yscale("log")
     ax.set_ylabel(records[0].get("rate_unit", "rate"))
     ax.set_title(f"{workload}: gql and peers\n{subtitle(records)}", fontsize=9)
     ax.legend(fontsize=8)
-    fig.tight_layout()
     prefix = "gpu" if "GPU" in records[0].get("machine", "") or "H200" in records[0].get("machine", "") else "cpu"
-    path = os.path.join(folder, f"{prefix}_{workload}.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, folder, f"{prefix}_{workload}.png", 110)
 
 
 def percent_of_ceiling(records, folder):
@@ -89,11 +60,7 @@ def percent_of_ceiling(records, folder):
     ax.invert_yaxis()
     ax.set_xlabel("% of the ceiling measured in the same run")
     ax.set_title(f"GPU figures against their ceilings\n{subtitle(records)}", fontsize=9)
-    fig.tight_layout()
-    path = os.path.join(folder, "gpu_percent_of_ceiling.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, folder, "gpu_percent_of_ceiling.png", 110)
 
 
 def main():

@@ -10,20 +10,12 @@ it (test/gpu/run's output: bench/gpu_spgemm/results.jsonl). Writes into PLOT_DIR
   gpu_block_sort.png         items per second of each block sort, per segment-size class
 """
 import argparse
-import json
 import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    # A python3 other than the system's (e.g. pyenv's) may lack Debian's python3-matplotlib.
-    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and os.path.exists("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
-    sys.exit("matplotlib is missing: apt-get install python3-matplotlib")
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file-only backend)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "common"))
+import report  # noqa: E402  (the same loading as the tables)
+from plotting import grouped_bars, plt, save, subtitle  # noqa: E402
 
 
 def find_results(folder):
@@ -35,31 +27,6 @@ def find_results(folder):
         if "results.jsonl" in files:
             return os.path.join(dirpath, "results.jsonl")
     sys.exit(f"no results.jsonl under {folder}")
-
-
-def load(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def subtitle(records):
-    r = records[0]
-    return f"{r.get('machine', '?')}, {r.get('date', '?')}, {r.get('commit', '?')[:10]}"
-
-
-def grouped_bars(ax, groups, series, value):
-    """Bars of value(group, name) for each group (x) and series name (one colour each)."""
-    width = 0.8 / max(1, len(series))
-    for s, name in enumerate(series):
-        xs, ys = [], []
-        for g, group in enumerate(groups):
-            v = value(group, name)
-            if v is not None:
-                xs.append(g + (s - (len(series) - 1) / 2) * width)
-                ys.append(v)
-        ax.bar(xs, ys, width, label=name)
-    ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups)
 
 
 def plot_rates(records, out):
@@ -85,11 +52,7 @@ def plot_rates(records, out):
     ax.set_ylabel("billion products / s (median)")
     ax.set_title("C = A * A, all phases, result on the device\n" + subtitle(records), fontsize=9)
     ax.legend(fontsize=8)
-    path = os.path.join(out, "gpu_spgemm_rates.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, out, "gpu_spgemm_rates.png", 120)
 
 
 def plot_threshold(records, out):
@@ -107,11 +70,7 @@ def plot_threshold(records, out):
     ax.set_ylabel("time, ms (median)")
     ax.set_title("gql paths SpGEMM: large-row threshold\n" + subtitle(records), fontsize=9)
     ax.legend(fontsize=8)
-    path = os.path.join(out, "gpu_spgemm_threshold.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, out, "gpu_spgemm_threshold.png", 120)
 
 
 def plot_sorts(records, out):
@@ -134,11 +93,7 @@ def plot_sorts(records, out):
     ax.set_ylabel("billion items / s (median)")
     ax.set_title("Block sorts of small-row buffers\n" + subtitle(records), fontsize=9)
     ax.legend(fontsize=8)
-    path = os.path.join(out, "gpu_block_sort.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, out, "gpu_block_sort.png", 120)
 
 
 def main():
@@ -146,7 +101,7 @@ def main():
     parser.add_argument("results_dir")
     parser.add_argument("-o", "--out", help="folder for the PNGs (default: the results folder)")
     args = parser.parse_args()
-    records = load(find_results(args.results_dir))
+    records = report.load(find_results(args.results_dir))
     if not records:
         sys.exit("no results")
     out = args.out or args.results_dir

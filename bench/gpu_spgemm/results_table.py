@@ -5,8 +5,11 @@
 
 Standard library only: the GPU machine may lack everything else.
 """
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from report import load, table  # noqa: E402  (the loading and table layout of every benchmark report)
 
 
 def fmt_time(record):
@@ -20,18 +23,8 @@ def fmt_rate(value, scale, digits=2):
     return "-" if value is None else f"{value / scale:.{digits}f}"
 
 
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def main(path):
-    try:
-        with open(path) as f:
-            records = [json.loads(line) for line in f if line.strip()]
-    except FileNotFoundError:
-        records = []
+    records = load(path)
     if not records:
         print("no results")
         return 1
@@ -39,7 +32,7 @@ def main(path):
     out = [f"# GPU SpGEMM benchmarks\n\n{first.get('machine', '?')}, {first.get('date', '?')}, "
            f"commit {first.get('commit', '?')[:12]}\n"]
     for r in records:
-        if r["workload"] == "ceiling":
+        if r["workload"] == "ceiling" and "gb_per_s" in r:  # the copy ceiling (not the min-plus ones)
             out.append(f"Ceiling: {r['variant']}: {r['gb_per_s']:.0f} GB/s (read + write).\n")
 
     spgemm = [r for r in records if r["workload"] == "spgemm"]

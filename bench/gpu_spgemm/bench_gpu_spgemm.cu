@@ -39,44 +39,14 @@
 #include "gql/device/spgemm.hpp"
 #include "gql/device/spgemm_to_host.hpp"
 #include "gql/io.hpp"
-
-namespace gql_bench_spgemm {
-
-using namespace gql;
-
-// The semiring structs as the code generator writes them.
-struct Paths {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = unsigned long long;
-  static constexpr Monoid monoid = Monoid::sum;
-  static constexpr bool reads_values = false, positional = false, has_terminal = false;
-  GQL_HD static value_type con(bool, bool, long long, long long, long long) { return 1; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
-  GQL_HD static value_type zero() { return 0; }
-  GQL_HD static value_type terminal() { return 0; }
-};
-
-struct PlusTimesF32 {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr Monoid monoid = Monoid::sum;
-  static constexpr bool reads_values = true, positional = false, has_terminal = false;
-  GQL_HD static value_type con(float a, float b, long long, long long, long long) { return a * b; }
-  GQL_HD static value_type agg(value_type x, value_type y) { return x + y; }
-  GQL_HD static value_type zero() { return 0.0f; }
-  GQL_HD static value_type terminal() { return 0.0f; }
-};
-
-}  // namespace gql_bench_spgemm
+#include "reference_semirings.hpp"
 
 namespace {
 
 using namespace gql;
 using namespace gql::bench;
-using gql_bench_spgemm::Paths;
-using gql_bench_spgemm::PlusTimesF32;
+using Paths = reference_semirings::Paths<unsigned long long>;
+using PlusTimesF32 = reference_semirings::PlusTimes<float>;
 
 struct Options {
   std::string json;

@@ -6,14 +6,13 @@
 // batches; and masks (plain and complemented) applied on the device.
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "device_semirings.cuh"
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
+#include "skewed_graph.hpp"
 #include "gql/device/spgemm.hpp"
 
 // The semiring structs as the code generator writes them (external linkage, as in generated code).
@@ -83,32 +82,7 @@ namespace {
 using namespace gql;
 using namespace spgemm_test;
 
-// A graph with skewed degrees: a few hubs of high degree and many vertices of low degree,
-// sorted unique columns per row, weights in [1, 4].
-template <class T>
-Csr<T> generate(int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<storage_t<T>> vals;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t degree = (i % 97 == 0) ? n / 3 : static_cast<int64_t>(rng() % 12);
-    std::map<index_t, int> row;
-    for (int64_t d = 0; d < degree; ++d) {
-      // Half the edges point at the first few vertices, so hubs are also reached often.
-      const index_t j = static_cast<index_t>(rng() % 2 ? rng() % 16 : rng() % static_cast<uint64_t>(n));
-      row[j] = static_cast<int>(1 + rng() % 4);
-    }
-    for (auto& [j, w] : row) {
-      cols.push_back(j);
-      if constexpr (stores_values<T>) vals.push_back(static_cast<storage_t<T>>(w));
-    }
-    offsets.push_back(static_cast<offset_t>(cols.size()));
-  }
-  Csr<T> g(n, n, std::move(offsets), std::move(cols), std::move(vals));
-  g.validate();
-  return g;
-}
+using test_support::skewed_graph;  // hubs of a third of the vertices every 97 rows
 
 // Plans that route the rows of the generated graphs (bounds from 0 to several thousand) through
 // every class, or all through one.
@@ -174,8 +148,8 @@ void print_stats(const std::string& where, const SpgemmStats& s, int64_t nvals) 
 template <class S>
 void check_semiring(const char* name) {
   const int64_t n = gpu_test::small_inputs() ? 300 : 3000;
-  Csr<typename S::a_type> a = generate<typename S::a_type>(n, 11);
-  Csr<typename S::b_type> b = generate<typename S::b_type>(n, 12);
+  Csr<typename S::a_type> a = skewed_graph<typename S::a_type>(n, 11);
+  Csr<typename S::b_type> b = skewed_graph<typename S::b_type>(n, 12);
   Csr<typename S::value_type> expected = reference<S>(a, b);
   Stream stream;
   DeviceCsr<typename S::a_type> da = to_device(a, stream);
@@ -212,10 +186,10 @@ Csr<V> through_mask(const Csr<V>& c, const Csr<M>& mask, bool complement) {
 template <class S>
 void check_masked(const char* name) {
   const int64_t n = gpu_test::small_inputs() ? 300 : 3000;
-  Csr<typename S::a_type> a = generate<typename S::a_type>(n, 21);
-  Csr<typename S::b_type> b = generate<typename S::b_type>(n, 22);
+  Csr<typename S::a_type> a = skewed_graph<typename S::a_type>(n, 21);
+  Csr<typename S::b_type> b = skewed_graph<typename S::b_type>(n, 22);
   // A mask denser than the operands, so both a plain and a complemented mask keep many entries.
-  Csr<bool> mask = generate<bool>(n, 23);
+  Csr<bool> mask = skewed_graph<bool>(n, 23);
   const Csr<typename S::value_type> full = reference<S>(a, b);
   Stream stream;
   DeviceCsr<typename S::a_type> da = to_device(a, stream);

@@ -4,14 +4,13 @@
 // sizing from the device budget.
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "device_semirings.cuh"
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
+#include "skewed_graph.hpp"
 #include "gql/device/spgemm_to_host.hpp"
 
 namespace spgemm_to_host_test {
@@ -40,33 +39,15 @@ namespace {
 using namespace gql;
 using namespace spgemm_to_host_test;
 
-// Skewed degrees (hubs every 97 rows), sorted unique columns, weights in [1, 4].
-template <class T>
-Csr<T> generate(int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<storage_t<T>> vals;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t degree = (i % 97 == 0) ? n / 4 : static_cast<int64_t>(rng() % 10);
-    std::map<index_t, int> row;
-    for (int64_t d = 0; d < degree; ++d)
-      row[static_cast<index_t>(rng() % 2 ? rng() % 16 : rng() % static_cast<uint64_t>(n))] = static_cast<int>(1 + rng() % 4);
-    for (auto& [j, w] : row) {
-      cols.push_back(j);
-      if constexpr (stores_values<T>) vals.push_back(static_cast<storage_t<T>>(w));
-    }
-    offsets.push_back(static_cast<offset_t>(cols.size()));
-  }
-  return Csr<T>(n, n, std::move(offsets), std::move(cols), std::move(vals));
-}
+// Hubs of a quarter of the vertices every 97 rows.
+constexpr test_support::SkewedDegrees degrees{.hub_divisor = 4, .low_degrees = 10};
 
 template <class S>
 void check_semiring(const char* name) {
   using V = typename S::value_type;
   const int64_t n = gpu_test::small_inputs() ? 300 : 2500;
-  const Csr<typename S::a_type> a = generate<typename S::a_type>(n, 21);
-  const Csr<typename S::b_type> b = generate<typename S::b_type>(n, 22);
+  const Csr<typename S::a_type> a = test_support::skewed_graph<typename S::a_type>(n, 21, degrees);
+  const Csr<typename S::b_type> b = test_support::skewed_graph<typename S::b_type>(n, 22, degrees);
   const Csr<V> expected = reference<S>(a, b);
   Stream stream;
   const DeviceCsr<typename S::a_type> da = to_device(a, stream);

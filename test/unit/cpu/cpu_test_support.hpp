@@ -1,4 +1,4 @@
-// Shared by the CPU kernel tests: semiring policies of the shape the code generator writes,
+// Shared by the CPU kernel tests: semiring policies (the shared reference ones and the tests' own),
 // random graphs, and conversions to plain maps that the straightforward references work on.
 #pragma once
 
@@ -13,50 +13,21 @@
 
 #include "gql/graph.hpp"
 #include "gql/semiring.hpp"
+#include "reference_semirings.hpp"
 
 namespace gql::test {
 
-// paths: counts the paths of length two (value-free).
-struct Paths {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = uint64_t;
-  static constexpr Monoid monoid = Monoid::sum;
-  static constexpr bool reads_values = false;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static value_type con(bool, bool, long long, long long, long long) { return 1; }
-  static value_type agg(value_type x, value_type y) { return x + y; }
-  static value_type zero() { return 0; }
-  static value_type terminal() { return 0; }
-};
-
-template <class T>
-struct MinPlus {
-  using a_type = T;
-  using b_type = T;
-  using value_type = T;
-  static constexpr Monoid monoid = Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static T con(T a, T b, long long, long long, long long) { return a + b; }
-  static T agg(T x, T y) { return y < x ? y : x; }
-  static T zero() { return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                                 : std::numeric_limits<T>::max(); }
-  static T terminal() { return zero(); }
-};
+// The shared reference policies (test/support), under the names these tests use.
+using Paths = reference_semirings::Paths<uint64_t>;
+using reference_semirings::AnyPair;
+using reference_semirings::MinPlus;
+using reference_semirings::OrAnd;
+using MaxTimes = reference_semirings::MaxTimes<double>;
+using reference_semirings::PolicyShape;
 
 // widest path with a terminal: once an entry reaches `cap` no product can raise it.
-struct MaxMinCapped {
-  using a_type = int32_t;
-  using b_type = int32_t;
-  using value_type = int32_t;
+struct MaxMinCapped : PolicyShape<int32_t, int32_t, int32_t, Monoid::max, true, false, true> {
   static constexpr int32_t cap = 6;
-  static constexpr Monoid monoid = Monoid::max;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = true;
   static int32_t con(int32_t a, int32_t b, long long, long long, long long) {
     const int32_t w = a < b ? a : b;
     return w < cap ? w : cap;
@@ -66,59 +37,8 @@ struct MaxMinCapped {
   static int32_t terminal() { return cap; }
 };
 
-struct MaxTimes {
-  using a_type = double;
-  using b_type = double;
-  using value_type = double;
-  static constexpr Monoid monoid = Monoid::max;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static double con(double a, double b, long long, long long, long long) { return a * b; }
-  static double agg(double x, double y) { return x < y ? y : x; }
-  static double zero() { return -std::numeric_limits<double>::infinity(); }
-  static double terminal() { return zero(); }
-};
-
-// any_pair: a pattern result (bool), settled at the first product.
-struct AnyPair {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = bool;
-  static constexpr Monoid monoid = Monoid::any;
-  static constexpr bool reads_values = false;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static bool con(bool, bool, long long, long long, long long) { return true; }
-  static bool agg(bool x, bool) { return x; }
-  static bool zero() { return false; }
-  static bool terminal() { return true; }
-};
-
-// or_and over numbers read as booleans (nonzero = true): false entries exist and are dropped.
-struct OrAnd {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = bool;
-  static constexpr Monoid monoid = Monoid::lor;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = true;
-  static bool con(bool a, bool b, long long, long long, long long) { return a && b; }
-  static bool agg(bool x, bool y) { return x || y; }
-  static bool zero() { return false; }
-  static bool terminal() { return true; }
-};
-
 // positional: the smallest (i, k, j) code over the paths, so i, k and j must all arrive right.
-struct MinPosition {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = int64_t;
-  static constexpr Monoid monoid = Monoid::min;
-  static constexpr bool reads_values = false;
-  static constexpr bool positional = true;
-  static constexpr bool has_terminal = false;
+struct MinPosition : PolicyShape<bool, bool, int64_t, Monoid::min, false, true> {
   static int64_t con(bool, bool, long long i, long long k, long long j) { return i * 1000000 + k * 1000 + j; }
   static int64_t agg(int64_t x, int64_t y) { return y < x ? y : x; }
   static int64_t zero() { return std::numeric_limits<int64_t>::max(); }
@@ -126,14 +46,7 @@ struct MinPosition {
 };
 
 // A user-written monoid (sum modulo 7) over a user con.
-struct UserMod7 {
-  using a_type = int32_t;
-  using b_type = int32_t;
-  using value_type = int32_t;
-  static constexpr Monoid monoid = Monoid::user;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
+struct UserMod7 : PolicyShape<int32_t, int32_t, int32_t, Monoid::user> {
   static int32_t con(int32_t a, int32_t b, long long, long long, long long) { return (a * 3 + b) % 7; }
   static int32_t agg(int32_t x, int32_t y) { return (x + y) % 7; }
   static int32_t zero() { return 0; }

@@ -12,65 +12,19 @@ using gql::Matrix;
 using gql::cpu::ClosureOptions;
 using gql::cpu::ClosureVariant;
 
+using MaxMin = gql::reference_semirings::MaxMin<int32_t>;
+using MaxTimesReliability = gql::test::MaxTimes;  // over probabilities in [0, 1]; 0 = no edge
+using gql::test::OrAnd;
+
 // min_plus on int32 with an absorbing "no path" value (no overflow).
-struct MinPlusSat {
-  using a_type = int32_t;
-  using b_type = int32_t;
-  using value_type = int32_t;
+struct MinPlusSat : gql::test::PolicyShape<int32_t, int32_t, int32_t, gql::Monoid::min> {
   static constexpr int32_t none = 1 << 29;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
   static int32_t con(int32_t a, int32_t b, long long, long long, long long) {
     return a >= none || b >= none ? none : a + b;
   }
   static int32_t agg(int32_t x, int32_t y) { return y < x ? y : x; }
   static int32_t zero() { return none; }
   static int32_t terminal() { return none; }
-};
-
-struct OrAndDense {
-  using a_type = bool;
-  using b_type = bool;
-  using value_type = bool;
-  static constexpr gql::Monoid monoid = gql::Monoid::lor;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = true;
-  static bool con(bool a, bool b, long long, long long, long long) { return a && b; }
-  static bool agg(bool x, bool y) { return x || y; }
-  static bool zero() { return false; }
-  static bool terminal() { return true; }
-};
-
-struct MaxMin {
-  using a_type = int32_t;
-  using b_type = int32_t;
-  using value_type = int32_t;
-  static constexpr gql::Monoid monoid = gql::Monoid::max;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static int32_t con(int32_t a, int32_t b, long long, long long, long long) { return a < b ? a : b; }
-  static int32_t agg(int32_t x, int32_t y) { return x < y ? y : x; }
-  static int32_t zero() { return 0; }
-  static int32_t terminal() { return 0; }
-};
-
-// max_times over probabilities in [0, 1]: most reliable paths; 0 = no edge.
-struct MaxTimesReliability {
-  using a_type = double;
-  using b_type = double;
-  using value_type = double;
-  static constexpr gql::Monoid monoid = gql::Monoid::max;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  static double con(double a, double b, long long, long long, long long) { return a * b; }
-  static double agg(double x, double y) { return x < y ? y : x; }
-  static double zero() { return 0.0; }
-  static double terminal() { return 0.0; }
 };
 
 // The textbook triple loop.
@@ -130,7 +84,7 @@ TEST(Closure, MinPlusFloatWithIntegerWeightsExact) {
 
 TEST(Closure, TransitiveClosureOrAnd) {
   const auto weight = [](std::mt19937&) { return uint8_t{1}; };
-  expect_all_variants_exact<OrAndDense, bool>(90, 0.02, 3, weight);
+  expect_all_variants_exact<OrAnd, bool>(90, 0.02, 3, weight);
 }
 
 TEST(Closure, WidestPathsMaxMin) {

@@ -4,7 +4,8 @@
 // both row classes, output assembly; cuSPARSE: work estimation, compute, copy and their buffer
 // allocations), with the result left on the device. Then a sweep of gql's schedule values
 // (large_row_products with the shared-memory classes reaching up to it, medium_row_products,
-// large_chunk_bytes, medium_bitmap_columns, one at a time from the defaults), the product streamed to host memory in blocks of rows (spgemm_to_host: one cold run,
+// large_chunk_bytes, medium_bitmap_columns, one at a time from the defaults; and the spilled rows'
+// sort chunk, with rows of 8193..16383 products spilled to the hybrid sort), the product streamed to host memory in blocks of rows (spgemm_to_host: one cold run,
 // checked against the device result's checksum where the same run made one), and the
 // device-to-device copy ceiling that the GB/s figures are measured against.
 //
@@ -17,6 +18,7 @@
 // Usage: bench_gpu_spgemm [--json FILE] [--graphs kron:16,kron:18] [--repeats 5]
 //                         [--sweep kron:16,kron:18] [--thresholds 1024,2048,4096,8193,16384]
 //                         [--medium 2048,4096] [--chunk-bytes 49152,65536,98304] [--bitmap-columns 0]
+//                         [--sort-chunks 512,1024,2048]
 //                         [--streamed kron:18,kron:20] [--variant-seconds 10]
 // (an empty list, e.g. --graphs "", leaves that part out)
 #include <chrono>
@@ -56,6 +58,7 @@ struct Options {
   std::vector<int64_t> medium{2048, 4096};
   std::vector<int64_t> chunk_bytes{48 * 1024, 64 * 1024, 96 * 1024};
   std::vector<int64_t> bitmap_columns{0};
+  std::vector<int64_t> sort_chunks{512, 1024, 2048};
   std::vector<std::string> streamed{"kron:18", "kron:20"};
   int repeats = 5;
   double variant_seconds = 10;  // repeats are cut so one variant takes about this long
@@ -91,6 +94,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--medium") o.medium = integers(value);
     else if (flag == "--chunk-bytes") o.chunk_bytes = integers(value);
     else if (flag == "--bitmap-columns") o.bitmap_columns = integers(value);
+    else if (flag == "--sort-chunks") o.sort_chunks = integers(value);
     else {
       throw Error(ErrorKind::usage, "unknown option " + flag);
     }
@@ -179,6 +183,7 @@ void add_classes(Record& record, const SpgemmStats& s) {
   record.integer("tiny_rows", s.tiny_rows).integer("small_rows", s.small_rows).integer("medium_rows", s.medium_rows)
       .integer("spilled_rows", s.sorted_rows).integer("large_rows", s.large_rows)
       .integer("large_chunks", s.large_chunks).integer("chunk_columns", s.chunk_columns)
+      .integer("sorted_chunk_items", s.sorted_chunk_items)
       .integer("batches", s.batches).integer("scratch_bytes", s.scratch_bytes)
       .integer("result_bytes", s.result_bytes).boolean("medium_bitmap", s.medium_bitmap)
       .number("classify_ms", s.classify_ms).number("accumulate_ms", s.accumulate_ms)
@@ -324,6 +329,13 @@ std::vector<SweepPoint> sweep_points(const Options& o) {
     SpgemmPlan plan;
     plan.large_chunk_bytes = static_cast<int>(bytes);
     points.push_back({"large_chunk_bytes", bytes, plan});
+  }
+  for (const int64_t chunk : o.sort_chunks) {  // the default plan spills no row: spill the 8193..16383
+    SpgemmPlan plan;
+    plan.large_row_products = 16384;
+    plan.medium_row_products = SpgemmShapes::medium_slots;
+    plan.sorted_chunk_items = static_cast<int>(chunk);
+    points.push_back({"sorted_chunk_items", chunk, plan});
   }
   return points;
 }

@@ -9,6 +9,7 @@
 //             k-block by size), out_of_core auto(streams = 3)
 //   lu        tile 256 (cuda) / 128 (openmp), gemm vendor; openmp threads auto
 //   others    openmp threads auto; cuda block 256
+#include <algorithm>
 #include <cmath>
 
 #include "sema/analyzer.hpp"
@@ -366,11 +367,14 @@ class ScheduleChecker {
       }
       rc.accumulator = static_cast<ir::Accumulator>(*c);
       if (rc.accumulator == ir::Accumulator::sort) {
-        std::map<std::string, double> args = {{"chunk", 512}};
+        // The chunks the GPU runtime's spilled-row sort is built for (SpgemmShapes::sorted_chunk_choices);
+        // without an argument, the runtime's default.
+        static constexpr int64_t sort_chunks[] = {512, 1024, 2048, 4096};
+        std::map<std::string, double> args = {{"chunk", 2048}};
         if (!arguments(r.accumulator, args, 0, 65536, true)) return std::nullopt;
         rc.chunk = static_cast<int64_t>(args["chunk"]);
-        if (!power_of_two(rc.chunk)) {
-          d_.error(r.accumulator.span, "chunk must be a power of two in 1..65536");
+        if (std::find(std::begin(sort_chunks), std::end(sort_chunks), rc.chunk) == std::end(sort_chunks)) {
+          d_.error(r.accumulator.span, "chunk must be one of 512, 1024, 2048, 4096 (the sort chunks that fit shared memory)");
           return std::nullopt;
         }
       } else if (r.accumulator.has_arguments) {

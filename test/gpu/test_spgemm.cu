@@ -1,9 +1,9 @@
 // The GPU generalized graph multiplication against a plain CPU reference, on generated graphs with
 // skewed degrees, for several semirings (native atomics, CAS loops on 4-byte and 1-byte values, a
 // positional con, a terminal monoid) and plans that send rows to every class (tiny and small rows
-// sorted in shared memory, medium rows hashed, spilled rows sorted in global memory, large rows in
-// dense column chunks, one or many per row), all rows to one class, or the rows through many
-// batches; and masks (plain and complemented) applied on the device.
+// sorted in shared memory, medium rows hashed, spilled rows sorted in global memory with the default
+// and other sort chunks, large rows in dense column chunks, one or many per row), all rows to one
+// class, or the rows through many batches; and masks (plain and complemented) applied on the device.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -107,6 +107,14 @@ std::vector<Case> cases() {
       {"all spilled (hybrid sort)",
        SpgemmPlan{.large_row_products = never, .medium_row_products = 0, .small_row_products = 0,
                   .tiny_row_products = 0}},
+      // The sort chunk of a schedule's sort(chunk = N): many chunks merged per row, or most rows in
+      // one chunk (4096 only for values of up to 4 bytes; wider ones take their largest).
+      {"all spilled, sort chunks of 512",
+       SpgemmPlan{.large_row_products = never, .medium_row_products = 0, .small_row_products = 0,
+                  .tiny_row_products = 0, .sorted_chunk_items = 512}},
+      {"all spilled, sort chunks of 4096",
+       SpgemmPlan{.large_row_products = never, .medium_row_products = 0, .small_row_products = 0,
+                  .tiny_row_products = 0, .sorted_chunk_items = 4096}},
       {"all large, one chunk",
        SpgemmPlan{.large_row_products = 1, .medium_row_products = 0, .small_row_products = 0, .tiny_row_products = 0,
                   .large_chunk_bytes = 64 * 1024}},
@@ -160,6 +168,13 @@ void check_semiring(const char* name) {
     const Csr<typename S::value_type> got = spgemm<S>(da, db, c.plan, stream, &stats).to_host(stream);
     compare(got, expected, where);
     print_stats(where, stats, got.nvals());
+    using V = typename S::value_type;
+    const int64_t chunk = c.plan.sorted_chunk_items == 0 ? SpgemmShapes::sorted_chunk_items<V>
+                                                         : std::min(c.plan.sorted_chunk_items,
+                                                                    SpgemmShapes::max_sorted_chunk_items<V>);
+    GPU_CHECK_MSG(stats.sorted_chunk_items == chunk, where + ": sorted in chunks of " +
+                                                         std::to_string(stats.sorted_chunk_items) + ", expected " +
+                                                         std::to_string(chunk));
   }
 }
 
@@ -231,6 +246,14 @@ void check_edge_cases() {
     bad_plan = e.kind() == ErrorKind::usage;
   }
   GPU_CHECK(bad_plan);
+  bool bad_chunk = false;
+  try {
+    DeviceCsr<bool> dg = to_device(Csr<bool>(4, 4), stream);
+    spgemm<Paths>(dg, dg, SpgemmPlan{.sorted_chunk_items = 300}, stream);
+  } catch (const Error& e) {
+    bad_chunk = e.kind() == ErrorKind::usage && std::string(e.what()).find("512, 1024, 2048, 4096") != std::string::npos;
+  }
+  GPU_CHECK(bad_chunk);
 }
 
 }  // namespace

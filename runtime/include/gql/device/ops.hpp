@@ -24,6 +24,8 @@ struct ProductOptions {
   long long large_row_products = 0;
   // Rows below the large class with at least this many take the shared-memory hash; 0: the default.
   long long medium_row_products_min = 0;
+  // The spilled rows' sort chunk (SpgemmPlan::sorted_chunk_items); 0: the default.
+  int sorted_chunk_items = 0;
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
 };
@@ -115,6 +117,7 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
     plan.medium_row_products = std::clamp<long long>(options.large_row_products - 1, plan.small_row_products,
                                                      SpgemmShapes::medium_slots);
   }
+  plan.sorted_chunk_items = options.sorted_chunk_items;
   SpgemmStats stats;
   auto product = gql::spgemm<Device>(dA, dB, dM.view, plan, stream, &stats).to_host(stream);
   ctx.work().products += stats.products;

@@ -53,6 +53,11 @@ struct SpgemmPlan {
   // Medium rows leave the table in column order through a shared-memory bitmap of C's columns when
   // C has at most this many columns (else they are sorted).
   int64_t medium_bitmap_columns = int64_t{1} << 18;
+  // The spilled rows' hybrid sort sorts chunks of this many entries in shared memory before merging
+  // them: one of SpgemmShapes::sorted_chunk_choices, or 0 for the default (sorted_chunk_items). A
+  // chunk wider than the value type's shared memory allows (max_sorted_chunk_items) takes that
+  // maximum.
+  int sorted_chunk_items = 0;
 };
 
 // What the last spgemm did (for --explain and the benchmarks).
@@ -65,6 +70,7 @@ struct SpgemmStats {
   int64_t large_rows = 0;
   int64_t large_chunks = 0;  // column chunks per large row
   int64_t chunk_columns = 0;
+  int64_t sorted_chunk_items = 0;  // the spilled rows' sort chunk
   int64_t batches = 0;
   int64_t scratch_bytes = 0;  // the largest batch's scratch
   int64_t result_bytes = 0;   // C's columns and values
@@ -86,6 +92,7 @@ inline void accumulate(SpgemmStats& total, const SpgemmStats& s) {
   total.large_rows += s.large_rows;
   total.large_chunks = s.large_chunks;
   total.chunk_columns = s.chunk_columns;
+  total.sorted_chunk_items = s.sorted_chunk_items;
   total.batches += s.batches;
   total.scratch_bytes = std::max(total.scratch_bytes, s.scratch_bytes);
   total.result_bytes += s.result_bytes;
@@ -100,7 +107,8 @@ inline std::string describe(const SpgemmStats& s) {
   return std::to_string(s.products) + " products; rows: " + std::to_string(s.tiny_rows) + " tiny + " +
          std::to_string(s.small_rows) + " small (bitonic sort in shared memory), " + std::to_string(s.medium_rows) +
          " medium (shared-memory hash, " + (s.medium_bitmap ? "bitmap" : "sorted") + " emission), " +
-         std::to_string(s.sorted_rows) + " spilled (hybrid sort in global memory), " +
+         std::to_string(s.sorted_rows) + " spilled (hybrid sort in global memory, chunks of " +
+         std::to_string(s.sorted_chunk_items) + "), " +
          std::to_string(s.large_rows) + " large (dense accumulators, " + std::to_string(s.large_chunks) +
          " chunks of " + std::to_string(s.chunk_columns) + " columns each); memory: " +
          std::to_string(s.scratch_bytes >> 20) + " MiB scratch, " + std::to_string(s.result_bytes >> 20) +
@@ -156,6 +164,10 @@ class SpgemmDriver {
     if (device::spgemm_large_shared_bytes<V>(chunk_cells_) + 8192 > static_cast<unsigned long long>(max_shared))
       throw Error(ErrorKind::usage, "spgemm: large_chunk_bytes exceeds the device's shared memory per block");
     chunks_ = static_cast<int>((b_.n_cols + chunk_cells_ - 1) / chunk_cells_);
+    sorted_chunk_ = std::min(plan.sorted_chunk_items > 0 ? plan.sorted_chunk_items : SpgemmShapes::sorted_chunk_items<V>,
+                             SpgemmShapes::max_sorted_chunk_items<V>);
+    const auto& choices = SpgemmShapes::sorted_chunk_choices;
+    sorted_rows_ = k_.sorted_rows[static_cast<size_t>(std::find(choices.begin(), choices.end(), sorted_chunk_) - choices.begin())];
     medium_bitmap_ = b_.n_cols <= plan.medium_bitmap_columns &&
                      device::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols) + 16384 <=
                          static_cast<unsigned long long>(max_shared);
@@ -166,6 +178,7 @@ class SpgemmDriver {
     stats = {};
     stats.large_chunks = chunks_;
     stats.chunk_columns = chunk_cells_;
+    stats.sorted_chunk_items = sorted_chunk_;
     stats.medium_bitmap = medium_bitmap_;
     if (n == 0) return DeviceCsr<V>(0, b_.n_cols, 0);
     bounds_ = DeviceBuffer<long long>(static_cast<size_t>(n));
@@ -253,6 +266,8 @@ class SpgemmDriver {
   device::SpgemmBinLimits limits_{};
   int chunk_cells_ = 0;
   int chunks_ = 1;
+  int sorted_chunk_ = 0;
+  typename SpgemmKernels<S>::SortedRows sorted_rows_;  // the spilled rows' kernel for sorted_chunk_
   bool medium_bitmap_ = false;
   // Phase marks of a batch: start, classes launched, classes done, C assembled.
   std::array<Event, 4> phase_;
@@ -339,7 +354,7 @@ DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t f
                         : device::spgemm_medium_shared_bytes<V>(SpgemmShapes::medium_slots),
          classes.streams[2], a_, b_, mask_, rows_of(device::bin_medium), segments_of(device::bin_medium), keys.data(),
          values.data(), row_nnz.data());
-  launch(k_.sorted_rows, static_cast<unsigned long long>(bin_rows(device::bin_sorted)), SpgemmShapes::sorted_threads, 0,
+  launch(sorted_rows_, static_cast<unsigned long long>(bin_rows(device::bin_sorted)), SpgemmShapes::sorted_threads, 0,
          classes.streams[2], a_, b_, mask_, rows_of(device::bin_sorted), segments_of(device::bin_sorted), alt_base,
          keys.data(), values.data(), keys_alt.data(), values_alt.data(), row_nnz.data());
   launch(k_.large_rows, static_cast<unsigned long long>(large_blocks), SpgemmShapes::large_threads,
@@ -421,6 +436,13 @@ inline void check_plan(const SpgemmPlan& plan) {
   if (plan.medium_row_products < plan.small_row_products || plan.medium_row_products > SpgemmShapes::medium_slots)
     fail("medium_row_products must be in [small_row_products, " + std::to_string(SpgemmShapes::medium_slots) + "]");
   if (plan.large_chunk_bytes < 1024) fail("large_chunk_bytes must be at least 1024");
+  const auto& choices = SpgemmShapes::sorted_chunk_choices;
+  if (plan.sorted_chunk_items != 0 &&
+      std::find(choices.begin(), choices.end(), plan.sorted_chunk_items) == choices.end()) {
+    std::string valid;
+    for (int c : choices) valid += (valid.empty() ? "" : ", ") + std::to_string(c);
+    fail("sorted_chunk_items must be 0 (the default) or one of " + valid);
+  }
 }
 
 }  // namespace detail

@@ -6,7 +6,9 @@
 // Host code compiled by nvcc.
 #pragma once
 
+#include <array>
 #include <type_traits>
+#include <utility>
 
 #include "gql/device.hpp"
 #include "gql/device/spgemm_bins.cuh"
@@ -55,8 +57,21 @@ struct SpgemmShapes {
   static constexpr int medium_threads = 512;
   static constexpr int medium_slots = 8192;
   static constexpr int sorted_threads = 256;
+  // The hybrid sort's chunk sizes the spilled rows' kernel is built for (SpgemmPlan::sorted_chunk_items).
+  static constexpr std::array<int, 4> sorted_chunk_choices{512, 1024, 2048, 4096};
+  // A value type takes the chunks whose keys and values fit 32 KiB of the block's static shared
+  // memory (the row's scan and the reduction take the rest of the 48 KiB): 4096 up to 4-byte
+  // values, 2048 for 8 bytes, 1024 for 16.
   template <class V>
-  static constexpr int sorted_chunk_items = sizeof(V) <= 8 ? 2048 : 1024;
+  static constexpr int max_sorted_chunk_items = [] {
+    int chunk = sorted_chunk_choices.front();
+    for (int c : sorted_chunk_choices)
+      if (static_cast<size_t>(c) * (sizeof(index_t) + sizeof(V)) <= 32 * 1024) chunk = c;
+    return chunk;
+  }();
+  // The default chunk (swept on the H200).
+  template <class V>
+  static constexpr int sorted_chunk_items = max_sorted_chunk_items<V> < 2048 ? max_sorted_chunk_items<V> : 2048;
   static constexpr int large_threads = 512;
   static constexpr int compact_threads = 256;
 };
@@ -74,8 +89,10 @@ struct SpgemmKernels {
   KernelHandle<const index_t*, long long, const long long*, long long, long long*, bool> gather;
   KernelHandle<A, B, Mask, const index_t*, const long long*, index_t*, V*, offset_t*> tiny_rows, small_rows,
       medium_rows, medium_rows_bitmap;
-  KernelHandle<A, B, Mask, const index_t*, const long long*, long long, index_t*, V*, index_t*, V*, offset_t*>
-      sorted_rows;
+  using SortedRows =
+      KernelHandle<A, B, Mask, const index_t*, const long long*, long long, index_t*, V*, index_t*, V*, offset_t*>;
+  // One per SpgemmShapes::sorted_chunk_choices; null where the chunk does not fit V's shared memory.
+  std::array<SortedRows, SpgemmShapes::sorted_chunk_choices.size()> sorted_rows;
   KernelHandle<A, B, Mask, const index_t*, const long long*, int, int, index_t*, V*, unsigned long long*, long long*,
                long long*, offset_t*>
       large_rows;
@@ -86,6 +103,19 @@ struct SpgemmKernels {
       compact_large_rows;
   KernelHandle<const offset_t*, long long, offset_t, offset_t*> shift_offsets;
 };
+
+// The spilled rows' kernels for each chunk that fits S's values.
+template <class S, size_t... Choice>
+void instantiate_sorted_rows(SpgemmKernels<S>& k, std::index_sequence<Choice...>) {
+  using Shapes = SpgemmShapes;
+  constexpr int max_chunk = Shapes::max_sorted_chunk_items<typename S::value_type>;
+  auto one = [&]<size_t C>(std::integral_constant<size_t, C>) {
+    constexpr int chunk = Shapes::sorted_chunk_choices[C];
+    if constexpr (chunk <= max_chunk)
+      k.sorted_rows[C] = kernel_handle(&device::spgemm_sorted_rows<S, Shapes::sorted_threads, chunk>);
+  };
+  (one(std::integral_constant<size_t, Choice>{}), ...);
+}
 
 // The table of the kernel templates instantiated for S (ahead of time).
 template <class S>
@@ -101,8 +131,7 @@ SpgemmKernels<S> spgemm_kernels() {
   k.medium_rows = kernel_handle(&device::spgemm_medium_rows<S, Shapes::medium_threads, Shapes::medium_slots>);
   k.medium_rows_bitmap =
       kernel_handle(&device::spgemm_medium_rows_bitmap<S, Shapes::medium_threads, Shapes::medium_slots>);
-  k.sorted_rows =
-      kernel_handle(&device::spgemm_sorted_rows<S, Shapes::sorted_threads, Shapes::sorted_chunk_items<V>>);
+  instantiate_sorted_rows(k, std::make_index_sequence<Shapes::sorted_chunk_choices.size()>{});
   k.large_rows = kernel_handle(&device::spgemm_large_rows<S, Shapes::large_threads>);
   k.compact_rows = kernel_handle(&device::spgemm_compact_rows<V, Shapes::compact_threads>);
   k.compact_large_rows = kernel_handle(&device::spgemm_compact_large_rows<V, Shapes::compact_threads>);

@@ -73,12 +73,7 @@ def main():
         sys.exit(f"no records in {args.results}")
     folder = args.out or os.path.dirname(os.path.abspath(args.results))
     os.makedirs(folder, exist_ok=True)
-    order = []
-    for r in records:
-        if r.get("workload") not in order:
-            order.append(r.get("workload"))
-    for workload in order:
-        group = [r for r in records if r.get("workload") == workload]
+    for workload, group in report.by_workload(records):
         if all("role" in r and r.get("rate") for r in group):
             print(side_by_side(workload, group, folder))
     path = percent_of_ceiling(records, folder)

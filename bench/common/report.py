@@ -29,6 +29,14 @@ def load(path):
         return []
 
 
+def by_workload(records):
+    """The records grouped by workload, the workloads in the order they first appear."""
+    groups = {}
+    for r in records:
+        groups.setdefault(r.get("workload"), []).append(r)
+    return list(groups.items())
+
+
 def table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
@@ -152,12 +160,7 @@ def main(path):
                + (": " + "; ".join(f"{r.get('workload')} {r.get('graph', '')} {r.get('variant', '')}" for r in disagree)
                   if disagree else "") + ".\n")
     ceil = ceilings(records)
-    order = []
-    for r in records:
-        if r.get("workload") not in order:
-            order.append(r.get("workload"))
-    for workload in order:
-        group = [r for r in records if r.get("workload") == workload]
+    for workload, group in by_workload(records):
         if all("role" in r and "time_s" in r for r in group):
             out += side_by_side(workload, group)
         else:

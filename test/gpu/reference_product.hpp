@@ -1,11 +1,14 @@
 // The product C = A * B over a semiring policy S, computed the plainest way (an ordered map per
-// row), for GPU tests to compare the device results with.
+// row), and the check that a device result equals it, for the GPU product tests.
 #pragma once
 
+#include <algorithm>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "gpu_check.hpp"
 #include "gql/graph.hpp"
 
 namespace gql {
@@ -34,6 +37,24 @@ Csr<typename S::value_type> reference(const Csr<typename S::a_type>& a, const Cs
     offsets.push_back(static_cast<offset_t>(cols.size()));
   }
   return Csr<V>(a.n_rows(), b.n_cols(), std::move(offsets), std::move(cols), std::move(vals));
+}
+
+// Checks that `got` is a valid CSR with exactly the entries of `expected`; `where` names the case.
+template <class V>
+void compare_with_reference(const Csr<V>& got, const Csr<V>& expected, const std::string& where) {
+  try {
+    got.validate();
+  } catch (const Error& e) {
+    GPU_CHECK_MSG(false, where + ": " + e.what());
+    return;
+  }
+  GPU_CHECK_MSG(got.nvals() == expected.nvals(), where + ": " + std::to_string(got.nvals()) + " entries, expected " +
+                                                     std::to_string(expected.nvals()));
+  if (got.nvals() != expected.nvals()) return;
+  const bool same = std::equal(got.row_offsets().begin(), got.row_offsets().end(), expected.row_offsets().begin()) &&
+                    std::equal(got.col_indices().begin(), got.col_indices().end(), expected.col_indices().begin()) &&
+                    std::equal(got.values().begin(), got.values().end(), expected.values().begin());
+  GPU_CHECK_MSG(same, where + ": entries differ from the CPU reference");
 }
 
 }  // namespace gql

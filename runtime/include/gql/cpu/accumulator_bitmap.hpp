@@ -162,6 +162,21 @@ class BitmapAccumulator {
   // row only (no values are made); size() does not see these columns, take_count() does.
   void add_columns(const uint64_t* words) noexcept { present_.merge(words); }
 
+  // Adds a whole row of B, its columns both listed (cols[begin, end), in p's order) and held as a
+  // bitmap (words, n / 64): presence by one pass of ORs, then each column's cell takes make(p, j)
+  // with no presence test. Only without a mask and for semirings that never settle a cell; size()
+  // does not see these columns.
+  template <class Make>
+  void add_row(const uint64_t* words, const index_t* cols, offset_t begin, offset_t end, Make&& make) {
+    static_assert(!can_settle<S>);
+    present_.merge(words);
+    for (offset_t p = begin; p < end; ++p) {
+      const index_t j = cols[static_cast<size_t>(p)];
+      auto& cell = values_[static_cast<size_t>(j)];
+      cell = S::agg(static_cast<value_type>(cell), make(p, j));
+    }
+  }
+
   // The number of columns in a count_only row (also those of add_columns), and ends the row.
   int64_t take_count() noexcept {
     const int64_t count = present_.count_and_clear();

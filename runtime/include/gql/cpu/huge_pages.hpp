@@ -14,19 +14,20 @@ namespace gql::cpu {
 
 inline constexpr size_t huge_page_bytes = size_t{2} << 20;
 
-// v.resize(n), with the new storage advised onto huge pages when it is large.
+// v.reserve(n), with the new storage advised onto huge pages when it is large. Touches nothing: the
+// pages are faulted in by whoever first writes them (a later resize within the capacity).
 template <class T>
-void resize_on_huge_pages(std::vector<T>& v, size_t n) {
+void reserve_on_huge_pages(std::vector<T>& v, size_t n) {
+  if (v.capacity() >= n) return;
+  v.reserve(n);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (n * sizeof(T) >= 4 * huge_page_bytes && v.capacity() < n) {
-    v.reserve(n);  // allocates, touches nothing
+  if (n * sizeof(T) >= 4 * huge_page_bytes) {
     const auto begin = reinterpret_cast<uintptr_t>(v.data());
     const uintptr_t first = (begin + huge_page_bytes - 1) & ~(huge_page_bytes - 1);
     const uintptr_t last = (begin + n * sizeof(T)) & ~(huge_page_bytes - 1);
     if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
   }
 #endif
-  v.resize(n);
 }
 
 }  // namespace gql::cpu

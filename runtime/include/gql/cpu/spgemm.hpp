@@ -6,7 +6,8 @@
 // sorting) and a hash accumulator for rows whose bound is small next to n; a policy picks
 // one per row. Two phases: a symbolic one counts each row's entries (structure only: a bit set per
 // product, no con, no agg; B's rows of n/128 entries or more are ORed in as whole bitmaps), then
-// the output is allocated exactly and a numeric phase writes each row in place, sorted by column.
+// the output is allocated exactly and a numeric phase writes each row in place, sorted by column,
+// while the calling thread first touches the output ahead of it.
 // Memory: the output plus O(n) per thread plus those bitmaps (at most 16 bytes per entry of the
 // rows they hold), never a copy of the output.
 //
@@ -16,17 +17,21 @@
 //
 // When con reads neither operands nor positions it is a constant c, and an entry reached by p
 // products is c folded p times: c itself for an idempotent monoid (min, max, or, and, any: the
-// numeric phase keeps no values at all), c * p for an integer sum (the accumulator counts p in
-// 32 bits, half the cache footprint of 64-bit values). Other semirings take the general path.
+// numeric phase keeps no values at all), c * p for an integer sum. The accumulator counts p in 16
+// bits when no count can pass 65535 (a quarter of the cache footprint of 64-bit values), else in 32:
+// B's rows hold each column once, so an entry of row i is reached at most once per entry of A's row
+// i, and p <= min(row i's bound, its degree in A). Other semirings take the general path.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <limits>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -59,8 +64,9 @@ struct SpgemmStats {
   int64_t rows_dense = 0;  // rows through the bitmap accumulator
   int64_t rows_hash = 0;
   int64_t nvals = 0;
-  // Wall seconds of the phases: row bounds and partition, symbolic (row sizes), allocating and
-  // first touching the output, numeric (writing the rows).
+  // Wall seconds of the phases: row bounds and partition, symbolic (row sizes), numeric (writing the
+  // rows). Allocating and first touching the output happens inside the numeric phase, on the calling
+  // thread while the others already write rows: seconds_allocate is that thread's share of it.
   double seconds_bounds = 0, seconds_symbolic = 0, seconds_allocate = 0, seconds_numeric = 0;
 };
 
@@ -86,6 +92,9 @@ inline decltype(auto) with_mask_mode(MaskMode mode, F&& f) {
 inline constexpr offset_t prefetch_far = 16;
 inline constexpr offset_t prefetch_near = 8;
 
+// Entries of the output first touched per step while the numeric phase runs (48 MB of a u64 result).
+inline constexpr size_t output_touch_step = size_t{1} << 22;
+
 // How con's value can be known without calling it per product (see the header comment).
 enum class ConstantCon { no, idempotent, integer_sum };
 
@@ -103,20 +112,21 @@ inline constexpr ConstantCon constant_con = [] {
   }
 }();
 
-// The semiring that counts the products reaching each entry (for the integer sum of a constant).
-template <class S>
+// The semiring that counts the products reaching each entry (for the integer sum of a constant) in
+// an unsigned Count wide enough for every entry's count.
+template <class S, class Count>
 struct ProductCount {
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
-  using value_type = uint32_t;
+  using value_type = Count;
   static constexpr Monoid monoid = Monoid::sum;
   static constexpr bool reads_values = false;
   static constexpr bool positional = false;
   static constexpr bool has_terminal = false;
-  static uint32_t con(a_type, b_type, long long, long long, long long) { return 1; }
-  static uint32_t agg(uint32_t x, uint32_t y) { return x + y; }
-  static uint32_t zero() { return 0; }
-  static uint32_t terminal() { return 0; }
+  static Count con(a_type, b_type, long long, long long, long long) { return 1; }
+  static Count agg(Count x, Count y) { return static_cast<Count>(x + y); }
+  static Count zero() { return 0; }
+  static Count terminal() { return 0; }
 };
 
 // B's rows with many entries, also held as bitmaps of n_cols bits: the structure of a product row
@@ -217,6 +227,32 @@ inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B,
   });
 }
 
+// Accumulates row i of A * B (no mask) into a bitmap accumulator of a semiring whose cells need no
+// presence test (not can_settle): B's dense rows set their columns' presence by bitmap, so a product
+// of theirs only updates its cell.
+template <class S, class Acc, class TA, class TB>
+inline void accumulate_product_row_by_dense_rows(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const DenseRows& dense,
+                                                 int64_t i) {
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  const auto b_off = B.row_offsets();
+  const auto b_col = B.col_indices();
+  for_each_row_entry<true>(A, B, i, [&](offset_t pa, index_t k) {
+    const a_type a = operand<S, a_type>(A, pa);
+    const offset_t pb_begin = b_off[static_cast<size_t>(k)], pb_end = b_off[static_cast<size_t>(k) + 1];
+    const auto make = [&](offset_t pb, index_t j) { return S::con(a, operand<S, b_type>(B, pb), i, k, j); };
+    const int32_t s = dense.slot[static_cast<size_t>(k)];
+    if (s >= 0) {
+      acc.add_row(dense.bits(s), b_col.data(), pb_begin, pb_end, make);
+      return;
+    }
+    for (offset_t pb = pb_begin; pb < pb_end; ++pb) {
+      const index_t j = b_col[static_cast<size_t>(pb)];
+      acc.template add<MaskMode::none, false>(j, [&] { return make(pb, j); });
+    }
+  });
+}
+
 template <class S, class TA, class TB>
 Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask = {},
                                    const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
@@ -238,12 +274,12 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
 
   // Row bounds, then their prefix sums (the work measure for the partition).
   std::vector<int64_t> prefix(static_cast<size_t>(n) + 1, 0);
-  int64_t max_bound = 0;
+  int64_t max_count = 0;  // no entry of C is reached by more products
   {
     const auto a_off = A.row_offsets();
     const auto a_col = A.col_indices();
     const auto b_off = B.row_offsets();
-#pragma omp parallel for schedule(static, 1024) reduction(max : max_bound)
+#pragma omp parallel for schedule(static, 1024) reduction(max : max_count)
     for (int64_t i = 0; i < n; ++i) {
       int64_t bound = 0;
       for (offset_t p = a_off[static_cast<size_t>(i)]; p < a_off[static_cast<size_t>(i) + 1]; ++p) {
@@ -251,7 +287,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
         bound += b_off[static_cast<size_t>(k) + 1] - b_off[static_cast<size_t>(k)];
       }
       prefix[static_cast<size_t>(i) + 1] = bound;
-      max_bound = std::max(max_bound, bound);
+      max_count = std::max(max_count, std::min(bound, a_off[static_cast<size_t>(i) + 1] - a_off[static_cast<size_t>(i)]));
     }
     for (int64_t i = 0; i < n; ++i) prefix[static_cast<size_t>(i) + 1] += prefix[static_cast<size_t>(i)];
   }
@@ -276,6 +312,41 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   std::vector<storage_t<V>> values;
   int64_t rows_dense = 0, rows_hash = 0;
   std::exception_ptr failure;
+  const auto keep_failure = [&] {
+#pragma omp critical(gql_spgemm_failure)
+    if (!failure) failure = std::current_exception();
+  };
+
+  // The output's first touch (2 GB for fof on kron:16, and far dearer when the hypervisor has taken
+  // the pages back) overlaps the numeric phase: the calling thread value-initializes the reserved
+  // arrays in steps, publishing how far it got, while the other threads already write the rows
+  // whose range is ready (chunks are handed out in row order), then joins them.
+  std::atomic<size_t> output_ready{0};
+  std::atomic<bool> output_failed{false};
+  const auto touch_output = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
+      for (size_t size = 0; size < total;) {
+        size = std::min(total, size + output_touch_step);
+        cols.resize(size);  // within the reserved capacity: nothing moves
+        if constexpr (stores_values<V>) values.resize(size);
+        output_ready.store(size, std::memory_order_release);
+      }
+    } catch (...) {
+      keep_failure();
+      output_failed.store(true, std::memory_order_release);
+    }
+    timing.seconds_allocate = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // Waits until the output holds entries [0, end); false when touching it failed.
+  const auto wait_for_output = [&](size_t end) {
+    while (output_ready.load(std::memory_order_acquire) < end) {
+      if (output_failed.load(std::memory_order_acquire)) return false;
+      std::this_thread::yield();
+    }
+    return true;
+  };
 
   // The distinct columns row i may hold, given its count (exact after the symbolic phase).
   const auto row_capacity = [&](int64_t i, int64_t count) {
@@ -292,9 +363,12 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     {
       std::optional<BitmapAccumulator<SA>> dense;  // built on first use: n cells per thread
       HashAccumulator<SA> hash;
+      if (numeric && omp_get_thread_num() == 0) touch_output();
 #pragma omp for schedule(dynamic, 1)
       for (int64_t c = 0; c < n_chunks; ++c) {
         try {
+          if (numeric && !wait_for_output(static_cast<size_t>(offsets[static_cast<size_t>(borders[static_cast<size_t>(c) + 1])])))
+            continue;
           for (int64_t i = borders[static_cast<size_t>(c)]; i < borders[static_cast<size_t>(c) + 1]; ++i) {
             const int64_t bound = prefix[static_cast<size_t>(i) + 1] - prefix[static_cast<size_t>(i)];
             if (bound == 0) continue;
@@ -319,8 +393,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
             if (numeric) ++(use_hash ? rows_hash : rows_dense);
           }
         } catch (...) {
-#pragma omp critical(gql_spgemm_failure)
-          if (!failure) failure = std::current_exception();
+          keep_failure();
         }
       }
     }
@@ -329,7 +402,8 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
 
   with_mask_mode(mode, [&](auto mode_constant) {
     constexpr MaskMode M = decltype(mode_constant)::value;
-    // Symbolic phase: the size of every row (B's dense rows by bitmap when structure is all it needs).
+    // Symbolic phase: the size of every row (B's dense rows by bitmap when structure is all it needs;
+    // the counting numeric phase takes their presence the same way).
     DenseRows dense_rows;
     if constexpr (M == MaskMode::none && !count_needs_values) {
       if (options.accumulator != Accumulator::hash) dense_rows = dense_rows_of(B);
@@ -356,15 +430,16 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
     lap(timing.seconds_symbolic);
-    // Both arrays are allocated (and first touched) by the calling thread: a second thread faulting
-    // the other array in gained nothing where it was measured (page faults on fresh memory are paid
-    // one at a time there), and an allocation made by an OpenMP worker comes from that thread's own
-    // malloc arena, which never keeps an array this large, so a program whose allocator keeps freed
-    // memory would still get fresh pages for it.
+    // Both arrays are allocated (reserved here, first touched by touch_output) by the calling thread:
+    // a second thread faulting the other array in gained nothing where it was measured (page faults
+    // on fresh memory are paid one at a time there), and an allocation made by an OpenMP worker comes
+    // from that thread's own malloc arena, which never keeps an array this large, so a program whose
+    // allocator keeps freed memory would still get fresh pages for it.
     const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
-    resize_on_huge_pages(cols, total);
-    if constexpr (stores_values<V>) resize_on_huge_pages(values, total);
-    lap(timing.seconds_allocate);
+    reserve_on_huge_pages(cols, total);
+    if constexpr (stores_values<V>) reserve_on_huge_pages(values, total);
+    index_t* const out_cols = cols.data();  // stays valid while touch_output grows the arrays
+    storage_t<V>* const out_values = values.data();
     const auto row_start = [&](int64_t i) { return static_cast<size_t>(offsets[static_cast<size_t>(i)]); };
 
     // Numeric phase: each row written in place, sorted by column.
@@ -372,11 +447,11 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
       for_each_row(true, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
         accumulate_product_row<S, M, false>(acc, A, B, mask, i);
         if constexpr (stores_values<V>) {
-          acc.write(cols.data() + row_start(i), values.data() + row_start(i));
+          acc.write(out_cols + row_start(i), out_values + row_start(i));
         } else {
           size_t p = row_start(i);
           acc.emit([&](index_t j, const storage_t<V>& x) {
-            if (x) cols[p++] = j;
+            if (x) out_cols[p++] = j;
           });
         }
       });
@@ -387,25 +462,33 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
       for_each_row(true, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
         accumulate_product_row<S, M, true>(acc, A, B, mask, i);
         const auto q = row_start(i);
-        if constexpr (stores_values<V>) std::fill_n(values.data() + q, acc.size(), c);
-        acc.write_columns(cols.data() + q);
+        if constexpr (stores_values<V>) std::fill_n(out_values + q, acc.size(), c);
+        acc.write_columns(out_cols + q);
       });
     } else if constexpr (kind == ConstantCon::integer_sum) {
-      if (max_bound > int64_t{std::numeric_limits<uint32_t>::max()}) {
-        general();  // a count could overflow 32 bits
-      } else {
-        // c added p times is c * p, modulo 2^bits as the additions would wrap.
-        using U = std::make_unsigned_t<V>;
-        const U c = static_cast<U>(S::con({}, {}, 0, 0, 0));
-        for_each_row(true, std::type_identity<ProductCount<S>>{}, [&](auto& acc, int64_t i) {
-          accumulate_product_row<ProductCount<S>, M, false>(acc, A, B, mask, i);
+      // c added p times is c * p, modulo 2^bits as the additions would wrap.
+      using U = std::make_unsigned_t<V>;
+      const U c = static_cast<U>(S::con({}, {}, 0, 0, 0));
+      const auto count_products = [&]<class Count>(std::type_identity<Count>) {
+        using Counter = ProductCount<S, Count>;
+        for_each_row(true, std::type_identity<Counter>{}, [&](auto& acc, int64_t i) {
+          if constexpr (M == MaskMode::none &&
+                        std::is_same_v<std::remove_cvref_t<decltype(acc)>, BitmapAccumulator<Counter>>) {
+            if (!dense_rows.slot.empty()) accumulate_product_row_by_dense_rows<Counter>(acc, A, B, dense_rows, i);
+            else accumulate_product_row<Counter, M, false>(acc, A, B, mask, i);
+          } else {
+            accumulate_product_row<Counter, M, false>(acc, A, B, mask, i);
+          }
           size_t p = row_start(i);
-          acc.emit([&](index_t j, uint32_t count) {
-            cols[p] = j;
-            values[p++] = static_cast<V>(static_cast<U>(c * static_cast<U>(count)));
+          acc.emit([&](index_t j, Count count) {
+            out_cols[p] = j;
+            out_values[p++] = static_cast<V>(static_cast<U>(c * static_cast<U>(count)));
           });
         });
-      }
+      };
+      if (max_count <= int64_t{std::numeric_limits<uint16_t>::max()}) count_products(std::type_identity<uint16_t>{});
+      else if (max_count <= int64_t{std::numeric_limits<uint32_t>::max()}) count_products(std::type_identity<uint32_t>{});
+      else general();
     } else {
       general();
     }

@@ -253,8 +253,8 @@ std::pair<Csr<bool>, Csr<bool>> wide_count_operands(int64_t width) {
   return {Csr<bool>(1, width, std::move(a_off), std::move(a_col)), Csr<bool>(width, 3, std::move(b_off), std::move(b_col))};
 }
 
-TEST(Spgemm, PathCountsAtAndPastSixteenBits) {
-  // 65535 products per entry at most: the counts fit 16 bits; 65536 or more: they need 32.
+TEST(Spgemm, PathCountsOfOneEntryPastSixteenBits) {
+  // An entry reached by 65535, 65536 and 70001 products: exact (a 16-bit counter would wrap).
   for (int64_t width : {int64_t{65535}, int64_t{65536}, int64_t{70001}}) {
     const auto [A, B] = wide_count_operands(width);
     for (Accumulator acc : {Accumulator::dense, Accumulator::hash, Accumulator::automatic}) {

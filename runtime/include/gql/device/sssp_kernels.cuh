@@ -92,36 +92,45 @@ __global__ void paths_start(long long source, V source_value, const offset_t* g_
   counters->examined = 0;
 }
 
+struct RelaxedEdge {
+  bool queued = false;  // v's value improved and v joined the next queue in this round
+  index_t v = 0;
+};
+
+// Relaxes edge p out of u: v's value takes con(value[u], weight) where that improves it. The thread
+// that first improves v in this round queues it (its stamp) and adds v's out-degree to out_edges.
+// Values of the graph convert to S::b_type as the language converts elements (a pattern entry reads
+// as 1, a number to bool is != 0).
+template <class S, class TG>
+__device__ RelaxedEdge relax_edge(const CsrView<TG>& g, long long source, index_t u, offset_t p,
+                                  typename S::value_type* value, unsigned char* reached, int* stamp, int round,
+                                  unsigned long long& out_edges) {
+  using W = typename S::b_type;
+  const index_t v = g.col_indices[p];
+  W w{};
+  if constexpr (S::reads_values) {
+    if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
+    else w = static_cast<W>(g.value_at(p));
+  }
+  if (!atomic_agg_improves<S>(value + v, S::con(value[u], w, source, u, v))) return {false, v};
+  reached[v] = 1;
+  if (atomicExch(stamp + v, round) == round) return {false, v};
+  out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
+  return {true, v};
+}
+
 // One round: the queue's out-edges mapped to threads as B says (scan and total_edges as for
-// bfs_push). Values of the graph convert to S::b_type as the language converts elements (a pattern
-// entry reads as 1, a number to bool is != 0).
+// bfs_push).
 template <int Threads, LoadBalance B, class S, class TG>
 __global__ void __launch_bounds__(Threads)
     paths_relax(CsrView<TG> g, long long source, const index_t* queue, const long long* scan, long long queue_size,
                 long long total_edges, typename S::value_type* value, unsigned char* reached, int* stamp, int round,
                 index_t* next_queue, StepCounters* counters) {
-  using V = typename S::value_type;
-  using W = typename S::b_type;
   unsigned long long out_edges = 0;
   for_each_frontier_edge<Threads, B>(
       g.row_offsets, queue, queue_size, scan, total_edges, [&](bool active, long long i, offset_t p) {
-        bool queued = false;
-        index_t v = 0;
-        if (active) {
-          const index_t u = queue[i];
-          v = g.col_indices[p];
-          W w{};
-          if constexpr (S::reads_values) {
-            if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
-            else w = static_cast<W>(g.value_at(p));
-          }
-          const V candidate = S::con(value[u], w, source, u, v);
-          if (atomic_agg_improves<S>(value + v, candidate)) {
-            reached[v] = 1;
-            queued = atomicExch(stamp + v, round) != round;
-            if (queued) out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
-          }
-        }
+        const auto [queued, v] =
+            active ? relax_edge<S>(g, source, queue[i], p, value, reached, stamp, round, out_edges) : RelaxedEdge{};
         warp_append(queued, v, next_queue, &counters->next_size);
       });
   add_block_counts(counters, 0, out_edges, 0, 0);
@@ -137,8 +146,6 @@ __global__ void __launch_bounds__(Threads)
     paths_relax_batched(CsrView<TG> g, long long source, const index_t* queue, const StepCounters* previous,
                         unsigned long long edge_limit, typename S::value_type* value, unsigned char* reached,
                         int* stamp, int round, index_t* next_queue, StepCounters* counters) {
-  using V = typename S::value_type;
-  using W = typename S::b_type;
   if (previous->stopped != 0 || previous->next_out_edges > edge_limit) {
     if (blockIdx.x == 0 && threadIdx.x == 0) counters->stopped = 1;
     return;  // the whole grid returns: the condition is the same for every thread
@@ -151,20 +158,8 @@ __global__ void __launch_bounds__(Threads)
     const offset_t end = g.row_offsets[u + 1];
     for (offset_t p = g.row_offsets[u]; p < end; ++p) {
       ++examined;
-      const index_t v = g.col_indices[p];
-      W w{};
-      if constexpr (S::reads_values) {
-        if constexpr (is_same<W, bool>::value) w = g.value_at(p) != TG{};
-        else w = static_cast<W>(g.value_at(p));
-      }
-      const V candidate = S::con(value[u], w, source, u, v);
-      if (atomic_agg_improves<S>(value + v, candidate)) {
-        reached[v] = 1;
-        if (atomicExch(stamp + v, round) != round) {
-          next_queue[atomicAdd(&counters->next_size, 1ull)] = v;
-          out_edges += static_cast<unsigned long long>(g.row_offsets[v + 1] - g.row_offsets[v]);
-        }
-      }
+      const auto [queued, v] = relax_edge<S>(g, source, u, p, value, reached, stamp, round, out_edges);
+      if (queued) next_queue[atomicAdd(&counters->next_size, 1ull)] = v;
     }
   }
   add_block_counts(counters, 0, out_edges, 0, examined);

@@ -8,9 +8,24 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gql::bench {
+
+// The items of a comma-separated list, empty items left out ("a,,b," -> a, b).
+inline std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!part.empty()) parts.push_back(std::move(part));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return parts;
+}
 
 class Args {
  public:
@@ -39,16 +54,8 @@ class Args {
     const auto found = values_.find(name);
     if (found == values_.end()) return fallback;
     std::vector<std::string> out;
-    for (const std::string& value : found->second) {
-      size_t start = 0;
-      while (start <= value.size()) {
-        const size_t comma = value.find(',', start);
-        const std::string part = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!part.empty()) out.push_back(part);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    }
+    for (const std::string& value : found->second)
+      for (std::string& part : split_list(value)) out.push_back(std::move(part));
     return out;
   }
   // Call after every option was asked for: names given but never asked for are errors.

@@ -26,11 +26,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "../gpu_spgemm/bench_record.hpp"
+#include "../common/bench_args.hpp"
 #include "graph500_validate.cuh"
 #include "gql/cpu/traversal.hpp"
 #include "gql/device/traversal.hpp"
@@ -75,21 +75,13 @@ struct Args {
   std::string json;
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 Args parse_args(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--scales") {
       args.scales.clear();
-      for (const auto& s : split(value)) args.scales.push_back(std::stoi(s));
+      for (const auto& s : bench::split_list(value)) args.scales.push_back(std::stoi(s));
     } else if (key == "--roots") {
       args.roots = std::stoi(value);
     } else if (key == "--edge-centric-roots") {
@@ -97,13 +89,13 @@ Args parse_args(int argc, char** argv) {
     } else if (key == "--balance-roots") {
       args.balance_roots = std::stoi(value);
     } else if (key == "--balance-graphs") {
-      args.balance_graphs = split(value);
+      args.balance_graphs = bench::split_list(value);
     } else if (key == "--deep-roots") {
       args.deep_roots = std::stoi(value);
     } else if (key == "--deep-graphs") {
-      args.deep_graphs = split(value);
+      args.deep_graphs = bench::split_list(value);
     } else if (key == "--sssp") {
-      args.sssp = split(value);
+      args.sssp = bench::split_list(value);
     } else if (key == "--sssp-sources") {
       args.sssp_sources = std::stoi(value);
     } else if (key == "--json") {

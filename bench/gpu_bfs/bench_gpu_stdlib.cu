@@ -20,11 +20,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "../gpu_spgemm/bench_record.hpp"
+#include "../common/bench_args.hpp"
 #include "gql/device.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
@@ -53,19 +53,11 @@ struct Args {
   std::string json;
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 Args parse_args(int argc, char** argv) {
   Args args;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--graphs") args.graphs = split(value);
+    if (key == "--graphs") args.graphs = bench::split_list(value);
     else if (key == "--iterations") args.iterations = std::stoll(value);
     else if (key == "--repeats") args.repeats = std::stoi(value);
     else if (key == "--json") args.json = value;

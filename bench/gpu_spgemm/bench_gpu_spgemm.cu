@@ -30,12 +30,12 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench_record.hpp"
+#include "../common/bench_args.hpp"
 #include "cusparse_peer.hpp"
 #include "device_checksum.cuh"
 #include "gql/device/spgemm.hpp"
@@ -64,17 +64,9 @@ struct Options {
   double variant_seconds = 10;  // repeats are cut so one variant takes about this long
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> parts;
-  std::stringstream in(list);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
 std::vector<int64_t> integers(const std::string& list) {
   std::vector<int64_t> out;
-  for (const auto& t : split(list)) out.push_back(std::atoll(t.c_str()));
+  for (const auto& t : bench::split_list(list)) out.push_back(std::atoll(t.c_str()));
   return out;
 }
 
@@ -85,9 +77,9 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) throw Error(ErrorKind::usage, "missing value after " + flag);
     const std::string value = argv[++i];
     if (flag == "--json") o.json = value;
-    else if (flag == "--graphs") o.graphs = split(value);
-    else if (flag == "--sweep") o.sweep = split(value);
-    else if (flag == "--streamed") o.streamed = split(value);
+    else if (flag == "--graphs") o.graphs = bench::split_list(value);
+    else if (flag == "--sweep") o.sweep = bench::split_list(value);
+    else if (flag == "--streamed") o.streamed = bench::split_list(value);
     else if (flag == "--repeats") o.repeats = std::max(1, std::atoi(value.c_str()));
     else if (flag == "--variant-seconds") o.variant_seconds = std::atof(value.c_str());
     else if (flag == "--thresholds") o.thresholds = integers(value);

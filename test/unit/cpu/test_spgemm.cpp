@@ -269,4 +269,36 @@ TEST(Spgemm, PathCountsOfOneEntryPastSixteenBits) {
   }
 }
 
+TEST(Spgemm, OutputOfSeveralTouchStepsWrittenWhileTouched) {
+  // About 4.9 M entries, more than one step of the output's first touch: rows are written while the
+  // calling thread still touches the output's later parts.
+  const int64_t n = 2300;
+  const auto A = gql::test::random_csr<bool>(n, n, 0.05, 51);
+  std::vector<uint64_t> want(static_cast<size_t>(n * n), 0);  // the counts, row-major
+  int64_t want_nvals = 0;
+  const auto off = A.row_offsets();
+  const auto col = A.col_indices();
+  for (int64_t i = 0; i < n; ++i)
+    for (auto p = off[static_cast<size_t>(i)]; p < off[static_cast<size_t>(i) + 1]; ++p) {
+      const int64_t k = col[static_cast<size_t>(p)];
+      for (auto q = off[static_cast<size_t>(k)]; q < off[static_cast<size_t>(k) + 1]; ++q)
+        want_nvals += want[static_cast<size_t>(i * n + col[static_cast<size_t>(q)])]++ == 0 ? 1 : 0;
+    }
+  ASSERT_GT(want_nvals, static_cast<int64_t>(gql::cpu::output_touch_step));
+  for (int threads : {1, 3}) {
+    gql::test::with_threads(threads, [&] {
+      SCOPED_TRACE(testing::Message() << "threads " << threads);
+      const auto C = gql::cpu::spgemm<gql::test::Paths>(A, A);
+      ASSERT_NO_THROW(C.validate());
+      ASSERT_EQ(C.nvals(), want_nvals);
+      const auto c_off = C.row_offsets();
+      for (int64_t i = 0; i < n; ++i)
+        for (auto p = c_off[static_cast<size_t>(i)]; p < c_off[static_cast<size_t>(i) + 1]; ++p)
+          ASSERT_EQ(C.values()[static_cast<size_t>(p)],
+                    want[static_cast<size_t>(i * n + C.col_indices()[static_cast<size_t>(p)])])
+              << "at (" << i << ", " << C.col_indices()[static_cast<size_t>(p)] << ")";
+    });
+  }
+}
+
 }  // namespace

@@ -182,25 +182,6 @@ void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, 
 
 namespace detail {
 
-// G * v is v * G' with con's operands and positions swapped (cpu::SwappedOperands, callable on the
-// device).
-template <class S>
-struct SwappedOperands {
-  using a_type = typename S::b_type;
-  using b_type = typename S::a_type;
-  using value_type = typename S::value_type;
-  static constexpr Monoid monoid = S::monoid;
-  static constexpr bool reads_values = S::reads_values;
-  static constexpr bool positional = S::positional;
-  static constexpr bool has_terminal = S::has_terminal;
-  GQL_HD static value_type con(a_type a, b_type b, long long i, long long k, long long j) {
-    return S::con(b, a, j, k, i);
-  }
-  GQL_HD static value_type agg(value_type x, value_type y) { return S::agg(x, y); }
-  GQL_HD static value_type zero() { return S::zero(); }
-  GQL_HD static value_type terminal() { return S::terminal(); }
-};
-
 // An mxv op's state across its loop: G's transpose on the host (built once per graph, as the CPU's
 // pull state) and on the device.
 template <class TG>
@@ -229,7 +210,7 @@ void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, con
   }
   int64_t edges = 0;
   auto result =
-      vxm_product<detail::SwappedOperands<S>>(v, state.transposed, m, state.device_graph, &edges, options.balance);
+      vxm_product<cpu::SwappedOperands<S>>(v, state.transposed, m, state.device_graph, &edges, options.balance);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": mxv on the GPU, push (balance " + to_string(options.balance) +
               ") over the transpose, " + std::to_string(edges) + " frontier edges");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/cpp_expr.hpp"
+#include "codegen/cuda/product_limits.hpp"
 #include "codegen/semiring_policy.hpp"
 #include "gql/compiler/version.hpp"
 #include "gql/error.hpp"
@@ -146,17 +147,9 @@ class KernelEmitter {
   std::string product_options(const ir::Op& o) const {
     const auto& p = std::get<ir::ProductSchedule>(o.schedule);
     if (module_.target == ir::Target::cuda) {
-      // Dense accumulators take the rows of the first class with a dense accumulator, the shared-memory
-      // hash those of the first hash class below it, and the first sort class's chunk is the spilled
-      // rows' sort chunk; 0 leaves the runtime's default (SpgemmPlan).
-      int64_t large = 0, medium = 0, sort_chunk = 0;
-      for (const ir::RowClass& c : p.rows) {
-        if (large == 0 && c.accumulator == ir::Accumulator::dense && c.min_work > 0) large = c.min_work;
-        if (medium == 0 && c.accumulator == ir::Accumulator::hash && c.min_work > 0) medium = c.min_work;
-        if (sort_chunk == 0 && c.accumulator == ir::Accumulator::sort) sort_chunk = c.chunk;
-      }
-      return ns(o) + "ProductOptions{" + std::to_string(large) + ", " + std::to_string(medium) + ", " +
-             std::to_string(sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"}";
+      const cuda::ProductLimits limits = cuda_product_limits(p);
+      return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
+             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"}";
     }
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "gql/compiler/ir.hpp"
 
@@ -19,6 +20,25 @@ std::string generate_openmp(const ir::Module& module, const CodegenOptions& opti
 // CUDA C++ (host program + device kernels through gql/device/ops.hpp) for every kernel of `module`
 // (module.target must be cuda). Ops without GPU kernels run on the host through gql/cpu/ops.hpp.
 std::string generate_cuda(const ir::Module& module, const CodegenOptions& options);
+
+// A GPU product of a CUDA module as the JIT's NVRTC path builds it: the semiring's policy struct
+// (in namespace gqlgen), its element types as generated code spells them (value_type "bool" runs
+// on the device with byte values), and the sort chunk its schedule asks for (0: the default).
+struct GpuProduct {
+  std::string semiring;
+  std::string a_type, b_type, value_type;
+  int sorted_chunk = 0;
+};
+
+// What NVRTC needs of a CUDA module: its products, the device source that defines their semirings
+// (the module's functions and semiring policies, in namespace gqlgen, with the runtime's device
+// headers), and, when some GPU op is not a product, that op's kind (NVRTC builds products only).
+struct CudaDeviceParts {
+  std::vector<GpuProduct> products;
+  std::string other_gpu_op;  // empty when every GPU op is a product
+  std::string source;
+};
+CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions& options);
 
 // A header declaring every kernel of `module` as the generators define them (namespace gqlgen),
 // for host code linked with the kernels (gqlc --emit kernels, gql_add_kernels).

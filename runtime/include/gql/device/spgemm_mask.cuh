@@ -1,7 +1,7 @@
 // A structural mask as the SpGEMM kernels read it while accumulating (GraphBLAS's definition: an
 // entry of the mask counts by its presence; a complemented mask lets through what the mask lacks).
 // Products that the mask rejects are never combined, so a masked product costs no output space.
-// NVRTC-compatible.
+// NVRTC-compatible and host-compilable.
 #pragma once
 
 #include "gql/device/types.cuh"
@@ -16,7 +16,7 @@ struct MaskView {
   MaskKind kind = MaskKind::none;
 
   // Whether C(row, j) may be written: a binary search in the mask's row (sorted columns).
-  __device__ bool allows(long long row, index_t j) const {
+  GQL_HD bool allows(long long row, index_t j) const {
     if (kind == MaskKind::none) return true;
     const offset_t end = row_offsets[row + 1];
     offset_t lo = row_offsets[row], hi = end;

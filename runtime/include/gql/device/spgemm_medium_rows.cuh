@@ -24,9 +24,13 @@ GQL_HD constexpr unsigned long long spgemm_medium_shared_bytes(int slots) {
   return static_cast<unsigned long long>(slots) * (sizeof(index_t) + sizeof(V));
 }
 
+// log2 of a power of two, at compile time (NVRTC has no __builtin_ctz).
+constexpr unsigned log2_exact(unsigned x) { return x <= 1 ? 0u : 1u + log2_exact(x >> 1); }
+
 template <int Slots>
 __device__ __forceinline__ unsigned medium_hash(index_t j) {
-  constexpr unsigned shift = 32u - static_cast<unsigned>(__builtin_ctz(Slots));
+  static_assert((Slots & (Slots - 1)) == 0, "the table's size is a power of two");
+  constexpr unsigned shift = 32u - log2_exact(static_cast<unsigned>(Slots));
   return (static_cast<unsigned>(j) * 0x9E3779B1u) >> shift;
 }
 

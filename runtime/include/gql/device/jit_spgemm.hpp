@@ -1,0 +1,82 @@
+// How host code built without nvcc (the JIT's) gets the kernels of its GPU products. The kernels
+// that depend on the semiring are built by NVRTC from the spec's semiring structs and found by
+// their name expressions (spgemm_semiring_kernel_names); the rest come precompiled with the
+// library for each shape of gql/device/spgemm_shapes.hpp. When the JIT has loaded a spec's code,
+// the spec's entry shims bind each product's semiring once (bind_spgemm_kernels); gql::gpu::mxm
+// then looks its table up (registered_spgemm_kernels).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <typeindex>
+#include <typeinfo>
+
+#include "gql/device/spgemm_kernel_table.hpp"
+#include "gql/error.hpp"
+
+namespace gql {
+
+// Loaded kernels by their NVRTC name expressions; a kernel is a cudaKernel_t, which the CUDA runtime
+// launches like a kernel's address.
+class DeviceKernelResolver {
+ public:
+  virtual ~DeviceKernelResolver() = default;
+  // Throws gql::Error(jit) when the module has no such kernel.
+  virtual const void* kernel(const std::string& name_expression) const = 0;
+};
+
+// The name expressions of the semiring-dependent kernels of a product over the device semiring
+// named `semiring` (its C++ name), whose values take `value_bytes`, sorting spilled rows in chunks
+// of SpgemmShapes::sorted_chunk_for(requested_chunk, value_bytes).
+struct SpgemmSemiringKernelNames {
+  std::string tiny_rows, small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows;
+  int sorted_chunk = 0;
+};
+SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiring, size_t value_bytes,
+                                                       int requested_chunk);
+
+// The C++ name of the semiring a product over `semiring` runs with on the device
+// (gql::device::device_semiring_t: ByteValued<S> when its values are bool).
+std::string device_semiring_name(const std::string& semiring, bool bool_values);
+
+namespace detail {
+// This library's tables by device semiring type (one per loaded kernel library: each links its own
+// copy of the runtime). Null when the type has none yet.
+std::shared_ptr<void> find_kernel_table(std::type_index semiring);
+void store_kernel_table(std::type_index semiring, std::shared_ptr<void> table);
+}  // namespace detail
+
+// Builds (or completes, for another sort chunk) the table of the device semiring S.
+template <class S>
+void bind_spgemm_kernels(const DeviceKernelResolver& resolver, const std::string& semiring, int requested_chunk) {
+  using Table = SpgemmKernels<S>;
+  std::shared_ptr<void> stored = detail::find_kernel_table(typeid(S));
+  if (!stored) {
+    stored = std::make_shared<Table>(
+        spgemm_shape_kernels<typename S::a_type, typename S::b_type, typename S::value_type>());
+    detail::store_kernel_table(typeid(S), stored);
+  }
+  Table& table = *static_cast<Table*>(stored.get());
+  const SpgemmSemiringKernelNames names =
+      spgemm_semiring_kernel_names(semiring, sizeof(typename S::value_type), requested_chunk);
+  auto bind = [&](auto& handle, const std::string& name) { handle.address = resolver.kernel(name); };
+  bind(table.tiny_rows, names.tiny_rows);
+  bind(table.small_rows, names.small_rows);
+  bind(table.medium_rows, names.medium_rows);
+  bind(table.medium_rows_bitmap, names.medium_rows_bitmap);
+  bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
+       names.sorted_rows);
+  bind(table.large_rows, names.large_rows);
+}
+
+// The table bound for the device semiring S.
+template <class S>
+const SpgemmKernels<S>& registered_spgemm_kernels() {
+  const std::shared_ptr<void> stored = detail::find_kernel_table(typeid(S));
+  if (!stored)
+    throw Error(ErrorKind::internal, std::string("no GPU kernels were bound for the semiring ") + typeid(S).name());
+  return *static_cast<const SpgemmKernels<S>*>(stored.get());
+}
+
+}  // namespace gql

@@ -1,0 +1,67 @@
+#include "gql/device/jit_spgemm.hpp"
+
+#include <map>
+#include <mutex>
+
+#include "gql/device/spgemm_shapes.hpp"
+
+namespace gql {
+
+bool spgemm_shape_precompiled(std::string_view a_type, std::string_view b_type, std::string_view value_type) {
+#define GQL_MATCH_SHAPE(A, B, V) \
+  if (a_type == #A && b_type == #B && value_type == #V) return true;
+  GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_MATCH_SHAPE)
+#undef GQL_MATCH_SHAPE
+  return false;
+}
+
+SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiring, size_t value_bytes,
+                                                       int requested_chunk) {
+  using Shapes = SpgemmShapes;
+  auto name = [&](const char* kernel, int threads, int items) {
+    return "&gql::device::" + std::string(kernel) + "<" + semiring + ", " + std::to_string(threads) +
+           (items > 0 ? ", " + std::to_string(items) : std::string()) + ">";
+  };
+  SpgemmSemiringKernelNames names;
+  names.sorted_chunk = Shapes::sorted_chunk_for(requested_chunk, value_bytes);
+  if (Shapes::sorted_chunk_index(names.sorted_chunk) < 0)
+    throw Error(ErrorKind::usage, "spgemm: sorted chunk " + std::to_string(requested_chunk) +
+                                      " is not one the kernels are built for");
+  names.tiny_rows = name("spgemm_small_rows", Shapes::tiny_threads, Shapes::tiny_items);
+  names.small_rows = name("spgemm_small_rows", Shapes::small_threads, Shapes::small_items_for(value_bytes));
+  names.medium_rows = name("spgemm_medium_rows", Shapes::medium_threads, Shapes::medium_slots);
+  names.medium_rows_bitmap = name("spgemm_medium_rows_bitmap", Shapes::medium_threads, Shapes::medium_slots);
+  names.sorted_rows = name("spgemm_sorted_rows", Shapes::sorted_threads, names.sorted_chunk);
+  names.large_rows = name("spgemm_large_rows", Shapes::large_threads, 0);
+  return names;
+}
+
+std::string device_semiring_name(const std::string& semiring, bool bool_values) {
+  return bool_values ? "gql::device::ByteValued<" + semiring + ">" : semiring;
+}
+
+namespace detail {
+namespace {
+std::mutex& tables_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::type_index, std::shared_ptr<void>>& tables() {
+  static std::map<std::type_index, std::shared_ptr<void>> t;
+  return t;
+}
+}  // namespace
+
+std::shared_ptr<void> find_kernel_table(std::type_index semiring) {
+  std::lock_guard lock(tables_mutex());
+  auto it = tables().find(semiring);
+  return it == tables().end() ? nullptr : it->second;
+}
+
+void store_kernel_table(std::type_index semiring, std::shared_ptr<void> table) {
+  std::lock_guard lock(tables_mutex());
+  tables()[semiring] = std::move(table);
+}
+}  // namespace detail
+
+}  // namespace gql

@@ -27,6 +27,8 @@ RuntimeLayout common() {
   layout.host_compiler = toolchain_paths::host_compiler;
   layout.cuda_compiler = toolchain_paths::cuda_compiler;
   layout.have_cuda = toolchain_paths::have_cuda;
+  for (const char* dir : toolchain_paths::cuda_include_dirs)
+    if (*dir) layout.cuda_include_dirs.emplace_back(dir);
   return layout;
 }
 

@@ -1,6 +1,5 @@
-// The slice of the CUDA driver API the JIT needs (module load, function lookup, device
-// architecture), opened with dlopen: programs that link gql run on machines without a driver and
-// fail only when they ask for a CUDA kernel.
+// The slice of the CUDA driver API the JIT needs (the device's architecture), opened with dlopen:
+// programs that link gql run on machines without a driver, and asking costs no CUDA context.
 #pragma once
 
 #include <string>
@@ -15,12 +14,6 @@ class CudaDriver {
 
   // The compute capability of the current context's device, else of device 0 (major * 10 + minor).
   int device_arch();
-  // Loads a CUBIN or PTX image into the current context (the device's primary context when none
-  // is current); returns the CUmodule.
-  void* load_module(const std::string& image);
-  void unload_module(void* module) noexcept;
-  // The CUfunction `name` of a loaded module; throws gql::Error(jit) when it is missing.
-  void* function(void* module, const std::string& name);
 
  private:
   CudaDriver();

@@ -1,6 +1,7 @@
 // gql::Compiler and gql::Module: spec -> front end -> generated OpenMP C++ or CUDA C++ + entry
 // shims -> the cache key -> the in-process table -> the disk cache (built on a miss with the host
-// compiler or nvcc) -> dlopen.
+// compiler or nvcc) -> dlopen. CUDA specs whose GPU ops are all products take the NVRTC path: the
+// host code by the host compiler and the products' semiring kernels by NVRTC, at once.
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -27,6 +29,12 @@
 #include "once_table.hpp"
 #include "parse/parser.hpp"
 
+#ifdef GQL_JIT_HAVE_NVRTC
+#include "gql/device.hpp"
+#include "gql/device/spgemm_shapes.hpp"
+#include "nvrtc_products.hpp"
+#endif
+
 namespace gql {
 
 namespace jit_detail {
@@ -36,6 +44,7 @@ struct Library {
   std::string path;
   std::vector<KernelSignature> signatures;
   std::vector<Entry> entries;
+  std::shared_ptr<const void> device_kernels;  // the NVRTC path's loaded GPU kernels, kept as long as the code
 };
 }  // namespace jit_detail
 
@@ -66,7 +75,7 @@ jit::OnceTable<jit::CacheKey, Library, jit::CacheKeyHash>& loaded_libraries() {
   return table;
 }
 
-std::shared_ptr<const Library> load_library(const std::string& path, const compiler::ir::Module& module) {
+std::shared_ptr<Library> load_library(const std::string& path, const compiler::ir::Module& module) {
   auto library = std::make_shared<Library>();
   library->path = path;
   library->handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -79,6 +88,35 @@ std::shared_ptr<const Library> load_library(const std::string& path, const compi
   }
   return library;
 }
+
+#ifdef GQL_JIT_HAVE_NVRTC
+// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds products, over the
+// shapes whose host driver the runtime library holds.
+std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
+  if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (NVRTC builds products only)";
+  for (const compiler::GpuProduct& p : parts.products) {
+    const std::string device_value = p.value_type == "bool" ? "unsigned char" : p.value_type;
+    if (!spgemm_shape_precompiled(p.a_type, p.b_type, device_value))
+      return "the product over " + p.semiring + " has a shape (" + p.a_type + ", " + p.b_type + " -> " + p.value_type +
+             ") without a precompiled host driver";
+  }
+  return "";
+}
+
+// Loads the NVRTC path's kernels into the library and binds its products to them. Without a GPU
+// nothing is loaded: the library's entries say so when called.
+void bind_device_kernels(Library& library, const std::string& device_entry) {
+  if (device_entry.empty() || device_count() == 0) return;
+  auto kernels = std::make_shared<const jit::NvrtcKernels>(jit::read_nvrtc_products(device_entry));
+  using Binding = void (*)(const DeviceKernelResolver*, std::exception_ptr*);
+  auto bind = reinterpret_cast<Binding>(::dlsym(library.handle, jit::device_kernel_binding_symbol));
+  if (!bind) throw Error(ErrorKind::jit, "the kernel library has no binding of its GPU products", {library.path});
+  std::exception_ptr error;
+  bind(kernels.get(), &error);
+  if (error) std::rethrow_exception(error);
+  library.device_kernels = std::move(kernels);
+}
+#endif
 
 // Modification stamp of a file read by the front end; a memoized module is reused while they all hold.
 struct FileStamp {
@@ -107,10 +145,27 @@ struct Module::State {
 struct Compiler::Impl {
   CompilerOptions options;
   compiler::RuntimeLayout layout;
-  jit::HostCompiler host;    // Target::openmp
-  jit::Nvcc nvcc;            // Target::cuda
+  jit::HostCompiler host;    // Target::openmp, and the host code of Target::cuda's NVRTC path
   jit::CudaArch cuda_arch;   // Target::cuda
   std::vector<std::string> flags;
+  // Target::cuda: the NVRTC path (GQL_JIT_NVRTC=0 turns it off), its host code's flags, and nvcc for
+  // the specs it cannot build (found when one needs it).
+  bool nvrtc = false;
+  std::vector<std::string> host_cuda_flags;
+  std::once_flag nvcc_once;
+  jit::Nvcc nvcc;
+  std::exception_ptr nvcc_missing;
+  const jit::Nvcc& need_nvcc() {
+    std::call_once(nvcc_once, [&] {
+      try {
+        nvcc = jit::find_nvcc(options.nvcc);
+      } catch (...) {
+        nvcc_missing = std::current_exception();
+      }
+    });
+    if (nvcc_missing) std::rethrow_exception(nvcc_missing);
+    return nvcc;
+  }
   bool precompile_prelude = true;  // GQL_JIT_PCH=0 turns it off
   std::unique_ptr<jit::DiskCache> cache;
 
@@ -179,42 +234,94 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
                   jit::generate_entry_shims(ir);
   state->plan = compiler::plan::print_plan(compiler::plan::plan_module(ir));
 
+  // The NVRTC path: host code by the host compiler, the products' semiring kernels by NVRTC.
+  bool by_nvrtc = false;
+  std::string nvcc_reason;  // why a CUDA spec goes to nvcc
+  std::string device_source;
+  std::vector<std::string> device_kernels;  // NVRTC name expressions
+#ifdef GQL_JIT_HAVE_NVRTC
+  if (cuda && nvrtc) {
+    const compiler::CudaDeviceParts parts = compiler::cuda_device_parts(ir, codegen);
+    nvcc_reason = nvrtc_unfit(parts);
+    by_nvrtc = nvcc_reason.empty();
+    if (by_nvrtc) {
+      state->source += jit::generate_device_kernel_binding(parts.products);
+      device_source = parts.source;
+      device_kernels = jit::product_kernel_expressions(parts.products);
+    }
+  } else if (cuda) {
+    nvcc_reason = "the NVRTC path is off (GQL_JIT_NVRTC=0)";
+  }
+#endif
+  const bool by_nvcc = cuda && !by_nvrtc;
+  const jit::Nvcc* const nvcc_tool = by_nvcc ? &need_nvcc() : nullptr;
+  const std::vector<std::string>& build_flags = by_nvrtc ? host_cuda_flags : flags;
+
   // Everything but the source: the kernels' keys and their precompiled prelude's key both start so.
   jit::CacheKeyBuilder setup;
-  setup.add("target", cuda ? "cuda" : "openmp").add("compiler", cuda ? nvcc.identity : host.identity);
-  for (const std::string& f : flags) setup.add("flag", f);
-  // CPU code is built for this CPU (-march=native); CUDA code for the architecture (its flags name it too).
-  if (cuda) setup.add("arch", std::to_string(cuda_arch.arch));
+  setup.add("target", by_nvcc ? "cuda" : by_nvrtc ? "cuda-host" : "openmp")
+      .add("compiler", by_nvcc ? nvcc_tool->identity : host.identity);
+  for (const std::string& f : build_flags) setup.add("flag", f);
+  // CPU code is built for this CPU (-march=native); nvcc's code for the architecture (its flags name it too).
+  if (by_nvcc) setup.add("arch", std::to_string(cuda_arch.arch));
   else setup.add("cpu", jit::host_cpu_identity());
   setup.add("build", jit::build_id(layout));
-  const jit::CacheKey key = jit::CacheKeyBuilder(setup).add("source", state->source).finish();
+  const jit::CacheKey host_key = jit::CacheKeyBuilder(setup).add("source", state->source).finish();
+  jit::CacheKey key = host_key;
+#ifdef GQL_JIT_HAVE_NVRTC
+  const jit::CacheKey device_key = jit::nvrtc_cache_key(device_source, device_kernels, cuda_arch.arch);
+  if (by_nvrtc) key = jit::CacheKeyBuilder().add("host", host_key.hex()).add("device", device_key.hex()).finish();
+#endif
 
-  jit::CacheEntry entry;
+  jit::CacheEntry entry, device_entry;
   jit::KernelBuild build;
   bool made = false;
   const auto load_start = Clock::now();
   state->library = loaded_libraries().get(
       key,
       [&] {
-        entry = cache->get_or_build(key, ".so", [&](const std::string& output) {
-          if (cuda)
-            jit::build_cuda_shared_object(nvcc, flags, layout, state->source, output);
+        // NVRTC runs on its own thread while the host compiler builds the host code.
+        std::future<jit::CacheEntry> device_build;
+#ifdef GQL_JIT_HAVE_NVRTC
+        if (by_nvrtc && !device_kernels.empty())
+          device_build = std::async(std::launch::async, [&] {
+            return jit::build_nvrtc_products(*cache, device_key, device_source, codegen.source_name, device_kernels,
+                                             cuda_arch.arch);
+          });
+#endif
+        entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
+          if (by_nvcc)
+            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output);
           else
             build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt, host,
-                                              flags, layout, state->source, output);
+                                              build_flags, layout, state->source, output);
         });
-        return load_library(entry.path, ir);
+        if (device_build.valid()) device_entry = device_build.get();
+        std::shared_ptr<Library> library = load_library(entry.path, ir);
+#ifdef GQL_JIT_HAVE_NVRTC
+        if (by_nvrtc) bind_device_kernels(*library, device_entry.path);
+#endif
+        return std::shared_ptr<const Library>(std::move(library));
       },
       &made);
   if (options.verbose) {
     std::string what = made ? std::string(jit::to_string(entry.origin)) : "reused (already loaded in this process)";
     if (made && entry.build_seconds > 0)
-      what += " by " + fs::path(cuda ? nvcc.path : host.path).filename().string() + " in " +
-              format_duration(entry.build_seconds) + " " + (cuda ? std::string("(no precompiled headers with nvcc)") : jit::describe(build));
+      what += " by " + fs::path(by_nvcc ? nvcc_tool->path : host.path).filename().string() + " in " +
+              format_duration(entry.build_seconds) + " " +
+              (by_nvcc ? std::string("(no precompiled headers with nvcc)") : jit::describe(build));
+    if (made && by_nvrtc) {
+      what += "; its " + std::to_string(device_kernels.size()) + " GPU kernel(s) ";
+      if (device_kernels.empty()) what = "none (no GPU products)";
+      else if (device_entry.build_seconds > 0) what += "built by NVRTC in " + format_duration(device_entry.build_seconds);
+      else what += jit::to_string(device_entry.origin);
+    }
     if (cuda) what += " for sm_" + std::to_string(cuda_arch.arch) + " (" + cuda_arch.origin + ")";
+    if (made && entry.build_seconds > 0 && by_nvcc && !nvcc_reason.empty()) what += "; nvcc because " + nvcc_reason;
     log(codegen.source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
         format_duration(front_seconds) + ", ready after " + format_duration(seconds_since(start)) + " (load " +
-        format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path);
+        format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path +
+        (by_nvrtc && !device_entry.path.empty() ? "\n  GPU kernels " + device_entry.path : std::string()));
     if (!state->plan.empty()) log("plan of " + codegen.source_name + ":\n" + state->plan);
   }
   return state;
@@ -231,9 +338,17 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
     if (!s.layout.have_cuda)
       throw Error(ErrorKind::usage, "gql::Target::cuda needs a gql built with the CUDA toolkit; this one (" +
                                         s.layout.runtime_library + ") was built without it");
-    s.nvcc = jit::find_nvcc(s.options.nvcc);
     s.cuda_arch = jit::target_cuda_arch(s.options.cuda_arch);
     s.flags = jit::cuda_shared_object_flags(s.layout, s.cuda_arch.arch, s.options.nvcc_flags);
+#ifdef GQL_JIT_HAVE_NVRTC
+    s.nvrtc = !(std::getenv("GQL_JIT_NVRTC") && std::string(std::getenv("GQL_JIT_NVRTC")) == "0");
+    if (s.nvrtc) {
+      s.host = jit::find_host_compiler(s.options.cxx);
+      s.host_cuda_flags = jit::shared_object_flags(s.host, s.layout, s.options.cxx_flags);
+      for (const std::string& dir : s.layout.cuda_include_dirs) s.host_cuda_flags.push_back("-I" + dir);
+    }
+#endif
+    if (!s.nvrtc) (void)s.need_nvcc();  // nvcc builds every CUDA spec: say now when there is none
   } else {
     s.host = jit::find_host_compiler(s.options.cxx);
     s.flags = jit::shared_object_flags(s.host, s.layout, s.options.cxx_flags);

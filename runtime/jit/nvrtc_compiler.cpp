@@ -39,7 +39,8 @@ std::string nvrtc_version() {
 }
 
 std::vector<std::string> nvrtc_default_options() {
-  return {"-std=c++20", "-default-device", "-DNDEBUG", "-lineinfo"};
+  // --split-compile=0: NVRTC optimizes the kernels on as many threads as there are cores.
+  return {"-std=c++20", "-default-device", "-DNDEBUG", "-lineinfo", "--split-compile=0"};
 }
 
 std::string embedded_headers_id() {
@@ -49,7 +50,7 @@ std::string embedded_headers_id() {
 }
 
 CudaBinary nvrtc_compile(const std::string& source, const std::string& name, int arch,
-                         const std::vector<std::string>& options) {
+                         const std::vector<std::string>& options, const std::vector<std::string>& name_expressions) {
   const auto [target, cubin] = choose_arch(arch);
   std::vector<const char*> header_texts, header_names;
   for (const EmbeddedHeader& h : embedded_headers()) {
@@ -61,6 +62,9 @@ CudaBinary nvrtc_compile(const std::string& source, const std::string& name, int
                            header_texts.data(), header_names.data()),
         "nvrtcCreateProgram");
   std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> guard(&program, [](nvrtcProgram* p) { nvrtcDestroyProgram(p); });
+
+  for (const std::string& e : name_expressions)
+    check(nvrtcAddNameExpression(program, e.c_str()), "nvrtcAddNameExpression");
 
   std::vector<std::string> all = options;
   all.push_back((cubin ? "-arch=sm_" : "-arch=compute_") + std::to_string(target));
@@ -79,6 +83,11 @@ CudaBinary nvrtc_compile(const std::string& source, const std::string& name, int
   if (compiled != NVRTC_SUCCESS)
     throw Error(ErrorKind::jit, "NVRTC could not compile " + name + " for " + (cubin ? "sm_" : "compute_") +
                                     std::to_string(target) + ":\n" + out.log);
+  for (const std::string& e : name_expressions) {
+    const char* lowered = nullptr;
+    check(nvrtcGetLoweredName(program, e.c_str(), &lowered), "nvrtcGetLoweredName");
+    out.lowered_names.emplace_back(lowered);
+  }
   size_t size = 0;
   if (cubin) {
     check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");

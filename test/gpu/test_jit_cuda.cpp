@@ -187,7 +187,7 @@ void run(const std::string& cache_arg) {
     for (int s = 0; s < 3; ++s)
       if (cuda_modules[static_cast<size_t>(s)])
         std::printf("jit cuda %s: %s %.2f s (openmp %.2f s), disk cache hit %.2f ms, in-process hit %.2f us\n",
-                  spec_names[s], cold_cache ? "cold (nvcc)" : "first compile_file", cold[s], cold_openmp[s], disk[s] * 1e3,
+                  spec_names[s], cold_cache ? "cold" : "first compile_file", cold[s], cold_openmp[s], disk[s] * 1e3,
                   in_process[s] * 1e6);
 
     const Kernels cuda = bind_kernels(cuda_modules);

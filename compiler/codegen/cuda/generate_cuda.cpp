@@ -21,6 +21,16 @@ bool runs_on_gpu(ir::OpKind kind) {
          kind == ir::OpKind::bfs_levels || kind == ir::OpKind::single_source_paths;
 }
 
+int device_value_bytes(Scalar s) {
+  switch (s) {
+    case Scalar::bool_: case Scalar::i8: case Scalar::u8: return 1;
+    case Scalar::i16: case Scalar::u16: return 2;
+    case Scalar::i32: case Scalar::u32: case Scalar::f32: case Scalar::vertex: return 4;
+    case Scalar::i64: case Scalar::u64: case Scalar::f64: return 8;
+  }
+  return 8;
+}
+
 void collect_gpu_ops(const ir::Module& module, const ir::Block& block, CudaDeviceParts& parts) {
   for (const ir::Stmt& s : block) {
     if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind)) {
@@ -30,7 +40,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Block& block, CudaDevic
         const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(s.op.semiring));
         const auto& schedule = std::get<ir::ProductSchedule>(s.op.schedule);
         parts.products.push_back({si.name, std::string(cpp_type(si.a_type)), std::string(cpp_type(si.b_type)),
-                                  std::string(cpp_type(si.value_type)),
+                                  std::string(cpp_type(si.value_type)), device_value_bytes(si.value_type),
                                   static_cast<int>(codegen::cuda_product_limits(schedule).sort_chunk)});
       }
     }

@@ -1,7 +1,8 @@
 // gql::Compiler with Target::cuda where the tests run: nvcc is here, a GPU may not be. One spec is
 // compiled by nvcc into the suite's shared cache (once per build folder: nvcc takes about half a minute
-// of CPU for any spec, the runtime headers being most of it, so every test here shares that one
-// kernel, a single GPU vector product); its results on the GPU are test/gpu's part (test_jit_cuda).
+// of CPU for any spec, the runtime headers being most of it, so every nvcc test here shares that one
+// kernel, a single GPU vector product, which the NVRTC path does not build); one product spec takes
+// the NVRTC path. Their results on the GPU are test/gpu's part (test_jit_cuda).
 #ifdef GQL_HAVE_CUDA
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -25,6 +26,17 @@ kernel step(G: graph<bool>, f: vector<bool>) -> vector<bool> {
 }
 )";
 const char* const step_name = "jit_cuda_step.gql";
+
+// A masked product with bool results: the NVRTC path, with ByteValued semiring kernels.
+const char* const product_spec = R"(
+semiring any_pair(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
+kernel two_hop_new(G: graph<bool>) -> graph<bool> {
+  var C: graph<bool> = graph<bool>(rows(G), cols(G));
+  C<!G, replace> = G * G over any_pair;
+  return C;
+}
+)";
+const char* const product_name = "jit_cuda_two_hop.gql";
 
 // GQL_JIT_VERBOSE's lines of one Compiler.
 struct Log {
@@ -143,13 +155,53 @@ TEST(JitCuda, CallingWithoutAGpuThrowsACudaError) {
   }
 }
 
+TEST(JitCuda, ProductsTakeTheNvrtcPath) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  Log log;
+  const Module m = Compiler(cuda_options(log)).compile_source(product_spec, product_name);
+  const std::string said = log.all();
+  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
+              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
+      << said;
+  const size_t at = said.find("GPU kernels ");
+  ASSERT_NE(at, std::string::npos) << said;
+  const std::string cubin = said.substr(at + 12, said.find('\n', at) - at - 12);
+  EXPECT_TRUE(std::filesystem::is_regular_file(cubin)) << said;
+  EXPECT_EQ(std::filesystem::path(cubin).extension(), ".cubin");
+  // The host code calls the product through the kernels NVRTC built (the binding shim).
+  EXPECT_NE(m.source().find("gql::bind_spgemm_kernels<gql::device::device_semiring_t<gqlgen::any_pair_bool_bool_bool>>"),
+            std::string::npos);
+  auto two_hop = m.kernel("two_hop_new").bind<Csr<bool>(const Csr<bool>&)>();
+  const Csr<bool> G(3, 3, {0, 1, 2, 2}, {1, 2});  // 0 -> 1 -> 2
+  if (device_count() > 0) {
+    const Csr<bool> C = two_hop(G);  // 0 -> 2 is new
+    ASSERT_EQ(C.nvals(), 1);
+    EXPECT_EQ(C.row_degree(0), 1);
+    EXPECT_EQ(C.col_indices()[0], 2);
+    return;
+  }
+  try {
+    (void)two_hop(G);
+    FAIL() << "a CUDA kernel ran without a GPU";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::cuda);
+  }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
 TEST(JitCuda, MissingNvccSaysHowToPointAtIt) {
   CompilerOptions o;
   o.target = Target::cuda;
   o.nvcc = "/nonexistent/bin/nvcc";
+  o.cache_dir = test::shared_kernel_cache();
   try {
+    // With NVRTC the Compiler starts; a spec that needs nvcc (a vector product) says it is missing.
     Compiler compiler(o);
-    FAIL() << "a Compiler without nvcc";
+    (void)compiler.compile_source(step_spec, "jit_cuda_step_without_nvcc.gql");
+    FAIL() << "a CUDA vector product compiled without nvcc";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::jit);
     EXPECT_NE(e.reason().find("/nonexistent/bin/nvcc"), std::string::npos) << e.reason();

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cuda_jit.hpp"
+#include "nvrtc_products.hpp"
 #include "gql/error.hpp"
 #include "nvrtc_compiler.hpp"
 
@@ -45,15 +45,13 @@ TEST(Nvrtc, ErrorsCarryTheLog) {
   }
 }
 
-TEST(Nvrtc, CacheKeyCoversSourceAndArchitecture) {
-  const auto options = nvrtc_default_options();
-  const CacheKey k = cuda_cache_key(min_plus_kernel, 90, options);
-  EXPECT_EQ(k, cuda_cache_key(min_plus_kernel, 90, options));
-  EXPECT_NE(k, cuda_cache_key(min_plus_kernel, 80, options));
-  EXPECT_NE(k, cuda_cache_key(std::string(min_plus_kernel) + " ", 90, options));
-  auto more = options;
-  more.push_back("-G");
-  EXPECT_NE(k, cuda_cache_key(min_plus_kernel, 90, more));
+TEST(Nvrtc, CacheKeyCoversSourceKernelsAndArchitecture) {
+  const std::vector<std::string> kernels = {"&relax"};
+  const CacheKey k = nvrtc_cache_key(min_plus_kernel, kernels, 90);
+  EXPECT_EQ(k, nvrtc_cache_key(min_plus_kernel, kernels, 90));
+  EXPECT_NE(k, nvrtc_cache_key(min_plus_kernel, kernels, 80));
+  EXPECT_NE(k, nvrtc_cache_key(std::string(min_plus_kernel) + " ", kernels, 90));
+  EXPECT_NE(k, nvrtc_cache_key(min_plus_kernel, {}, 90));
 }
 
 }  // namespace

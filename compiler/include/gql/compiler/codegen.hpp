@@ -27,6 +27,7 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
 struct GpuProduct {
   std::string semiring;
   std::string a_type, b_type, value_type;
+  int value_bytes = 0;  // a value as the device stores it (bool: one byte)
   int sorted_chunk = 0;
 };
 

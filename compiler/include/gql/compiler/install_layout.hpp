@@ -16,6 +16,7 @@ struct RuntimeLayout {
   std::string stdlib_dir;                   // holds std/semirings.gql
   std::string host_compiler;                // the compiler this build used
   std::string cuda_compiler;                // empty without CUDA
+  std::vector<std::string> cuda_include_dirs;  // the CUDA runtime's headers; empty without CUDA
   bool have_cuda = false;
 };
 

@@ -1,0 +1,112 @@
+#include "nvrtc_products.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <set>
+#include <sstream>
+
+#include "gql/device.hpp"
+#include "gql/error.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace gql::jit {
+namespace {
+
+constexpr const char* manifest_magic = "gql-nvrtc-products 1";
+
+std::string encode(const CudaBinary& binary, const std::vector<std::string>& expressions) {
+  std::string out = std::string(manifest_magic) + "\n" + std::to_string(binary.arch) + " " +
+                    (binary.is_cubin ? "cubin" : "ptx") + " " + std::to_string(expressions.size()) + "\n";
+  for (size_t n = 0; n < expressions.size(); ++n) out += expressions[n] + "\n" + binary.lowered_names[n] + "\n";
+  return out + binary.bytes;
+}
+
+std::string device_name(const compiler::GpuProduct& p) {
+  return device_semiring_name("gqlgen::" + p.semiring, p.value_type == "bool");
+}
+
+}  // namespace
+
+std::vector<std::string> product_kernel_expressions(const std::vector<compiler::GpuProduct>& products) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const compiler::GpuProduct& p : products) {
+    const SpgemmSemiringKernelNames n =
+        spgemm_semiring_kernel_names(device_name(p), static_cast<size_t>(p.value_bytes), p.sorted_chunk);
+    for (const std::string* e : {&n.tiny_rows, &n.small_rows, &n.medium_rows, &n.medium_rows_bitmap, &n.sorted_rows,
+                                 &n.large_rows})
+      if (seen.insert(*e).second) out.push_back(*e);
+  }
+  return out;
+}
+
+std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduct>& products) {
+  std::string out =
+      "\n// Binds the GPU products to the kernels NVRTC built (gql/device/jit_spgemm.hpp).\n"
+      "#include <gql/device/jit_spgemm.hpp>\n\n"
+      "extern \"C\" __attribute__((visibility(\"default\"))) void " + std::string(device_kernel_binding_symbol) +
+      "(const gql::DeviceKernelResolver* kernels, std::exception_ptr* error) {\n  try {\n";
+  for (const compiler::GpuProduct& p : products)
+    out += "    gql::bind_spgemm_kernels<gql::device::device_semiring_t<gqlgen::" + p.semiring + ">>(*kernels, \"" +
+           device_name(p) + "\", " + std::to_string(p.sorted_chunk) + ");\n";
+  return out + "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
+}
+
+CacheKey nvrtc_cache_key(const std::string& source, const std::vector<std::string>& name_expressions, int arch) {
+  CacheKeyBuilder key;
+  key.add("source", source).add("target", "cuda-nvrtc").add("nvrtc", nvrtc_version()).add("arch", std::to_string(arch));
+  for (const auto& o : nvrtc_default_options()) key.add("option", o);
+  for (const auto& e : name_expressions) key.add("kernel", e);
+  key.add("headers", embedded_headers_id());
+  return key.finish();
+}
+
+CacheEntry build_nvrtc_products(DiskCache& cache, const CacheKey& key, const std::string& source,
+                                const std::string& name, const std::vector<std::string>& name_expressions, int arch) {
+  return cache.get_or_build(key, ".cubin", [&](const std::string& out) {
+    const CudaBinary binary = nvrtc_compile(source, name, arch, nvrtc_default_options(), name_expressions);
+    DiskCache::write_payload(out, encode(binary, name_expressions));
+  });
+}
+
+NvrtcImage read_nvrtc_products(const std::string& entry_path) {
+  std::string payload;
+  if (!DiskCache::read_payload(entry_path, payload))
+    throw Error(ErrorKind::jit, "the cached GPU kernels are unreadable", {entry_path});
+  std::istringstream in(payload);
+  std::string magic, kind;
+  NvrtcImage image;
+  size_t count = 0;
+  if (!std::getline(in, magic) || magic != manifest_magic || !(in >> image.arch >> kind >> count) ||
+      (kind != "cubin" && kind != "ptx"))
+    throw Error(ErrorKind::jit, "the cached GPU kernels have no valid manifest", {entry_path});
+  in.ignore(1);
+  image.is_cubin = kind == "cubin";
+  for (size_t n = 0; n < count; ++n) {
+    std::string expression, lowered;
+    if (!std::getline(in, expression) || !std::getline(in, lowered))
+      throw Error(ErrorKind::jit, "the cached GPU kernels' manifest is truncated", {entry_path});
+    image.lowered[expression] = lowered;
+  }
+  image.image = payload.substr(static_cast<size_t>(in.tellg()));
+  return image;
+}
+
+NvrtcKernels::NvrtcKernels(const NvrtcImage& image) : lowered_(image.lowered) {
+  cudaLibrary_t library = nullptr;
+  GQL_CUDA_CHECK(cudaLibraryLoadData(&library, image.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  library_ = library;
+}
+
+NvrtcKernels::~NvrtcKernels() { cudaLibraryUnload(static_cast<cudaLibrary_t>(library_)); }
+
+const void* NvrtcKernels::kernel(const std::string& name_expression) const {
+  const auto it = lowered_.find(name_expression);
+  if (it == lowered_.end())
+    throw Error(ErrorKind::jit, "the GPU kernels built by NVRTC lack " + name_expression);
+  cudaKernel_t kernel = nullptr;
+  GQL_CUDA_CHECK(cudaLibraryGetKernel(&kernel, static_cast<cudaLibrary_t>(library_), it->second.c_str()));
+  return reinterpret_cast<const void*>(kernel);
+}
+
+}  // namespace gql::jit

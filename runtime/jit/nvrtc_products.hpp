@@ -1,0 +1,61 @@
+// The GPU products' semiring kernels of a spec through NVRTC and the cache: device source + name
+// expressions -> key (the source, the expressions, NVRTC's version and options, the architecture,
+// the embedded headers) -> disk cache (NVRTC on a miss) -> a CUDA library loaded with
+// cudaLibraryLoadData, whose kernels are found by their name expressions.
+// An entry holds a manifest (the image's kind and architecture, and each expression's mangled
+// name, which NVRTC reports only when it compiles) followed by the CUBIN or PTX image.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "disk_cache.hpp"
+#include "gql/compiler/codegen.hpp"
+#include "gql/device/jit_spgemm.hpp"
+
+namespace gql::jit {
+
+// The name expressions of the semiring kernels of `products`, each once.
+std::vector<std::string> product_kernel_expressions(const std::vector<compiler::GpuProduct>& products);
+
+// The symbol, and the source appended to the host code, of the kernel library's binding of its
+// products to loaded kernels: extern "C" void SYMBOL(const gql::DeviceKernelResolver*,
+// std::exception_ptr*) calls gql::bind_spgemm_kernels for each product's semiring.
+inline constexpr const char* device_kernel_binding_symbol = "gql_bind_device_kernels";
+std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduct>& products);
+
+struct NvrtcImage {
+  int arch = 0;
+  bool is_cubin = true;
+  std::map<std::string, std::string> lowered;  // name expression -> mangled name
+  std::string image;
+};
+
+CacheKey nvrtc_cache_key(const std::string& source, const std::vector<std::string>& name_expressions, int arch);
+
+// The entry for the source and its kernels, compiled by NVRTC on a miss.
+CacheEntry build_nvrtc_products(DiskCache& cache, const CacheKey& key, const std::string& source,
+                                const std::string& name, const std::vector<std::string>& name_expressions, int arch);
+
+// An entry's contents; throws gql::Error(jit) when it is unreadable.
+NvrtcImage read_nvrtc_products(const std::string& entry_path);
+
+// A loaded image: kernels by name expression, for the shims of gql/device/jit_spgemm.hpp. The
+// library stays loaded as long as this object (the JIT keeps it for the life of the process).
+class NvrtcKernels : public DeviceKernelResolver {
+ public:
+  // Loads into the current device's context. Throws gql::Error(cuda) when the CUDA runtime refuses it.
+  explicit NvrtcKernels(const NvrtcImage& image);
+  ~NvrtcKernels() override;
+  NvrtcKernels(const NvrtcKernels&) = delete;
+  NvrtcKernels& operator=(const NvrtcKernels&) = delete;
+  const void* kernel(const std::string& name_expression) const override;
+
+ private:
+  void* library_ = nullptr;  // cudaLibrary_t
+  std::map<std::string, std::string> lowered_;
+};
+
+}  // namespace gql::jit

@@ -95,8 +95,7 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
 std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
   if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (NVRTC builds products only)";
   for (const compiler::GpuProduct& p : parts.products) {
-    const std::string device_value = p.value_type == "bool" ? "unsigned char" : p.value_type;
-    if (!spgemm_shape_precompiled(p.a_type, p.b_type, device_value))
+    if (!spgemm_shape_precompiled(p.a_type, p.b_type, p.value_type))
       return "the product over " + p.semiring + " has a shape (" + p.a_type + ", " + p.b_type + " -> " + p.value_type +
              ") without a precompiled host driver";
   }

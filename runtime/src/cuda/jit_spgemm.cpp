@@ -8,8 +8,8 @@
 namespace gql {
 
 bool spgemm_shape_precompiled(std::string_view a_type, std::string_view b_type, std::string_view value_type) {
-#define GQL_MATCH_SHAPE(A, B, V) \
-  if (a_type == #A && b_type == #B && value_type == #V) return true;
+#define GQL_MATCH_SHAPE(A, B, V, C) \
+  if (a_type == #A && b_type == #B && value_type == #C) return true;
   GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_MATCH_SHAPE)
 #undef GQL_MATCH_SHAPE
   return false;

@@ -6,10 +6,10 @@
 
 namespace gql {
 
-#define GQL_INSTANTIATE_SHAPE(A, B, V)                                                                          \
-  template Csr<V> gpu::multiply_on_device<A, B, V>(const Csr<A>&, const Csr<B>&, const cpu::MatrixMask&,    \
-                                                   const SpgemmPlan&, const SpgemmKernelTable<A, B, V>&,     \
-                                                   SpgemmStats&);                                            \
+#define GQL_INSTANTIATE_SHAPE(A, B, V, C)                                                                    \
+  template void gpu::multiply_into<C, A, B, V>(Csr<C>&, const cpu::MatrixMask&, bool, const Csr<A>&, const Csr<B>&, \
+                                               const gpu::ProductOptions&, const SpgemmKernelTable<A, B, V>&,     \
+                                               KernelContext&);                                                   \
   template SpgemmKernelTable<A, B, V> spgemm_shape_kernels<A, B, V>();
 GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_INSTANTIATE_SHAPE)
 #undef GQL_INSTANTIATE_SHAPE

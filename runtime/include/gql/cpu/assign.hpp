@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gql/cpu/mask.hpp"
@@ -79,6 +81,28 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
     });
   }
   return Csr<T>(C.n_rows(), C.n_cols(), std::move(offsets), std::move(cols), std::move(values));
+}
+
+// C<mask, replace> = Z for a freshly computed Z. Without a mask, C simply becomes Z (the language's
+// plain assignment); through a mask, GraphBLAS's rules apply and the shapes must agree.
+// `within_mask`: Z has no entry the mask denies (it was computed through the mask).
+template <class TC, class TZ>
+void assign_result(Csr<TC>& C, Csr<TZ>&& Z, const MatrixMask& m, bool replace, bool within_mask) {
+  if (m.mode() == MaskMode::none) {
+    if constexpr (std::is_same_v<TC, TZ>) C = std::move(Z);
+    else C = convert<TC>(Z);
+    return;
+  }
+  if (C.n_rows() != Z.n_rows() || C.n_cols() != Z.n_cols())
+    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(C.n_rows()) + " x " +
+                                      std::to_string(C.n_cols()) + ", the result " + std::to_string(Z.n_rows()) +
+                                      " x " + std::to_string(Z.n_cols()));
+  if constexpr (std::is_same_v<TC, TZ>) {
+    // When Z lies within the mask and C holds nothing, there is nothing to merge.
+    C = within_mask && C.nvals() == 0 ? std::move(Z) : masked_assign(C, Z, m, replace);
+  } else {
+    C = masked_assign(C, convert<TC>(Z), m, replace);
+  }
 }
 
 }  // namespace gql::cpu

@@ -66,28 +66,6 @@ class ThreadScope {
   bool active_;
 };
 
-// C<mask, replace> = Z for a freshly computed Z. Without a mask, C simply becomes Z (the language's
-// plain assignment); through a mask, GraphBLAS's rules apply and the shapes must agree.
-// `within_mask`: Z has no entry the mask denies (it was computed through the mask).
-template <class TC, class TZ>
-void assign_result(Csr<TC>& C, Csr<TZ>&& Z, const MatrixMask& m, bool replace, bool within_mask) {
-  if (m.mode() == MaskMode::none) {
-    if constexpr (std::is_same_v<TC, TZ>) C = std::move(Z);
-    else C = convert<TC>(Z);
-    return;
-  }
-  if (C.n_rows() != Z.n_rows() || C.n_cols() != Z.n_cols())
-    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(C.n_rows()) + " x " +
-                                      std::to_string(C.n_cols()) + ", the result " + std::to_string(Z.n_rows()) +
-                                      " x " + std::to_string(Z.n_cols()));
-  if constexpr (std::is_same_v<TC, TZ>) {
-    // When Z lies within the mask and C holds nothing, there is nothing to merge.
-    C = within_mask && C.nvals() == 0 ? std::move(Z) : masked_assign(C, Z, m, replace);
-  } else {
-    C = masked_assign(C, convert<TC>(Z), m, replace);
-  }
-}
-
 // C<mask, replace> = A * B over S. The product is computed through the mask (masked-out entries
 // are never formed), then written into C as GraphBLAS's assignment says.
 template <class S, class TC, class Mask, class TA, class TB>

@@ -31,19 +31,6 @@ using cpu::no_mask;
 
 namespace detail {
 
-// Byte results back to a pattern graph: as on the CPU, entries whose value is false are left out.
-inline Csr<bool> pattern_of_true(const Csr<unsigned char>& bytes) {
-  std::vector<offset_t> offsets(static_cast<size_t>(bytes.n_rows()) + 1, 0);
-  std::vector<index_t> cols;
-  cols.reserve(static_cast<size_t>(bytes.nvals()));
-  for (int64_t i = 0; i < bytes.n_rows(); ++i) {
-    for (offset_t p = bytes.row_offsets()[i]; p < bytes.row_offsets()[i + 1]; ++p)
-      if (bytes.values()[p]) cols.push_back(bytes.col_indices()[p]);
-    offsets[static_cast<size_t>(i) + 1] = static_cast<offset_t>(cols.size());
-  }
-  return Csr<bool>(bytes.n_rows(), bytes.n_cols(), std::move(offsets), std::move(cols));
-}
-
 // A graph as the element type a semiring reads (a copy only when the types differ).
 template <class To, class T>
 decltype(auto) as_element_type(const Csr<T>& g) {
@@ -56,31 +43,26 @@ decltype(auto) as_element_type(const Csr<T>& g) {
 // C<mask, replace> = A * B over S on the GPU. The mask (structural, plain or complemented) is
 // applied on the device while the products are accumulated, so masked-out entries are never
 // formed; the result is then written into C as GraphBLAS's assignment says.
+// C<mask, replace> = A * B over S on the GPU (gql/device/product_on_device.hpp).
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const Csr<TB>& B,
          const ProductOptions& options, KernelContext& ctx) {
   using V = typename S::value_type;
   using Device = device::device_semiring_t<S>;
   const cpu::MatrixMask m = cpu::as_matrix_mask(mask_in);
-  cpu::check_mask_shape(m, A.n_rows(), B.n_cols(), options.label);
 #if defined(__CUDACC__)
   const SpgemmKernels<Device> kernels = spgemm_kernels<Device>();
 #else
   const SpgemmKernels<Device>& kernels = registered_spgemm_kernels<Device>();
 #endif
-  SpgemmStats stats;
-  auto product = multiply_on_device(detail::as_element_type<typename S::a_type>(A),
-                                    detail::as_element_type<typename S::b_type>(B), m,
-                                    product_plan<typename Device::value_type>(options), kernels, stats);
-  ctx.work().products += stats.products;
-  ctx.explain(std::string(options.label) + ": mxm on the GPU" +
-              (m.mode() == cpu::MaskMode::none ? std::string()
-                                               : std::string(m.complement ? ", complemented mask" : ", mask") +
-                                                     " applied while accumulating") +
-              ", " + describe(stats));
-  if constexpr (std::is_same_v<V, bool>) {
-    cpu::assign_result(C, detail::pattern_of_true(product), m, replace, /*within_mask=*/true);
+  decltype(auto) a = detail::as_element_type<typename S::a_type>(A);
+  decltype(auto) b = detail::as_element_type<typename S::b_type>(B);
+  if constexpr (std::is_same_v<TC, V>) {
+    multiply_into(C, m, replace, a, b, options, kernels, ctx);
   } else {
+    // C holds another element type: the product as S makes it, then converted by the assignment.
+    Csr<V> product(A.n_rows(), B.n_cols());
+    multiply_into(product, m, false, a, b, options, kernels, ctx);
     cpu::assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
   }
 }

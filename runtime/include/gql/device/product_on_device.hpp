@@ -1,10 +1,12 @@
-// The part of a GPU product C<mask> = A * B that depends only on its element types: upload A, B
-// and the mask, run the SpGEMM driver with a table of kernels, and bring C back. gql::gpu::mxm (gql/
-// device/ops.hpp) converts the operands, picks the kernels for its semiring and assigns the result.
+// The part of a GPU product C<mask, replace> = A * B that depends only on its element types: upload
+// A, B and the mask, run the SpGEMM driver with a table of kernels, bring the product back and write
+// it into C. gql::gpu::mxm (gql/device/ops.hpp) converts the operands and picks the kernels for its
+// semiring.
 //
-// Host code. With nvcc the definition is here, instantiated wherever it is used; a host compiler
-// sees the declaration only and links the instantiations the runtime library holds for the shapes of
-// gql/device/spgemm_shapes.hpp (the JIT's host code, which gets its semiring kernels from NVRTC).
+// Host code. With nvcc the definitions are here, instantiated wherever they are used; a host
+// compiler sees the declaration of multiply_into only and links the instantiations the runtime
+// library holds for the shapes of gql/device/spgemm_shapes.hpp (the JIT's host code, which gets its
+// semiring kernels from NVRTC).
 #pragma once
 
 #include <algorithm>
@@ -14,8 +16,14 @@
 #include "gql/device/spgemm_kernel_table.hpp"
 #include "gql/device/spgemm_plan.hpp"
 #include "gql/graph.hpp"
+#include "gql/kernel_context.hpp"
 
 #if defined(__CUDACC__)
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gql/cpu/assign.hpp"
 #include "gql/device/spgemm.hpp"
 #endif
 
@@ -50,13 +58,17 @@ SpgemmPlan product_plan(const ProductOptions& options) {
   return plan;
 }
 
-// C = A * B restricted by `mask` (applied on the device while the products are accumulated, so
-// masked-out entries are never formed), with the given kernels; `stats` says what ran.
-template <class AT, class BT, class V>
-Csr<V> multiply_on_device(const Csr<AT>& A, const Csr<BT>& B, const cpu::MatrixMask& mask, const SpgemmPlan& plan,
-                          const SpgemmKernelTable<AT, BT, V>& kernels, SpgemmStats& stats)
+// C<mask, replace> = A * B with the given kernels. The mask (structural, plain or complemented) is
+// applied on the device while the products are accumulated, so masked-out entries are never
+// formed; the result is then written into C as GraphBLAS's assignment says. Bool results travel as
+// bytes (V = unsigned char for TC = bool) and become a pattern graph. Adds the products to ctx's work
+// counts and explains the plan.
+template <class TC, class AT, class BT, class V>
+void multiply_into(Csr<TC>& C, const cpu::MatrixMask& mask, bool replace, const Csr<AT>& A, const Csr<BT>& B,
+                   const ProductOptions& options, const SpgemmKernelTable<AT, BT, V>& kernels, KernelContext& ctx)
 #if defined(__CUDACC__)
 {
+  cpu::check_mask_shape(mask, A.n_rows(), B.n_cols(), options.label);
   Stream stream;
   const DeviceCsr<AT> dA = to_device(A, stream);
   const DeviceCsr<BT> dB = to_device(B, stream);
@@ -70,7 +82,30 @@ Csr<V> multiply_on_device(const Csr<AT>& A, const Csr<BT>& B, const cpu::MatrixM
     mask_columns.copy_from_host(mask.col_indices, stream);
     view = {mask_offsets.data(), mask_columns.data(), mask.complement ? device::MaskKind::deny : device::MaskKind::allow};
   }
-  return spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, plan, stream, &stats, kernels).to_host(stream);
+  SpgemmStats stats;
+  Csr<V> product =
+      spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream, &stats, kernels).to_host(stream);
+  ctx.work().products += stats.products;
+  ctx.explain(std::string(options.label) + ": mxm on the GPU" +
+              (mask.mode() == cpu::MaskMode::none ? std::string()
+                                                  : std::string(mask.complement ? ", complemented mask" : ", mask") +
+                                                        " applied while accumulating") +
+              ", " + describe(stats));
+  if constexpr (std::is_same_v<TC, bool> && std::is_same_v<V, unsigned char>) {
+    // As on the CPU, entries whose value is false are left out.
+    std::vector<offset_t> offsets(static_cast<size_t>(product.n_rows()) + 1, 0);
+    std::vector<index_t> cols;
+    cols.reserve(static_cast<size_t>(product.nvals()));
+    for (int64_t i = 0; i < product.n_rows(); ++i) {
+      for (offset_t p = product.row_offsets()[i]; p < product.row_offsets()[i + 1]; ++p)
+        if (product.values()[p]) cols.push_back(product.col_indices()[p]);
+      offsets[static_cast<size_t>(i) + 1] = static_cast<offset_t>(cols.size());
+    }
+    cpu::assign_result(C, Csr<bool>(product.n_rows(), product.n_cols(), std::move(offsets), std::move(cols)), mask,
+                       replace, /*within_mask=*/true);
+  } else {
+    cpu::assign_result(C, std::move(product), mask, replace, /*within_mask=*/true);
+  }
 }
 #else
 ;

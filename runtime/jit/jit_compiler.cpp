@@ -30,7 +30,6 @@
 #include "parse/parser.hpp"
 
 #ifdef GQL_JIT_HAVE_NVRTC
-#include "gql/device.hpp"
 #include "gql/device/spgemm_shapes.hpp"
 #include "nvrtc_products.hpp"
 #endif
@@ -102,10 +101,10 @@ std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
   return "";
 }
 
-// Loads the NVRTC path's kernels into the library and binds its products to them. Without a GPU
-// nothing is loaded: the library's entries say so when called.
+// Binds the library's products to the NVRTC path's kernels, which its first product loads onto the
+// GPU (without a GPU, the library's entries say so when called).
 void bind_device_kernels(Library& library, const std::string& device_entry) {
-  if (device_entry.empty() || device_count() == 0) return;
+  if (device_entry.empty()) return;
   auto kernels = std::make_shared<const jit::NvrtcKernels>(jit::read_nvrtc_products(device_entry));
   using Binding = void (*)(const DeviceKernelResolver*, std::exception_ptr*);
   auto bind = reinterpret_cast<Binding>(::dlsym(library.handle, jit::device_kernel_binding_symbol));
@@ -333,11 +332,12 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   s.layout = compiler::runtime_layout(s.options.root);
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
+  s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
   if (s.options.target == Target::cuda) {
     if (!s.layout.have_cuda)
       throw Error(ErrorKind::usage, "gql::Target::cuda needs a gql built with the CUDA toolkit; this one (" +
                                         s.layout.runtime_library + ") was built without it");
-    s.cuda_arch = jit::target_cuda_arch(s.options.cuda_arch);
+    s.cuda_arch = jit::target_cuda_arch(s.options.cuda_arch, s.cache->root());
     s.flags = jit::cuda_shared_object_flags(s.layout, s.cuda_arch.arch, s.options.nvcc_flags);
 #ifdef GQL_JIT_HAVE_NVRTC
     s.nvrtc = !(std::getenv("GQL_JIT_NVRTC") && std::string(std::getenv("GQL_JIT_NVRTC")) == "0");
@@ -353,7 +353,6 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
     s.flags = jit::shared_object_flags(s.host, s.layout, s.options.cxx_flags);
   }
   if (const char* pch = std::getenv("GQL_JIT_PCH"); pch && std::string(pch) == "0") s.precompile_prelude = false;
-  s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
 }
 
 Compiler::~Compiler() = default;

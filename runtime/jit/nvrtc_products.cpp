@@ -92,17 +92,18 @@ NvrtcImage read_nvrtc_products(const std::string& entry_path) {
   return image;
 }
 
-NvrtcKernels::NvrtcKernels(const NvrtcImage& image) : lowered_(image.lowered) {
-  cudaLibrary_t library = nullptr;
-  GQL_CUDA_CHECK(cudaLibraryLoadData(&library, image.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-  library_ = library;
+NvrtcKernels::~NvrtcKernels() {
+  if (library_ != nullptr) cudaLibraryUnload(static_cast<cudaLibrary_t>(library_));
 }
 
-NvrtcKernels::~NvrtcKernels() { cudaLibraryUnload(static_cast<cudaLibrary_t>(library_)); }
-
 const void* NvrtcKernels::kernel(const std::string& name_expression) const {
-  const auto it = lowered_.find(name_expression);
-  if (it == lowered_.end())
+  std::call_once(loaded_, [this] {
+    cudaLibrary_t library = nullptr;
+    GQL_CUDA_CHECK(cudaLibraryLoadData(&library, image_.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    library_ = library;
+  });
+  const auto it = image_.lowered.find(name_expression);
+  if (it == image_.lowered.end())
     throw Error(ErrorKind::jit, "the GPU kernels built by NVRTC lack " + name_expression);
   cudaKernel_t kernel = nullptr;
   GQL_CUDA_CHECK(cudaLibraryGetKernel(&kernel, static_cast<cudaLibrary_t>(library_), it->second.c_str()));

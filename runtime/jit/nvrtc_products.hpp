@@ -8,7 +8,9 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "disk_cache.hpp"
@@ -42,20 +44,22 @@ CacheEntry build_nvrtc_products(DiskCache& cache, const CacheKey& key, const std
 // An entry's contents; throws gql::Error(jit) when it is unreadable.
 NvrtcImage read_nvrtc_products(const std::string& entry_path);
 
-// A loaded image: kernels by name expression, for the shims of gql/device/jit_spgemm.hpp. The
-// library stays loaded as long as this object (the JIT keeps it for the life of the process).
+// An image's kernels by name expression, for the shims of gql/device/jit_spgemm.hpp. The image is
+// loaded (cudaLibraryLoadData, into the current device's context) when the first kernel is asked
+// for, and stays loaded as long as this object (the JIT keeps it for the life of the process).
 class NvrtcKernels : public DeviceKernelResolver {
  public:
-  // Loads into the current device's context. Throws gql::Error(cuda) when the CUDA runtime refuses it.
-  explicit NvrtcKernels(const NvrtcImage& image);
+  explicit NvrtcKernels(NvrtcImage image) : image_(std::move(image)) {}
   ~NvrtcKernels() override;
   NvrtcKernels(const NvrtcKernels&) = delete;
   NvrtcKernels& operator=(const NvrtcKernels&) = delete;
+  // Throws gql::Error(cuda) when the CUDA runtime refuses the image, Error(jit) for an unknown kernel.
   const void* kernel(const std::string& name_expression) const override;
 
  private:
-  void* library_ = nullptr;  // cudaLibrary_t
-  std::map<std::string, std::string> lowered_;
+  NvrtcImage image_;
+  mutable std::once_flag loaded_;
+  mutable void* library_ = nullptr;  // cudaLibrary_t
 };
 
 }  // namespace gql::jit

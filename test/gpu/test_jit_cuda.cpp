@@ -171,9 +171,12 @@ void run(const std::string& cache_arg) {
     const std::vector<std::optional<gql::Module>> cuda_modules = compile_all(cuda_compiler, "cuda", cold);
     openmp_thread.join();
 
-    // As a new process would: the loaded libraries forgotten, a new Compiler finds the kernels on disk.
+    // As a new process would: the loaded libraries forgotten, a new Compiler finds the kernels on disk,
+    // and the GPU's architecture where the first Compiler remembered it (no driver query).
     gql::jit_detail::forget_loaded_libraries();
-    gql::Compiler from_disk({.target = gql::Target::cuda, .cache_dir = cache, .verbose = verbose});
+    std::string said;
+    gql::Compiler from_disk({.target = gql::Target::cuda, .cache_dir = cache, .verbose = true,
+                             .log = [&](const std::string& line) { said += line + "\n"; }});
     double disk[3], in_process[3];
     for (int s = 0; s < 3; ++s) {
       if (!cuda_modules[static_cast<size_t>(s)]) continue;
@@ -184,6 +187,8 @@ void run(const std::string& cache_arg) {
       (void)from_disk.compile_file(spec_path(spec_names[s]));
       in_process[s] = since(t);
     }
+    GPU_CHECK_MSG(said.find("(the device's, remembered)") != std::string::npos, "architecture not remembered: " + said);
+    if (verbose) std::fputs(said.c_str(), stderr);
     for (int s = 0; s < 3; ++s)
       if (cuda_modules[static_cast<size_t>(s)])
         std::printf("jit cuda %s: %s %.2f s (openmp %.2f s), disk cache hit %.2f ms, in-process hit %.2f us\n",

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "gql/device/spgemm_shapes.hpp"
 
@@ -42,25 +43,42 @@ std::string device_semiring_name(const std::string& semiring, bool bool_values) 
 
 namespace detail {
 namespace {
+struct KernelTableEntry {
+  std::vector<KernelTableStep> steps;
+  std::shared_ptr<void> table;
+  bool built = false;
+};
 std::mutex& tables_mutex() {
   static std::mutex m;
   return m;
 }
-std::map<std::type_index, std::shared_ptr<void>>& tables() {
-  static std::map<std::type_index, std::shared_ptr<void>> t;
+std::map<std::type_index, KernelTableEntry>& tables() {
+  static std::map<std::type_index, KernelTableEntry> t;
   return t;
 }
 }  // namespace
 
-std::shared_ptr<void> find_kernel_table(std::type_index semiring) {
+void add_kernel_table_step(std::type_index semiring, KernelTableStep step) {
   std::lock_guard lock(tables_mutex());
-  auto it = tables().find(semiring);
-  return it == tables().end() ? nullptr : it->second;
+  KernelTableEntry& entry = tables()[semiring];
+  entry.steps.push_back(std::move(step));
+  entry.built = false;
 }
 
-void store_kernel_table(std::type_index semiring, std::shared_ptr<void> table) {
+std::shared_ptr<void> kernel_table(std::type_index semiring) {
   std::lock_guard lock(tables_mutex());
-  tables()[semiring] = std::move(table);
+  auto it = tables().find(semiring);
+  if (it == tables().end()) return nullptr;
+  KernelTableEntry& entry = it->second;
+  if (!entry.built) {
+    // All steps again, on a fresh table: a step may have been added since the last build, and a
+    // step that failed (no GPU) leaves nothing half done behind.
+    std::shared_ptr<void> table;
+    for (const KernelTableStep& step : entry.steps) step(table);
+    entry.table = std::move(table);
+    entry.built = true;
+  }
+  return entry.table;
 }
 }  // namespace detail
 

@@ -2,11 +2,14 @@
 // that depend on the semiring are built by NVRTC from the spec's semiring structs and found by
 // their name expressions (spgemm_semiring_kernel_names); the rest come precompiled with the
 // library for each shape of gql/device/spgemm_shapes.hpp. When the JIT has loaded a spec's code,
-// the spec's entry shims bind each product's semiring once (bind_spgemm_kernels); gql::gpu::mxm
-// then looks its table up (registered_spgemm_kernels).
+// the spec's entry shims bind each product's semiring (bind_spgemm_kernels); gql::gpu::mxm then
+// looks its table up (registered_spgemm_kernels), which builds it at the first product: the GPU
+// kernels are loaded, and the CUDA driver started, by the first call that needs them, not by
+// loading the code.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <typeindex>
@@ -42,38 +45,41 @@ std::string device_semiring_name(const std::string& semiring, bool bool_values);
 
 namespace detail {
 // This library's tables by device semiring type (one per loaded kernel library: each links its own
-// copy of the runtime). Null when the type has none yet.
-std::shared_ptr<void> find_kernel_table(std::type_index semiring);
-void store_kernel_table(std::type_index semiring, std::shared_ptr<void> table);
+// copy of the runtime). A table is built by its steps, in the order added, at its first use.
+using KernelTableStep = std::function<void(std::shared_ptr<void>& table)>;
+void add_kernel_table_step(std::type_index semiring, KernelTableStep step);
+// The table of `semiring`, built on first use; null when it has no steps.
+std::shared_ptr<void> kernel_table(std::type_index semiring);
 }  // namespace detail
 
-// Builds (or completes, for another sort chunk) the table of the device semiring S.
+// Binds the device semiring S (named `semiring` in C++) to the resolver's kernels, sorting spilled
+// rows in chunks of `requested_chunk` (a product with another chunk binds again). The resolver
+// must outlive the table's first use.
 template <class S>
 void bind_spgemm_kernels(const DeviceKernelResolver& resolver, const std::string& semiring, int requested_chunk) {
   using Table = SpgemmKernels<S>;
-  std::shared_ptr<void> stored = detail::find_kernel_table(typeid(S));
-  if (!stored) {
-    stored = std::make_shared<Table>(
-        spgemm_shape_kernels<typename S::a_type, typename S::b_type, typename S::value_type>());
-    detail::store_kernel_table(typeid(S), stored);
-  }
-  Table& table = *static_cast<Table*>(stored.get());
-  const SpgemmSemiringKernelNames names =
-      spgemm_semiring_kernel_names(semiring, sizeof(typename S::value_type), requested_chunk);
-  auto bind = [&](auto& handle, const std::string& name) { handle.address = resolver.kernel(name); };
-  bind(table.tiny_rows, names.tiny_rows);
-  bind(table.small_rows, names.small_rows);
-  bind(table.medium_rows, names.medium_rows);
-  bind(table.medium_rows_bitmap, names.medium_rows_bitmap);
-  bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
-       names.sorted_rows);
-  bind(table.large_rows, names.large_rows);
+  detail::add_kernel_table_step(typeid(S), [&resolver, semiring, requested_chunk](std::shared_ptr<void>& stored) {
+    if (!stored)
+      stored = std::make_shared<Table>(
+          spgemm_shape_kernels<typename S::a_type, typename S::b_type, typename S::value_type>());
+    Table& table = *static_cast<Table*>(stored.get());
+    const SpgemmSemiringKernelNames names =
+        spgemm_semiring_kernel_names(semiring, sizeof(typename S::value_type), requested_chunk);
+    auto bind = [&](auto& handle, const std::string& name) { handle.address = resolver.kernel(name); };
+    bind(table.tiny_rows, names.tiny_rows);
+    bind(table.small_rows, names.small_rows);
+    bind(table.medium_rows, names.medium_rows);
+    bind(table.medium_rows_bitmap, names.medium_rows_bitmap);
+    bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
+         names.sorted_rows);
+    bind(table.large_rows, names.large_rows);
+  });
 }
 
 // The table bound for the device semiring S.
 template <class S>
 const SpgemmKernels<S>& registered_spgemm_kernels() {
-  const std::shared_ptr<void> stored = detail::find_kernel_table(typeid(S));
+  const std::shared_ptr<void> stored = detail::kernel_table(typeid(S));
   if (!stored)
     throw Error(ErrorKind::internal, std::string("no GPU kernels were bound for the semiring ") + typeid(S).name());
   return *static_cast<const SpgemmKernels<S>*>(stored.get());

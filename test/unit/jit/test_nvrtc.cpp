@@ -1,11 +1,17 @@
 // NVRTC needs no GPU: kernels that include the runtime's device headers (embedded in the library)
-// compile to CUBIN for sm_90 here; loading and running them is test/gpu's part.
+// compile to CUBIN for sm_90 here, and the NVRTC path's cache entries and kernel names are checked;
+// loading and running them is test/gpu's part.
 #ifdef GQL_JIT_HAVE_NVRTC
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "nvrtc_products.hpp"
+#include "disk_cache.hpp"
+#include "gql/device/jit_spgemm.hpp"
+#include "gql/device/spgemm_shapes.hpp"
 #include "gql/error.hpp"
 #include "nvrtc_compiler.hpp"
 
@@ -52,6 +58,86 @@ TEST(Nvrtc, CacheKeyCoversSourceKernelsAndArchitecture) {
   EXPECT_NE(k, nvrtc_cache_key(min_plus_kernel, kernels, 80));
   EXPECT_NE(k, nvrtc_cache_key(std::string(min_plus_kernel) + " ", kernels, 90));
   EXPECT_NE(k, nvrtc_cache_key(min_plus_kernel, {}, 90));
+}
+
+TEST(NvrtcProducts, KernelNamesFollowTheDriversShapes) {
+  const SpgemmSemiringKernelNames u64 = spgemm_semiring_kernel_names("gqlgen::S", 8, 0);
+  EXPECT_EQ(u64.sorted_chunk, 2048);  // the default
+  EXPECT_EQ(u64.tiny_rows, "&gql::device::spgemm_small_rows<gqlgen::S, 64, 256>");
+  EXPECT_EQ(u64.small_rows, "&gql::device::spgemm_small_rows<gqlgen::S, 256, 2048>");
+  EXPECT_EQ(u64.medium_rows, "&gql::device::spgemm_medium_rows<gqlgen::S, 512, 8192>");
+  EXPECT_EQ(u64.sorted_rows, "&gql::device::spgemm_sorted_rows<gqlgen::S, 256, 2048>");
+  EXPECT_EQ(u64.large_rows, "&gql::device::spgemm_large_rows<gqlgen::S, 512>");
+  // A chunk wider than the values allow is narrowed, as the driver narrows it.
+  EXPECT_EQ(spgemm_semiring_kernel_names("S", 8, 4096).sorted_chunk, 2048);
+  EXPECT_EQ(spgemm_semiring_kernel_names("S", 4, 4096).sorted_chunk, 4096);
+  EXPECT_EQ(spgemm_semiring_kernel_names("S", 16, 0).sorted_chunk, 1024);
+  EXPECT_EQ(spgemm_semiring_kernel_names("S", 1, 512).sorted_rows, "&gql::device::spgemm_sorted_rows<S, 256, 512>");
+  EXPECT_THROW((void)spgemm_semiring_kernel_names("S", 4, 700), Error);
+  EXPECT_EQ(device_semiring_name("gqlgen::R", true), "gql::device::ByteValued<gqlgen::R>");
+  EXPECT_EQ(device_semiring_name("gqlgen::R", false), "gqlgen::R");
+}
+
+TEST(NvrtcProducts, ShapesAreNamedAsTheGeneratorSpellsTypes) {
+  EXPECT_TRUE(spgemm_shape_precompiled("bool", "bool", "uint64_t"));
+  EXPECT_TRUE(spgemm_shape_precompiled("bool", "bool", "bool"));
+  EXPECT_TRUE(spgemm_shape_precompiled("float", "float", "float"));
+  EXPECT_FALSE(spgemm_shape_precompiled("float", "float", "uint64_t"));
+  EXPECT_FALSE(spgemm_shape_precompiled("bool", "bool", "unsigned char"));  // the device's name, not the language's
+  EXPECT_FALSE(spgemm_shape_precompiled("int8_t", "int8_t", "int8_t"));
+}
+
+TEST(NvrtcProducts, AnEntryWithoutItsManifestIsRefused) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "gql-test-nvrtc-manifest").string();
+  std::filesystem::remove_all(dir);
+  DiskCache cache(dir, 1 << 20);
+  const CacheEntry entry = cache.get_or_build(CacheKeyBuilder().add("t", "manifest").finish(), ".cubin",
+                                              [](const std::string& out) { DiskCache::write_payload(out, "\x7f" "ELF"); });
+  try {
+    (void)read_nvrtc_products(entry.path);
+    FAIL() << "an entry without a manifest was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::jit);
+    EXPECT_NE(e.reason().find("manifest"), std::string::npos) << e.reason();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(NvrtcProducts, BuildsAProductsKernelsAndReadsThemBack) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "gql-test-nvrtc-products").string();
+  std::filesystem::remove_all(dir);
+  DiskCache cache(dir, 64 << 20);
+  const std::string source = R"(
+#include <gql/device/nvrtc_stdint.cuh>
+#include <gql/device/spgemm_small_rows.cuh>
+namespace gqlgen {
+struct min_plus_f32 {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr gql::Monoid monoid = gql::Monoid::min;
+  static constexpr bool reads_values = true;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  GQL_HD static float con(float a, float b, long long, long long, long long) { return a + b; }
+  GQL_HD static float agg(float x, float y) { return x < y ? x : y; }
+  GQL_HD static float zero() { return 1e30f; }
+  GQL_HD static float terminal() { return 0; }
+};
+}  // namespace gqlgen
+)";
+  const std::vector<std::string> kernels = {spgemm_semiring_kernel_names("gqlgen::min_plus_f32", 4, 0).tiny_rows};
+  const CacheKey key = nvrtc_cache_key(source, kernels, 90);
+  const CacheEntry built = build_nvrtc_products(cache, key, source, "min_plus.cu", kernels, 90);
+  EXPECT_EQ(built.origin, CacheOrigin::built);
+  const NvrtcImage image = read_nvrtc_products(built.path);
+  EXPECT_EQ(image.arch, 90);
+  EXPECT_TRUE(image.is_cubin);
+  ASSERT_EQ(image.lowered.count(kernels[0]), 1u);
+  EXPECT_NE(image.lowered.at(kernels[0]).find("spgemm_small_rows"), std::string::npos);  // the mangled name
+  EXPECT_EQ(image.image.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(build_nvrtc_products(cache, key, source, "min_plus.cu", kernels, 90).origin, CacheOrigin::disk);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,0 +1,71 @@
+// What the CUDA generator tells the JIT's NVRTC path about a module: its GPU products (semiring,
+// element types, value size on the device, sort chunk), the first GPU op that is not a product, and
+// a device source that holds the semirings and no host code.
+#include <gtest/gtest.h>
+
+#include "gql/compiler/codegen.hpp"
+#include "gql/compiler/compiler.hpp"
+#include "gql/error.hpp"
+
+namespace gql::compiler {
+namespace {
+
+CudaDeviceParts parts_of(const std::string& spec) {
+  Options options;
+  options.target = ir::Target::cuda;
+  Compiler c(options);
+  EXPECT_TRUE(c.compile_source("parts.gql", spec)) << c.rendered_diagnostics();
+  CodegenOptions codegen;
+  codegen.source_name = "parts.gql";
+  return cuda_device_parts(*c.module(), codegen);
+}
+
+TEST(CudaDeviceParts, ListsEachProductWithItsTypesAndChunk) {
+  const CudaDeviceParts parts = parts_of(R"(
+semiring count(a: bool, b: bool) -> u64 { con(a, b) = 1; agg = sum; }
+semiring reach(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
+kernel two(G: graph<bool>) -> (graph<u64>, graph<bool>) {
+  let C: graph<u64> = G * G over count;
+  let R: graph<bool> = G * G over reach;
+  return (C, R);
+} schedule cuda {
+  rows { large >= 4096: dense; small: sort(chunk = 1024); }
+}
+)");
+  EXPECT_EQ(parts.other_gpu_op, "");
+  ASSERT_EQ(parts.products.size(), 2u);
+  EXPECT_EQ(parts.products[0].semiring, "count_bool_bool_u64");
+  EXPECT_EQ(parts.products[0].a_type, "bool");
+  EXPECT_EQ(parts.products[0].value_type, "uint64_t");
+  EXPECT_EQ(parts.products[0].value_bytes, 8);
+  EXPECT_EQ(parts.products[0].sorted_chunk, 1024);
+  EXPECT_EQ(parts.products[1].value_type, "bool");
+  EXPECT_EQ(parts.products[1].value_bytes, 1);  // bool results are bytes on the device
+  // The semirings for NVRTC, with the kernel templates' headers and no host code.
+  EXPECT_NE(parts.source.find("struct count_bool_bool_u64"), std::string::npos);
+  EXPECT_NE(parts.source.find("struct reach_bool_bool_bool"), std::string::npos);
+  EXPECT_NE(parts.source.find("#include <gql/device/spgemm_small_rows.cuh>"), std::string::npos);
+  EXPECT_EQ(parts.source.find("gql::Csr"), std::string::npos);
+  EXPECT_EQ(parts.source.find("#include <vector>"), std::string::npos);
+}
+
+TEST(CudaDeviceParts, NamesTheFirstGpuOpThatIsNotAProduct) {
+  const CudaDeviceParts parts = parts_of(R"(
+semiring any_pair(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
+kernel step(G: graph<bool>, f: vector<bool>) -> vector<bool> {
+  return f * G over any_pair;
+}
+)");
+  EXPECT_EQ(parts.other_gpu_op, "vxm");
+  EXPECT_TRUE(parts.products.empty());
+}
+
+TEST(CudaDeviceParts, RefusesAnOpenmpModule) {
+  Compiler c(Options{});
+  ASSERT_TRUE(c.compile_source("cpu.gql", "kernel n(G: graph<bool>) -> u64 { return u64(nvals(G)); }"))
+      << c.rendered_diagnostics();
+  EXPECT_THROW((void)cuda_device_parts(*c.module(), CodegenOptions{}), Error);
+}
+
+}  // namespace
+}  // namespace gql::compiler

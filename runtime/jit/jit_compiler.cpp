@@ -30,7 +30,7 @@
 #include "parse/parser.hpp"
 
 #ifdef GQL_JIT_HAVE_NVRTC
-#include "gql/device/spgemm_shapes.hpp"
+#include "gql/device/product_shapes.hpp"
 #include "nvrtc_products.hpp"
 #endif
 
@@ -89,14 +89,17 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
 }
 
 #ifdef GQL_JIT_HAVE_NVRTC
-// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds products, over the
-// shapes whose host driver the runtime library holds.
+// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds products (mxm, vxm,
+// mxv), over the shapes whose host driver the runtime library holds.
 std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
   if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (NVRTC builds products only)";
   for (const compiler::GpuProduct& p : parts.products) {
-    if (!spgemm_shape_precompiled(p.a_type, p.b_type, p.value_type))
+    if (p.kind == "mxm" && !spgemm_shape_precompiled(p.a_type, p.b_type, p.value_type))
       return "the product over " + p.semiring + " has a shape (" + p.a_type + ", " + p.b_type + " -> " + p.value_type +
              ") without a precompiled host driver";
+    if (p.kind != "mxm" && !vxm_shape_precompiled(p.vector_type, p.graph_type, p.value_type, p.result_type))
+      return "the " + p.kind + " over " + p.semiring + " has a shape (vector " + p.vector_type + ", graph " +
+             p.graph_type + ", " + p.value_type + " into " + p.result_type + ") without a precompiled host driver";
   }
   return "";
 }

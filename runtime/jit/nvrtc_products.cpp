@@ -21,8 +21,18 @@ std::string encode(const CudaBinary& binary, const std::vector<std::string>& exp
   return out + binary.bytes;
 }
 
+// The semiring a product runs with on the device: ByteValued for an mxm's bool values (gql/device/
+// byte_valued.cuh), the operands swapped for mxv (gql/swapped_operands.hpp).
 std::string device_name(const compiler::GpuProduct& p) {
-  return device_semiring_name("gqlgen::" + p.semiring, p.value_type == "bool");
+  const std::string semiring = "gqlgen::" + p.semiring;
+  if (p.kind == "mxv") return "gql::cpu::SwappedOperands<" + semiring + ">";
+  if (p.kind == "vxm") return semiring;
+  return device_semiring_name(semiring, p.value_type == "bool");
+}
+
+const char* balance_enumerator(const compiler::GpuProduct& p) {
+  static const char* const names[] = {"thread", "warp", "block", "edge"};
+  return names[p.balance];
 }
 
 }  // namespace
@@ -30,25 +40,38 @@ std::string device_name(const compiler::GpuProduct& p) {
 std::vector<std::string> product_kernel_expressions(const std::vector<compiler::GpuProduct>& products) {
   std::vector<std::string> out;
   std::set<std::string> seen;
+  const auto add = [&](const std::string& e) {
+    if (seen.insert(e).second) out.push_back(e);
+  };
   for (const compiler::GpuProduct& p : products) {
+    if (p.kind != "mxm") {
+      add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, static_cast<device::LoadBalance>(p.balance)));
+      continue;
+    }
     const SpgemmSemiringKernelNames n =
         spgemm_semiring_kernel_names(device_name(p), static_cast<size_t>(p.value_bytes), p.sorted_chunk);
     for (const std::string* e : {&n.tiny_rows, &n.small_rows, &n.medium_rows, &n.medium_rows_bitmap, &n.sorted_rows,
                                  &n.large_rows})
-      if (seen.insert(*e).second) out.push_back(*e);
+      add(*e);
   }
   return out;
 }
 
 std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduct>& products) {
   std::string out =
-      "\n// Binds the GPU products to the kernels NVRTC built (gql/device/jit_spgemm.hpp).\n"
-      "#include <gql/device/jit_spgemm.hpp>\n\n"
+      "\n// Binds the GPU products to the kernels NVRTC built (gql/device/jit_kernels.hpp).\n"
+      "#include <gql/device/jit_kernels.hpp>\n\n"
       "extern \"C\" __attribute__((visibility(\"default\"))) void " + std::string(device_kernel_binding_symbol) +
       "(const gql::DeviceKernelResolver* kernels, std::exception_ptr* error) {\n  try {\n";
-  for (const compiler::GpuProduct& p : products)
-    out += "    gql::bind_spgemm_kernels<gql::device::device_semiring_t<gqlgen::" + p.semiring + ">>(*kernels, \"" +
-           device_name(p) + "\", " + std::to_string(p.sorted_chunk) + ");\n";
+  for (const compiler::GpuProduct& p : products) {
+    if (p.kind == "mxm")
+      out += "    gql::bind_spgemm_kernels<gql::device::device_semiring_t<gqlgen::" + p.semiring + ">>(*kernels, \"" +
+             device_name(p) + "\", " + std::to_string(p.sorted_chunk) + ");\n";
+    else
+      out += "    gql::bind_vxm_kernels<" + device_name(p) + ", " + p.vector_type + ", " + p.graph_type +
+             ">(*kernels, \"" + device_name(p) + "\", \"" + p.vector_type + "\", \"" + p.graph_type +
+             "\", gql::device::LoadBalance::" + balance_enumerator(p) + ");\n";
+  }
   return out + "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
 }
 

@@ -15,7 +15,7 @@
 
 #include "disk_cache.hpp"
 #include "gql/compiler/codegen.hpp"
-#include "gql/device/jit_spgemm.hpp"
+#include "gql/device/jit_kernels.hpp"
 
 namespace gql::jit {
 
@@ -44,7 +44,7 @@ CacheEntry build_nvrtc_products(DiskCache& cache, const CacheKey& key, const std
 // An entry's contents; throws gql::Error(jit) when it is unreadable.
 NvrtcImage read_nvrtc_products(const std::string& entry_path);
 
-// An image's kernels by name expression, for the shims of gql/device/jit_spgemm.hpp. The image is
+// An image's kernels by name expression, for the shims of gql/device/jit_kernels.hpp. The image is
 // loaded (cudaLibraryLoadData, into the current device's context) when the first kernel is asked
 // for, and stays loaded as long as this object (the JIT keeps it for the life of the process).
 class NvrtcKernels : public DeviceKernelResolver {

@@ -35,18 +35,25 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-const char* const spec_names[] = {"fof", "bfs", "apsp"};
-std::string spec_path(const char* name) { return std::string(GQL_SOURCE_DIR) + "/examples/" + name + ".gql"; }
+// The examples' specs, and the stdlib's connected components (vector products between CPU ops).
+const char* const spec_names[] = {"fof", "bfs", "apsp", "components"};
+constexpr int spec_count = 4;
+std::string spec_path(const char* name) {
+  const std::string folder = std::string(name) == "components" ? "/stdlib/std/" : "/examples/";
+  return std::string(GQL_SOURCE_DIR) + folder + name + ".gql";
+}
 
 using Fof = gql::BoundKernel<gql::Csr<uint64_t>(const gql::Csr<bool>&)>;
 using Bfs = gql::BoundKernel<gql::Vector<int32_t>(const gql::Csr<bool>&, int32_t)>;
 using Apsp = gql::BoundKernel<gql::Matrix<float>(const gql::Matrix<float>&)>;
+using Components = gql::BoundKernel<gql::Vector<int64_t>(const gql::Csr<bool>&)>;
 
 // A spec that did not compile is a failed check; the others are still compared.
 struct Kernels {
   std::optional<Fof> fof;
   std::optional<Bfs> bfs;
   std::optional<Apsp> apsp;
+  std::optional<Components> components;
 };
 
 Kernels bind_kernels(const std::vector<std::optional<gql::Module>>& m) {
@@ -54,15 +61,16 @@ Kernels bind_kernels(const std::vector<std::optional<gql::Module>>& m) {
   if (m[0]) k.fof = m[0]->kernel("fof").bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
   if (m[1]) k.bfs = m[1]->kernel("bfs").bind<gql::Vector<int32_t>(const gql::Csr<bool>&, int32_t)>();
   if (m[2]) k.apsp = m[2]->kernel("apsp").bind<gql::Matrix<float>(const gql::Matrix<float>&)>();
+  if (m[3]) k.components = m[3]->kernel("components").bind<gql::Vector<int64_t>(const gql::Csr<bool>&)>();
   return k;
 }
 
-// Compiles the three specs for one target, one thread each; `seconds[s]` gets spec s's time.
+// Compiles the specs for one target, one thread each; `seconds[s]` gets spec s's time.
 std::vector<std::optional<gql::Module>> compile_all(const gql::Compiler& compiler, const char* target, double* seconds) {
   std::vector<std::thread> threads;
-  std::vector<std::optional<gql::Module>> built(3);
-  std::vector<std::string> errors(3);
-  for (int s = 0; s < 3; ++s)
+  std::vector<std::optional<gql::Module>> built(spec_count);
+  std::vector<std::string> errors(spec_count);
+  for (int s = 0; s < spec_count; ++s)
     threads.emplace_back([&, s] {
       const auto t = Clock::now();
       try {
@@ -73,7 +81,7 @@ std::vector<std::optional<gql::Module>> compile_all(const gql::Compiler& compile
       seconds[s] = since(t);
     });
   for (auto& t : threads) t.join();
-  for (size_t s = 0; s < 3; ++s)
+  for (size_t s = 0; s < spec_count; ++s)
     GPU_CHECK_MSG(errors[s].empty(), std::string(spec_names[s]) + " for " + target + ": " + errors[s]);
   return built;
 }
@@ -151,6 +159,16 @@ void compare(const Kernels& cuda, const Kernels& openmp) {
     GPU_CHECK_MSG(same_bits(on_gpu, on_cpu), "apsp n=" + std::to_string(n));
     std::printf("apsp n=%lld: equal bit for bit\n", static_cast<long long>(n));
   }
+  const std::vector<std::string> component_graphs =
+      small ? std::vector<std::string>{"urand:8:2", "grid:6x7"} : std::vector<std::string>{"urand:14:2", "kron:14", "grid:60x70"};
+  for (const std::string& spec : component_graphs) {
+    if (!cuda.components || !openmp.components) break;
+    const auto g = gql::generate_graph<bool>(spec);
+    const gql::Vector<int64_t> on_gpu = (*cuda.components)(g);
+    const gql::Vector<int64_t> on_cpu = (*openmp.components)(g);
+    GPU_CHECK_MSG(same_vector(on_gpu, on_cpu), "components on " + spec);
+    std::printf("components %s: %lld labelled, equal\n", spec.c_str(), static_cast<long long>(on_cpu.nvals()));
+  }
 }
 
 void run(const std::string& cache_arg) {
@@ -164,7 +182,7 @@ void run(const std::string& cache_arg) {
   {
     gql::Compiler cuda_compiler({.target = gql::Target::cuda, .cache_dir = cache, .verbose = verbose});
     gql::Compiler openmp_compiler({.target = gql::Target::openmp, .cache_dir = cache, .verbose = verbose});
-    double cold[3], cold_openmp[3];
+    double cold[spec_count], cold_openmp[spec_count];
     // Both targets at once: the six compiles are single-threaded.
     std::vector<std::optional<gql::Module>> openmp_modules;
     std::thread openmp_thread([&] { openmp_modules = compile_all(openmp_compiler, "openmp", cold_openmp); });
@@ -177,8 +195,8 @@ void run(const std::string& cache_arg) {
     std::string said;
     gql::Compiler from_disk({.target = gql::Target::cuda, .cache_dir = cache, .verbose = true,
                              .log = [&](const std::string& line) { said += line + "\n"; }});
-    double disk[3], in_process[3];
-    for (int s = 0; s < 3; ++s) {
+    double disk[spec_count], in_process[spec_count];
+    for (int s = 0; s < spec_count; ++s) {
       if (!cuda_modules[static_cast<size_t>(s)]) continue;
       auto t = Clock::now();
       (void)from_disk.compile_file(spec_path(spec_names[s]));
@@ -189,7 +207,7 @@ void run(const std::string& cache_arg) {
     }
     GPU_CHECK_MSG(said.find("(the device's, remembered)") != std::string::npos, "architecture not remembered: " + said);
     if (verbose) std::fputs(said.c_str(), stderr);
-    for (int s = 0; s < 3; ++s)
+    for (int s = 0; s < spec_count; ++s)
       if (cuda_modules[static_cast<size_t>(s)])
         std::printf("jit cuda %s: %s %.2f s (openmp %.2f s), disk cache hit %.2f ms, in-process hit %.2f us\n",
                   spec_names[s], cold_cache ? "cold" : "first compile_file", cold[s], cold_openmp[s], disk[s] * 1e3,

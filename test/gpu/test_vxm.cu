@@ -12,7 +12,7 @@
 
 #include "device_semirings.cuh"
 #include "gpu_check.hpp"
-#include "gql/device/vxm.hpp"  // and gql/cpu/ops.hpp, the reference
+#include "gql/device/ops.hpp"  // gql::gpu::vxm and mxv, and gql/cpu/ops.hpp, the reference
 #include "gql/generate.hpp"
 
 // The semiring structs as the code generator writes them.

@@ -10,8 +10,8 @@
 
 #include "nvrtc_products.hpp"
 #include "disk_cache.hpp"
-#include "gql/device/jit_spgemm.hpp"
-#include "gql/device/spgemm_shapes.hpp"
+#include "gql/device/jit_kernels.hpp"
+#include "gql/device/product_shapes.hpp"
 #include "gql/error.hpp"
 #include "nvrtc_compiler.hpp"
 

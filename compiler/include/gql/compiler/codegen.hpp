@@ -21,14 +21,19 @@ std::string generate_openmp(const ir::Module& module, const CodegenOptions& opti
 // (module.target must be cuda). Ops without GPU kernels run on the host through gql/cpu/ops.hpp.
 std::string generate_cuda(const ir::Module& module, const CodegenOptions& options);
 
-// A GPU product of a CUDA module as the JIT's NVRTC path builds it: the semiring's policy struct
-// (in namespace gqlgen), its element types as generated code spells them (value_type "bool" runs
-// on the device with byte values), and the sort chunk its schedule asks for (0: the default).
+// A GPU product of a CUDA module as the JIT's NVRTC path builds it: its kind ("mxm", "vxm" or
+// "mxv"), the semiring's policy struct (in namespace gqlgen) and element types as generated code
+// spells them (value_type "bool" runs an mxm on the device with byte values).
 struct GpuProduct {
+  std::string kind;
   std::string semiring;
   std::string a_type, b_type, value_type;
-  int value_bytes = 0;  // a value as the device stores it (bool: one byte)
-  int sorted_chunk = 0;
+  int value_bytes = 0;  // an mxm's value as the device stores it (bool: one byte)
+  int sorted_chunk = 0;  // mxm: the sort chunk its schedule asks for (0: the default)
+  // vxm and mxv: the vector's, the graph's and the result's element types, and how the push maps
+  // edges to threads (gql::device::LoadBalance's order: thread, warp, block, edge).
+  std::string vector_type, graph_type, result_type;
+  int balance = 3;
 };
 
 // What NVRTC needs of a CUDA module: its products, the device source that defines their semirings

@@ -42,4 +42,13 @@ class DirectionChooser {
   bool pulling_ = false;
 };
 
+// A vector product's schedule as generated code gives it.
+struct TraversalOptions {
+  Direction direction = Direction::automatic;
+  double alpha = 15;
+  double beta = 18;
+  int threads = 0;
+  const char* label;
+};
+
 }  // namespace gql::cpu

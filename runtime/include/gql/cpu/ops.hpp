@@ -86,14 +86,6 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
 
 // ---- traversals ---------------------------------------------------------------------------------
 
-struct TraversalOptions {
-  Direction direction = Direction::automatic;
-  double alpha = 15;
-  double beta = 18;
-  int threads = 0;
-  const char* label;
-};
-
 namespace detail {
 
 // What one vxm/mxv op keeps across the iterations of its loop: Beamer's direction state (it has

@@ -5,19 +5,9 @@
 #pragma once
 
 #include "gql/device/csr_view.cuh"
+#include "gql/device/load_balance.cuh"
 
 namespace gql::device {
-
-// Threads per block of every traversal kernel (the kernels take it as a template parameter so that
-// a header defines them in every translation unit without clashing); a push tile is traversal_block * tile_items edges.
-inline constexpr int traversal_block = 256;
-inline constexpr int tile_items = 4;
-inline constexpr long long traversal_tile = static_cast<long long>(traversal_block) * tile_items;
-
-// How a push step maps the frontier's out-edges to threads (a schedule's `balance`): a thread per
-// queued vertex, a warp per vertex, a block per vertex, or equal tiles of edges whatever the
-// degrees (the default: a hub's list is spread over many blocks).
-enum class LoadBalance : int { thread, warp, block, edge };
 
 // What a step leaves for the host: the next frontier's size and edges, and the work it did.
 struct StepCounters {

@@ -65,6 +65,15 @@ void with_balance(LoadBalance balance, F&& f) {
   }
 }
 
+// Calls f(std::integral_constant<LoadBalance, b>{}) for every balance b (a table of kernels for each).
+template <class F>
+void for_each_balance(F&& f) {
+  f(std::integral_constant<LoadBalance, LoadBalance::thread>{});
+  f(std::integral_constant<LoadBalance, LoadBalance::warp>{});
+  f(std::integral_constant<LoadBalance, LoadBalance::block>{});
+  f(std::integral_constant<LoadBalance, LoadBalance::edge>{});
+}
+
 // A graph's structure (row offsets and column indices) on the device; values stay on the host.
 class DeviceStructure {
  public:

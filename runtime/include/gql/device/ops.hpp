@@ -4,7 +4,7 @@
 //
 // Host code. Compiled by nvcc (programs from gqlc, the JIT's nvcc path) it instantiates every kernel
 // template for the spec's semirings. Compiled by a host compiler (the JIT's NVRTC path) it offers the
-// products alone, with the semiring kernels NVRTC built (gql/device/jit_spgemm.hpp).
+// products (mxm, vxm, mxv) alone, with the semiring kernels NVRTC built (gql/device/jit_kernels.hpp).
 #pragma once
 
 #include <string>
@@ -14,14 +14,16 @@
 #include "gql/cpu/ops.hpp"
 #include "gql/device/byte_valued.cuh"
 #include "gql/device/product_on_device.hpp"
+#include "gql/device/vector_products.hpp"
 #include "gql/kernel_context.hpp"
+#include "gql/swapped_operands.hpp"
 
 #if defined(__CUDACC__)
 #include "gql/device/closure_ops.hpp"
 #include "gql/device/spgemm_kernels.hpp"
 #include "gql/device/vxm.hpp"
 #else
-#include "gql/device/jit_spgemm.hpp"
+#include "gql/device/jit_kernels.hpp"
 #endif
 
 namespace gql::gpu {
@@ -65,6 +67,31 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
     multiply_into(product, m, false, a, b, options, kernels, ctx);
     cpu::assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
   }
+}
+
+// w<mask, replace> = v * G over S on the GPU (gql/device/vector_products.hpp).
+template <class S, class TW, class Mask, class TV, class TG>
+void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, const Csr<TG>& G,
+         const TraversalOptions& options, KernelContext& ctx) {
+#if defined(__CUDACC__)
+  const auto kernels = vxm_kernels<S, TV, TG>();
+#else
+  const auto& kernels = registered_vxm_kernels<S, TV, TG>();
+#endif
+  vxm_into(w, cpu::as_vector_mask(mask_in), replace, v, G, options, ctx, kernels, S::zero(), S::reads_values);
+}
+
+// w<mask, replace> = G * v over S on the GPU: v * G' with con's operands swapped.
+template <class S, class TW, class Mask, class TG, class TV>
+void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
+         const TraversalOptions& options, KernelContext& ctx) {
+  using Swapped = cpu::SwappedOperands<S>;
+#if defined(__CUDACC__)
+  const auto kernels = vxm_kernels<Swapped, TV, TG>();
+#else
+  const auto& kernels = registered_vxm_kernels<Swapped, TV, TG>();
+#endif
+  mxv_into(w, cpu::as_vector_mask(mask_in), replace, G, v, options, ctx, kernels, S::zero(), S::reads_values);
 }
 
 }  // namespace gql::gpu

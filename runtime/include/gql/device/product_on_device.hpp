@@ -5,7 +5,7 @@
 //
 // Host code. With nvcc the definitions are here, instantiated wherever they are used; a host
 // compiler sees the declaration of multiply_into only and links the instantiations the runtime
-// library holds for the shapes of gql/device/spgemm_shapes.hpp (the JIT's host code, which gets its
+// library holds for the shapes of gql/device/product_shapes.hpp (the JIT's host code, which gets its
 // semiring kernels from NVRTC).
 #pragma once
 

@@ -1,9 +1,7 @@
-// The kernels of one SpGEMM shape as a table of untyped handles, and the one helper that launches
-// them (cudaLaunchKernel with the kernel's address). Ahead-of-time programs fill the table with the
+// The kernels of one SpGEMM shape as a table of handles (gql/device/kernel_handle.hpp). Ahead-of-time programs fill the table with the
 // addresses of the kernel templates' instantiations (gql/device/spgemm_kernels.hpp); the JIT fills
-// it with kernels NVRTC built and the library's precompiled ones (gql/device/jit_spgemm.hpp); the
-// driver launches whichever it is given. Each handle keeps its kernel's parameter types, so a launch
-// with mismatched arguments does not compile.
+// it with kernels NVRTC built and the library's precompiled ones (gql/device/jit_kernels.hpp); the
+// driver launches whichever it is given.
 // Host code; compiles with nvcc or a host compiler (it names the kernels' parameter types only).
 #pragma once
 
@@ -13,37 +11,11 @@
 
 #include "gql/device.hpp"
 #include "gql/device/csr_view.cuh"
+#include "gql/device/kernel_handle.hpp"
 #include "gql/device/spgemm_bin_limits.cuh"
 #include "gql/device/spgemm_mask.cuh"
 
 namespace gql {
-
-template <class... Params>
-struct KernelHandle {
-  const void* address = nullptr;
-};
-
-template <class... Params>
-KernelHandle<Params...> kernel_handle(void (*kernel)(Params...)) {
-  return {reinterpret_cast<const void*>(kernel)};
-}
-
-// Launches `kernel` on `stream` (nothing when the grid is empty), allowing its dynamic shared memory
-// first. A handle left null (a kernel the table was not built with) is an internal error, never a
-// launch of nothing.
-template <class... Params>
-void launch(const KernelHandle<Params...>& kernel, unsigned long long blocks, int threads, size_t shared_bytes,
-            const Stream& stream, std::type_identity_t<Params>... args) {
-  if (blocks == 0) return;
-  if (kernel.address == nullptr) throw Error(ErrorKind::internal, "spgemm: launch of a kernel the table lacks");
-  if (blocks > 0x7fffffffull) throw Error(ErrorKind::usage, "spgemm: a launch of more than 2^31 - 1 blocks");
-  if (shared_bytes > 0)  // static and dynamic shared memory together may pass the default 48 KB
-    GQL_CUDA_CHECK(cudaFuncSetAttribute(kernel.address, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(shared_bytes)));
-  void* arguments[] = {static_cast<void*>(&args)...};
-  GQL_CUDA_CHECK(cudaLaunchKernel(kernel.address, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)),
-                                  arguments, shared_bytes, stream.get()));
-}
 
 // The driver's fixed kernel shapes (the row classes' limits that depend on them are checked
 // against the plan). What depends on the value type depends only on its size, so that code which
@@ -122,7 +94,7 @@ struct SpgemmKernelTable {
 
 // The entries that depend on the element types alone (bounds, classes, compaction); the
 // semiring's entries stay null. Defined in gql/device/spgemm_kernels.hpp (nvcc); the runtime
-// library holds it for the shapes of gql/device/spgemm_shapes.hpp.
+// library holds it for the shapes of gql/device/product_shapes.hpp.
 template <class AT, class BT, class V>
 SpgemmKernelTable<AT, BT, V> spgemm_shape_kernels();
 

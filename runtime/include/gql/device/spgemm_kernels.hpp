@@ -29,7 +29,7 @@ void instantiate_sorted_rows(SpgemmKernels<S>& k, std::index_sequence<Choice...>
 }
 
 // The kernels that depend on the element types alone (bounds, classes, compaction), for a table
-// of that shape. The library holds them precompiled for the shapes of gql/device/spgemm_shapes.hpp.
+// of that shape. The library holds them precompiled for the shapes of gql/device/product_shapes.hpp.
 template <class AT, class BT, class V>
 SpgemmKernelTable<AT, BT, V> spgemm_shape_kernels() {
   using Shapes = SpgemmShapes;

@@ -7,7 +7,9 @@
 // result comes back and is assigned under the mask (replace or merge) as on the CPU. The graph is
 // uploaded once per op and kept across the iterations of its loop (op state, as the CPU keeps its
 // transpose). Products over a non-associative-in-floating-point agg (a float sum) combine in
-// another order than the CPU's, so such results agree to rounding, not bit for bit. Host code.
+// another order than the CPU's, so such results agree to rounding, not bit for bit.
+// Host code compiled by nvcc: the definitions of gql/device/vector_products.hpp, which launch the
+// kernels of a VxmKernelTable, and the table of the kernel templates instantiated for a semiring.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,17 +29,11 @@
 #pragma nv_diag_default 1675
 #include "gql/device.hpp"
 #include "gql/device/frontier.hpp"
+#include "gql/device/vector_products.hpp"
 #include "gql/device/vxm_kernels.cuh"
 #include "gql/kernel_context.hpp"
 
 namespace gql::gpu {
-
-// Generated code names the options of its products in the namespace of the op: the CPU's, and how
-// the push maps the frontier's edges to threads.
-using cpu::Direction;
-struct TraversalOptions : cpu::TraversalOptions {
-  LoadBalance balance = LoadBalance::edge;
-};
 
 // A vxm op's graph on the device, kept across its loop's iterations.
 template <class TG>
@@ -93,18 +89,17 @@ class VxmGraph {
 };
 
 // t<mask> = v * G (no assignment): the columns the mask allows that at least one product reached.
-template <class S, class TV, class TG>
-Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const cpu::VectorMask& mask,
-                                           VxmGraph<TG>& device_graph, int64_t* frontier_edges = nullptr,
-                                           LoadBalance balance = LoadBalance::edge) {
-  using V = typename S::value_type;
+template <class TV, class TG, class V>
+Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const cpu::VectorMask& mask, VxmGraph<TG>& device_graph,
+                      const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values, LoadBalance balance,
+                      int64_t& frontier_edges) {
   using Cell = storage_t<V>;  // bools are bytes on both sides
   const int64_t rows = G.n_rows(), n = G.n_cols();
   if (v.size() != rows)
     throw Error(ErrorKind::usage, "vxm: the vector has " + std::to_string(v.size()) + " entries, the graph " +
                                       std::to_string(rows) + " rows");
   cpu::check_mask_size(mask, n, "vxm");
-  device_graph.bind(G, S::reads_values);
+  device_graph.bind(G, reads_values);
   const Stream& stream = device_graph.stream();
   // The frontier: v's entries whose rows have entries, and the number of products.
   std::vector<index_t> ks;
@@ -121,7 +116,7 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
   } else {
     for (size_t e = 0; e < v.indices().size(); ++e) take(v.indices()[e], v.values()[e]);
   }
-  if (frontier_edges) *frontier_edges = edges;
+  frontier_edges = edges;
   const size_t cells = static_cast<size_t>(std::max<int64_t>(n, 1));
   const cudaStream_t s = stream.get();
   // Whole 32-bit words (scratch's): a CAS on a 1- or 2-byte value works on the aligned word around it.
@@ -136,20 +131,18 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
     GQL_CUDA_CHECK(cudaMemcpyAsync(allowed, host_allowed.data(), cells, cudaMemcpyHostToDevice, s));
   }
   auto& queues = device_graph.queues();
-  device::vxm_clear<device::traversal_block, V><<<detail::grid_for(n, queues.resident()), device::traversal_block, 0,
-                                                  s>>>(accumulator, present, n, S::zero());
-  GQL_CUDA_CHECK_LAUNCH();
+  launch(kernels.clear, detail::grid_for(n, queues.resident()), device::traversal_block, 0, stream, accumulator,
+         present, static_cast<long long>(n), zero);
   if (edges > 0) {
     const auto q = static_cast<long long>(ks.size());
     GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), ks.data(), ks.size() * sizeof(index_t), cudaMemcpyHostToDevice, s));
     auto* values = device_graph.template scratch<storage_t<TV>>(VxmGraph<TG>::frontier_values_slot, ks.size());
     GQL_CUDA_CHECK(cudaMemcpyAsync(values, kv.data(), kv.size() * sizeof(storage_t<TV>), cudaMemcpyHostToDevice, s));
     const unsigned grid = queues.prepare_push(balance, device_graph.offsets(), q, edges);
-    detail::with_balance(balance, [&](auto b) {
-      device::vxm_push<device::traversal_block, decltype(b)::value, S, TV, TG><<<grid, device::traversal_block, 0, s>>>(
-          device_graph.view(), queues.queue(), values, queues.scan(), q, edges, allowed, accumulator, present);
-      GQL_CUDA_CHECK_LAUNCH();
-    });
+    launch(kernels.push[static_cast<size_t>(balance)], grid, device::traversal_block, 0, stream, device_graph.view(),
+           static_cast<const index_t*>(queues.queue()), static_cast<const storage_t<TV>*>(values),
+           static_cast<const long long*>(queues.scan()), q, static_cast<long long>(edges),
+           static_cast<const unsigned char*>(allowed), accumulator, present);
   }
   std::vector<Cell> host_values(cells);
   std::vector<unsigned char> host_present(cells);
@@ -166,18 +159,17 @@ Vector<typename S::value_type> vxm_product(const Vector<TV>& v, const Csr<TG>& G
   return Vector<V>::sparse(n, std::move(idx), std::move(val));
 }
 
-// w<mask, replace> = v * G over S on the GPU (the op generated CUDA code calls).
-template <class S, class TW, class Mask, class TV, class TG>
-void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, const Csr<TG>& G,
-         const TraversalOptions& options, KernelContext& ctx) {
-  const cpu::VectorMask m = cpu::as_vector_mask(mask_in);
+template <class TW, class TV, class TG, class V>
+void vxm_into(Vector<TW>& w, const cpu::VectorMask& mask, bool replace, const Vector<TV>& v, const Csr<TG>& G,
+              const TraversalOptions& options, KernelContext& ctx, const VxmKernelTable<TV, TG, V>& kernels, V zero,
+              bool reads_values) {
   auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu");
   int64_t edges = 0;
-  auto result = vxm_product<S>(v, G, m, device_graph, &edges, options.balance);
+  auto result = vxm_product(v, G, mask, device_graph, kernels, zero, reads_values, options.balance, edges);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": vxm on the GPU, push (balance " + to_string(options.balance) +
               ") over " + std::to_string(edges) + " frontier edges");
-  cpu::assign_result(w, std::move(result), m, replace);
+  cpu::assign_result(w, std::move(result), mask, replace);
 }
 
 namespace detail {
@@ -194,11 +186,10 @@ struct MxvState {
 
 }  // namespace detail
 
-// w<mask, replace> = G * v over S on the GPU: pushes from v's entries over the rows of G's transpose.
-template <class S, class TW, class Mask, class TG, class TV>
-void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
-         const TraversalOptions& options, KernelContext& ctx) {
-  const cpu::VectorMask m = cpu::as_vector_mask(mask_in);
+template <class TW, class TG, class TV, class V>
+void mxv_into(Vector<TW>& w, const cpu::VectorMask& mask, bool replace, const Csr<TG>& G, const Vector<TV>& v,
+              const TraversalOptions& options, KernelContext& ctx, const VxmKernelTable<TV, TG, V>& kernels, V zero,
+              bool reads_values) {
   if (v.size() != G.n_cols())
     throw Error(ErrorKind::usage, "mxv: the vector has " + std::to_string(v.size()) + " entries, the graph " +
                                       std::to_string(G.n_cols()) + " columns");
@@ -209,12 +200,31 @@ void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, con
     state.graph_nvals = G.nvals();
   }
   int64_t edges = 0;
-  auto result =
-      vxm_product<cpu::SwappedOperands<S>>(v, state.transposed, m, state.device_graph, &edges, options.balance);
+  auto result = vxm_product(v, state.transposed, mask, state.device_graph, kernels, zero, reads_values,
+                            options.balance, edges);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": mxv on the GPU, push (balance " + to_string(options.balance) +
               ") over the transpose, " + std::to_string(edges) + " frontier edges");
-  cpu::assign_result(w, std::move(result), m, replace);
+  cpu::assign_result(w, std::move(result), mask, replace);
+}
+
+template <class TV, class TG, class V>
+VxmKernelTable<TV, TG, V> vxm_shape_kernels() {
+  VxmKernelTable<TV, TG, V> k;
+  k.clear = kernel_handle(&device::vxm_clear<device::traversal_block, V>);
+  return k;
+}
+
+// The table of the push templates instantiated for S (every balance) over vectors of TV and graphs
+// of TG (ahead of time).
+template <class S, class TV, class TG>
+VxmKernelTable<TV, TG, typename S::value_type> vxm_kernels() {
+  auto k = vxm_shape_kernels<TV, TG, typename S::value_type>();
+  detail::for_each_balance([&](auto b) {
+    k.push[static_cast<size_t>(decltype(b)::value)] =
+        kernel_handle(&device::vxm_push<device::traversal_block, decltype(b)::value, S, TV, TG>);
+  });
+  return k;
 }
 
 }  // namespace gql::gpu

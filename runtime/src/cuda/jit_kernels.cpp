@@ -1,10 +1,10 @@
-#include "gql/device/jit_spgemm.hpp"
+#include "gql/device/jit_kernels.hpp"
 
 #include <map>
 #include <mutex>
 #include <vector>
 
-#include "gql/device/spgemm_shapes.hpp"
+#include "gql/device/product_shapes.hpp"
 
 namespace gql {
 
@@ -12,6 +12,15 @@ bool spgemm_shape_precompiled(std::string_view a_type, std::string_view b_type, 
 #define GQL_MATCH_SHAPE(A, B, V, C) \
   if (a_type == #A && b_type == #B && value_type == #C) return true;
   GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_MATCH_SHAPE)
+#undef GQL_MATCH_SHAPE
+  return false;
+}
+
+bool vxm_shape_precompiled(std::string_view vector_type, std::string_view graph_type, std::string_view value_type,
+                           std::string_view result_type) {
+#define GQL_MATCH_SHAPE(TV, TG, V, TW) \
+  if (vector_type == #TV && graph_type == #TG && value_type == #V && result_type == #TW) return true;
+  GQL_VXM_PRECOMPILED_SHAPES(GQL_MATCH_SHAPE)
 #undef GQL_MATCH_SHAPE
   return false;
 }
@@ -35,6 +44,13 @@ SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiri
   names.sorted_rows = name("spgemm_sorted_rows", Shapes::sorted_threads, names.sorted_chunk);
   names.large_rows = name("spgemm_large_rows", Shapes::large_threads, 0);
   return names;
+}
+
+std::string vxm_push_kernel_name(const std::string& semiring, const std::string& vector_type,
+                                 const std::string& graph_type, device::LoadBalance balance) {
+  static const char* const balances[] = {"thread", "warp", "block", "edge"};
+  return "&gql::device::vxm_push<" + std::to_string(device::traversal_block) + ", gql::device::LoadBalance::" +
+         balances[static_cast<int>(balance)] + ", " + semiring + ", " + vector_type + ", " + graph_type + ">";
 }
 
 std::string device_semiring_name(const std::string& semiring, bool bool_values) {

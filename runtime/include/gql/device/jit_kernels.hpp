@@ -1,10 +1,11 @@
-// How host code built without nvcc (the JIT's) gets the kernels of its GPU products. The kernels
-// that depend on the semiring are built by NVRTC from the spec's semiring structs and found by
-// their name expressions (spgemm_semiring_kernel_names); the rest come precompiled with the
-// library for each shape of gql/device/spgemm_shapes.hpp. When the JIT has loaded a spec's code,
-// the spec's entry shims bind each product's semiring (bind_spgemm_kernels); gql::gpu::mxm then
-// looks its table up (registered_spgemm_kernels), which builds it at the first product: the GPU
-// kernels are loaded, and the CUDA driver started, by the first call that needs them, not by
+// How host code built without nvcc (the JIT's) gets the kernels of its GPU products (mxm, vxm,
+// mxv). The kernels that depend on the semiring are built by NVRTC from the spec's semiring structs
+// and found by their name expressions (spgemm_semiring_kernel_names, vxm_push_kernel_name); the rest
+// come precompiled with the library for each shape of gql/device/product_shapes.hpp. When the JIT
+// has loaded a spec's code, the spec's entry shims bind each product's semiring
+// (bind_spgemm_kernels, bind_vxm_kernels); gql::gpu::mxm, vxm and mxv then look their tables up
+// (registered_spgemm_kernels, registered_vxm_kernels), which builds them at the first product: the
+// GPU kernels are loaded, and the CUDA driver started, by the first call that needs them, not by
 // loading the code.
 #pragma once
 
@@ -15,7 +16,9 @@
 #include <typeindex>
 #include <typeinfo>
 
+#include "gql/device/load_balance.cuh"
 #include "gql/device/spgemm_kernel_table.hpp"
+#include "gql/device/vector_products.hpp"
 #include "gql/error.hpp"
 
 namespace gql {
@@ -38,6 +41,12 @@ struct SpgemmSemiringKernelNames {
 };
 SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiring, size_t value_bytes,
                                                        int requested_chunk);
+
+// The name expression of a vector product's push kernel for the device semiring named `semiring`,
+// vectors of `vector_type` and graphs of `graph_type` (C++ names), mapping edges to threads as
+// `balance` says.
+std::string vxm_push_kernel_name(const std::string& semiring, const std::string& vector_type,
+                                 const std::string& graph_type, device::LoadBalance balance);
 
 // The C++ name of the semiring a product over `semiring` runs with on the device
 // (gql::device::device_semiring_t: ByteValued<S> when its values are bool).
@@ -74,6 +83,33 @@ void bind_spgemm_kernels(const DeviceKernelResolver& resolver, const std::string
          names.sorted_rows);
     bind(table.large_rows, names.large_rows);
   });
+}
+
+// The key of a vector product's table: its device semiring and element types.
+template <class S, class TV, class TG>
+struct VxmTableKey {};
+
+// Binds the vector products over the device semiring S (named `semiring`), vectors of TV and graphs
+// of TG, pushing with `balance`, to the resolver's kernels (vector_type and graph_type: TV's and
+// TG's C++ names). The resolver must outlive the table's first use.
+template <class S, class TV, class TG>
+void bind_vxm_kernels(const DeviceKernelResolver& resolver, const std::string& semiring, const std::string& vector_type,
+                      const std::string& graph_type, device::LoadBalance balance) {
+  using Table = gpu::VxmKernelTable<TV, TG, typename S::value_type>;
+  detail::add_kernel_table_step(typeid(VxmTableKey<S, TV, TG>), [&resolver, semiring, vector_type, graph_type,
+                                                                 balance](std::shared_ptr<void>& stored) {
+    if (!stored) stored = std::make_shared<Table>(gpu::vxm_shape_kernels<TV, TG, typename S::value_type>());
+    static_cast<Table*>(stored.get())->push[static_cast<size_t>(balance)].address =
+        resolver.kernel(vxm_push_kernel_name(semiring, vector_type, graph_type, balance));
+  });
+}
+
+template <class S, class TV, class TG>
+const gpu::VxmKernelTable<TV, TG, typename S::value_type>& registered_vxm_kernels() {
+  const std::shared_ptr<void> stored = detail::kernel_table(typeid(VxmTableKey<S, TV, TG>));
+  if (!stored)
+    throw Error(ErrorKind::internal, std::string("no GPU kernels were bound for the semiring ") + typeid(S).name());
+  return *static_cast<const gpu::VxmKernelTable<TV, TG, typename S::value_type>*>(stored.get());
 }
 
 // The table bound for the device semiring S.

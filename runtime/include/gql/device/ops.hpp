@@ -33,6 +33,25 @@ using cpu::no_mask;
 
 namespace detail {
 
+// The kernels of a product over the device semiring S: the templates instantiated here (nvcc), or
+// those the JIT bound from NVRTC's build (a host compiler).
+template <class S>
+decltype(auto) matrix_product_kernels() {
+#if defined(__CUDACC__)
+  return spgemm_kernels<S>();
+#else
+  return registered_spgemm_kernels<S>();
+#endif
+}
+template <class S, class TV, class TG>
+decltype(auto) vector_product_kernels() {
+#if defined(__CUDACC__)
+  return vxm_kernels<S, TV, TG>();
+#else
+  return registered_vxm_kernels<S, TV, TG>();
+#endif
+}
+
 // A graph as the element type a semiring reads (a copy only when the types differ).
 template <class To, class T>
 decltype(auto) as_element_type(const Csr<T>& g) {
@@ -42,9 +61,6 @@ decltype(auto) as_element_type(const Csr<T>& g) {
 
 }  // namespace detail
 
-// C<mask, replace> = A * B over S on the GPU. The mask (structural, plain or complemented) is
-// applied on the device while the products are accumulated, so masked-out entries are never
-// formed; the result is then written into C as GraphBLAS's assignment says.
 // C<mask, replace> = A * B over S on the GPU (gql/device/product_on_device.hpp).
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const Csr<TB>& B,
@@ -52,11 +68,7 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
   using V = typename S::value_type;
   using Device = device::device_semiring_t<S>;
   const cpu::MatrixMask m = cpu::as_matrix_mask(mask_in);
-#if defined(__CUDACC__)
-  const SpgemmKernels<Device> kernels = spgemm_kernels<Device>();
-#else
-  const SpgemmKernels<Device>& kernels = registered_spgemm_kernels<Device>();
-#endif
+  decltype(auto) kernels = detail::matrix_product_kernels<Device>();
   decltype(auto) a = detail::as_element_type<typename S::a_type>(A);
   decltype(auto) b = detail::as_element_type<typename S::b_type>(B);
   if constexpr (std::is_same_v<TC, V>) {
@@ -73,25 +85,16 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
 template <class S, class TW, class Mask, class TV, class TG>
 void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, const Csr<TG>& G,
          const TraversalOptions& options, KernelContext& ctx) {
-#if defined(__CUDACC__)
-  const auto kernels = vxm_kernels<S, TV, TG>();
-#else
-  const auto& kernels = registered_vxm_kernels<S, TV, TG>();
-#endif
-  vxm_into(w, cpu::as_vector_mask(mask_in), replace, v, G, options, ctx, kernels, S::zero(), S::reads_values);
+  vxm_into(w, cpu::as_vector_mask(mask_in), replace, v, G, options, ctx, detail::vector_product_kernels<S, TV, TG>(),
+           S::zero(), S::reads_values);
 }
 
 // w<mask, replace> = G * v over S on the GPU: v * G' with con's operands swapped.
 template <class S, class TW, class Mask, class TG, class TV>
 void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
          const TraversalOptions& options, KernelContext& ctx) {
-  using Swapped = cpu::SwappedOperands<S>;
-#if defined(__CUDACC__)
-  const auto kernels = vxm_kernels<Swapped, TV, TG>();
-#else
-  const auto& kernels = registered_vxm_kernels<Swapped, TV, TG>();
-#endif
-  mxv_into(w, cpu::as_vector_mask(mask_in), replace, G, v, options, ctx, kernels, S::zero(), S::reads_values);
+  mxv_into(w, cpu::as_vector_mask(mask_in), replace, G, v, options, ctx,
+           detail::vector_product_kernels<cpu::SwappedOperands<S>, TV, TG>(), S::zero(), S::reads_values);
 }
 
 }  // namespace gql::gpu

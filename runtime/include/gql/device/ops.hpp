@@ -11,7 +11,15 @@
 #include <type_traits>
 #include <utility>
 
+// cpu/closure.hpp (through cpu/ops.hpp) holds a `#pragma GCC unroll` for the host compiler, which
+// nvcc's front end reports as unknown.
+#if defined(__CUDACC__)
+#pragma nv_diag_suppress 1675
+#endif
 #include "gql/cpu/ops.hpp"
+#if defined(__CUDACC__)
+#pragma nv_diag_default 1675
+#endif
 #include "gql/device/byte_valued.cuh"
 #include "gql/device/product_on_device.hpp"
 #include "gql/device/vector_products.hpp"

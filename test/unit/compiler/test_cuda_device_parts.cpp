@@ -49,14 +49,37 @@ kernel two(G: graph<bool>) -> (graph<u64>, graph<bool>) {
   EXPECT_EQ(parts.source.find("#include <vector>"), std::string::npos);
 }
 
+TEST(CudaDeviceParts, ListsVectorProductsWithTheirOperandsTypes) {
+  const CudaDeviceParts parts = parts_of(R"(
+semiring first(a: f64, b: bool) -> f64 { con(a, b) = a; agg = sum; }
+semiring second(a: bool, b: f64) -> f64 { con(a, b) = b; agg = sum; }
+kernel spread(G: graph<bool>, v: vector<f64>) -> (vector<f64>, vector<f64>) {
+  let pushed: vector<f64> = v * G over first;
+  let pulled: vector<f64> = G * v over second;
+  return (pushed, pulled);
+} schedule cuda { balance warp; }
+)");
+  EXPECT_EQ(parts.other_gpu_op, "");
+  ASSERT_EQ(parts.products.size(), 2u);
+  EXPECT_EQ(parts.products[0].kind, "vxm");
+  EXPECT_EQ(parts.products[1].kind, "mxv");
+  for (const GpuProduct& p : parts.products) {
+    EXPECT_EQ(p.vector_type, "double");
+    EXPECT_EQ(p.graph_type, "bool");
+    EXPECT_EQ(p.result_type, "double");
+    EXPECT_EQ(p.balance, 1);  // warp, in gql::device::LoadBalance's order
+  }
+  EXPECT_NE(parts.source.find("#include <gql/device/vxm_kernels.cuh>"), std::string::npos);
+}
+
 TEST(CudaDeviceParts, NamesTheFirstGpuOpThatIsNotAProduct) {
   const CudaDeviceParts parts = parts_of(R"(
-semiring any_pair(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
-kernel step(G: graph<bool>, f: vector<bool>) -> vector<bool> {
-  return f * G over any_pair;
+semiring min_plus(a: f32, b: f32) -> f32 { con(a, b) = a + b; agg = min; }
+kernel apsp(D: matrix<f32>) -> matrix<f32> {
+  return closure(D over min_plus);
 }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "vxm");
+  EXPECT_EQ(parts.other_gpu_op, "closure");
   EXPECT_TRUE(parts.products.empty());
 }
 

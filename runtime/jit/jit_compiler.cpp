@@ -119,6 +119,38 @@ void bind_device_kernels(Library& library, const std::string& device_entry) {
 }
 #endif
 
+// How a CUDA spec is built: by NVRTC and the host compiler (with the device source, its kernels'
+// name expressions and the binding shim the host code gets), or by nvcc, and why.
+struct CudaRoute {
+  bool nvrtc = false;
+  std::string nvcc_reason;
+  std::string device_source;
+  std::vector<std::string> device_kernels;
+  std::string binding;
+};
+
+CudaRoute choose_cuda_route([[maybe_unused]] const compiler::ir::Module& ir,
+                            [[maybe_unused]] const compiler::CodegenOptions& codegen, [[maybe_unused]] bool nvrtc_on) {
+  CudaRoute route;
+#ifdef GQL_JIT_HAVE_NVRTC
+  if (!nvrtc_on) {
+    route.nvcc_reason = "the NVRTC path is off (GQL_JIT_NVRTC=0)";
+    return route;
+  }
+  const compiler::CudaDeviceParts parts = compiler::cuda_device_parts(ir, codegen);
+  route.nvcc_reason = nvrtc_unfit(parts);
+  route.nvrtc = route.nvcc_reason.empty();
+  if (route.nvrtc) {
+    route.binding = jit::generate_device_kernel_binding(parts.products);
+    route.device_source = parts.source;
+    route.device_kernels = jit::product_kernel_expressions(parts.products);
+  }
+#else
+  route.nvcc_reason = "this gql was built without NVRTC";
+#endif
+  return route;
+}
+
 // Modification stamp of a file read by the front end; a memoized module is reused while they all hold.
 struct FileStamp {
   std::string path;
@@ -235,25 +267,11 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
                   jit::generate_entry_shims(ir);
   state->plan = compiler::plan::print_plan(compiler::plan::plan_module(ir));
 
-  // The NVRTC path: host code by the host compiler, the products' semiring kernels by NVRTC.
-  bool by_nvrtc = false;
-  std::string nvcc_reason;  // why a CUDA spec goes to nvcc
-  std::string device_source;
-  std::vector<std::string> device_kernels;  // NVRTC name expressions
-#ifdef GQL_JIT_HAVE_NVRTC
-  if (cuda && nvrtc) {
-    const compiler::CudaDeviceParts parts = compiler::cuda_device_parts(ir, codegen);
-    nvcc_reason = nvrtc_unfit(parts);
-    by_nvrtc = nvcc_reason.empty();
-    if (by_nvrtc) {
-      state->source += jit::generate_device_kernel_binding(parts.products);
-      device_source = parts.source;
-      device_kernels = jit::product_kernel_expressions(parts.products);
-    }
-  } else if (cuda) {
-    nvcc_reason = "the NVRTC path is off (GQL_JIT_NVRTC=0)";
-  }
-#endif
+  const CudaRoute route = cuda ? choose_cuda_route(ir, codegen, nvrtc) : CudaRoute{};
+  state->source += route.binding;
+  const bool by_nvrtc = route.nvrtc;
+  const std::string& device_source = route.device_source;
+  const std::vector<std::string>& device_kernels = route.device_kernels;
   const bool by_nvcc = cuda && !by_nvrtc;
   const jit::Nvcc* const nvcc_tool = by_nvcc ? &need_nvcc() : nullptr;
   const std::vector<std::string>& build_flags = by_nvrtc ? host_cuda_flags : flags;
@@ -318,7 +336,8 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
       else what += jit::to_string(device_entry.origin);
     }
     if (cuda) what += " for sm_" + std::to_string(cuda_arch.arch) + " (" + cuda_arch.origin + ")";
-    if (made && entry.build_seconds > 0 && by_nvcc && !nvcc_reason.empty()) what += "; nvcc because " + nvcc_reason;
+    if (made && entry.build_seconds > 0 && by_nvcc && !route.nvcc_reason.empty())
+      what += "; nvcc because " + route.nvcc_reason;
     log(codegen.source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
         format_duration(front_seconds) + ", ready after " + format_duration(seconds_since(start)) + " (load " +
         format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path +

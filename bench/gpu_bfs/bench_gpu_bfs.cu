@@ -31,6 +31,8 @@
 
 #include "../gpu_spgemm/bench_record.hpp"
 #include "../common/bench_args.hpp"
+#include "../common/gpu_context.hpp"
+#include "../common/run_case.hpp"
 #include "graph500_validate.cuh"
 #include "gql/cpu/traversal.hpp"
 #include "gql/device/traversal.hpp"
@@ -108,13 +110,6 @@ Args parse_args(int argc, char** argv) {
 }
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-bench::RunContext run_context() {
-  cudaDeviceProp props{};
-  GQL_CUDA_CHECK(cudaGetDeviceProperties(&props, 0));
-  return {std::string(props.name) + ", " + std::to_string(omp_get_max_threads()) + " host threads", bench::utc_now(),
-          bench::env_or("GQL_BENCH_COMMIT", "unknown")};
-}
 
 // Distinct random vertices that have an edge other than a self-loop (Graph500's root rule).
 std::vector<int64_t> pick_roots(const Csr<bool>& g, int count, uint64_t seed) {
@@ -409,34 +404,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_gpu_bfs: no CUDA device\n");
       return 1;
     }
-    const bench::RunContext context = run_context();
+    const bench::RunContext context = bench::gpu_context();
     bench::JsonLines out(args.json);
     bool ok = true;
     for (const int scale : args.scales) ok = run_bfs_scale(scale, args, context, out) && ok;
-    for (const auto& file : args.balance_graphs) {
-      try {
-        ok = run_bfs_file(file, args, context, out) && ok;
-      } catch (const Error& e) {
-        std::fprintf(stderr, "bfs %s: %s\n", file.c_str(), e.what());
-        ok = false;
-      }
-    }
-    for (const auto& file : args.deep_graphs) {
-      try {
-        ok = run_deep_file(file, args, context, out) && ok;
-      } catch (const Error& e) {
-        std::fprintf(stderr, "bfs %s: %s\n", file.c_str(), e.what());
-        ok = false;
-      }
-    }
-    for (const auto& spec : args.sssp) {
-      try {
-        ok = run_sssp(spec, args, context, out) && ok;
-      } catch (const Error& e) {
-        std::fprintf(stderr, "sssp %s: %s\n", spec.c_str(), e.what());
-        ok = false;
-      }
-    }
+    for (const auto& file : args.balance_graphs)
+      ok = bench::run_case("bfs", file, [&] { return run_bfs_file(file, args, context, out); }) && ok;
+    for (const auto& file : args.deep_graphs)
+      ok = bench::run_case("bfs", file, [&] { return run_deep_file(file, args, context, out); }) && ok;
+    for (const auto& spec : args.sssp)
+      ok = bench::run_case("sssp", spec, [&] { return run_sssp(spec, args, context, out); }) && ok;
     std::printf("bench_gpu_bfs: %s\n", ok ? "all searches validated, SSSP equal to the CPU" : "FAILED");
     return ok ? 0 : 1;
   } catch (const std::exception& e) {

@@ -25,6 +25,8 @@
 
 #include "../gpu_spgemm/bench_record.hpp"
 #include "../common/bench_args.hpp"
+#include "../common/gpu_context.hpp"
+#include "../common/run_case.hpp"
 #include "gql/device.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
@@ -182,21 +184,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_gpu_stdlib: no CUDA device\n");
       return 1;
     }
-    cudaDeviceProp props{};
-    GQL_CUDA_CHECK(cudaGetDeviceProperties(&props, 0));
-    const bench::RunContext context{std::string(props.name) + ", " + std::to_string(omp_get_max_threads()) +
-                                        " host threads",
-                                    bench::utc_now(), bench::env_or("GQL_BENCH_COMMIT", "unknown")};
+    const bench::RunContext context = bench::gpu_context();
     bench::JsonLines out(args.json);
     bool ok = true;
-    for (const auto& spec : args.graphs) {
-      try {
-        ok = run_graph(spec, args, context, out) && ok;
-      } catch (const Error& e) {
-        std::fprintf(stderr, "%s: %s\n", spec.c_str(), e.what());
-        ok = false;
-      }
-    }
+    for (const auto& spec : args.graphs)
+      ok = bench::run_case("graph", spec, [&] { return run_graph(spec, args, context, out); }) && ok;
     std::printf("bench_gpu_stdlib: %s\n", ok ? "every GPU result agrees with OpenMP" : "FAILED");
     return ok ? 0 : 1;
   } catch (const std::exception& e) {

@@ -36,6 +36,7 @@
 
 #include "bench_record.hpp"
 #include "../common/bench_args.hpp"
+#include "../common/gpu_context.hpp"
 #include "cusparse_peer.hpp"
 #include "device_checksum.cuh"
 #include "gql/device/spgemm.hpp"
@@ -423,15 +424,6 @@ bool stream_to_host(JsonLines& out, const Context& ctx, const std::string& spec,
   return agree;
 }
 
-std::string machine_name() {
-  cudaDeviceProp prop{};
-  int device = 0;
-  GQL_CUDA_CHECK(cudaGetDevice(&device));
-  GQL_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  return std::string(prop.name) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
-         std::to_string(std::thread::hardware_concurrency()) + " host threads";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -444,7 +436,7 @@ int main(int argc, char** argv) {
     JsonLines out(o.json);
     if (!o.json.empty() && !out.ok()) throw Error(ErrorKind::io, "cannot open " + o.json);
     Context ctx;
-    ctx.run = {machine_name(), utc_now(), env_or("GQL_BENCH_COMMIT", "unknown")};
+    ctx.run = gpu_context();
     Stream stream;
     ctx.copy_gb_per_s = measure_copy_ceiling(out, ctx, stream);
     bool agree = true;

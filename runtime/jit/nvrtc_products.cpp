@@ -30,10 +30,7 @@ std::string device_name(const compiler::GpuProduct& p) {
   return device_semiring_name(semiring, p.value_type == "bool");
 }
 
-const char* balance_enumerator(const compiler::GpuProduct& p) {
-  static const char* const names[] = {"thread", "warp", "block", "edge"};
-  return names[p.balance];
-}
+device::LoadBalance balance_of(const compiler::GpuProduct& p) { return static_cast<device::LoadBalance>(p.balance); }
 
 }  // namespace
 
@@ -45,7 +42,7 @@ std::vector<std::string> product_kernel_expressions(const std::vector<compiler::
   };
   for (const compiler::GpuProduct& p : products) {
     if (p.kind != "mxm") {
-      add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, static_cast<device::LoadBalance>(p.balance)));
+      add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, balance_of(p)));
       continue;
     }
     const SpgemmSemiringKernelNames n =
@@ -70,7 +67,7 @@ std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduc
     else
       out += "    gql::bind_vxm_kernels<" + device_name(p) + ", " + p.vector_type + ", " + p.graph_type +
              ">(*kernels, \"" + device_name(p) + "\", \"" + p.vector_type + "\", \"" + p.graph_type +
-             "\", gql::device::LoadBalance::" + balance_enumerator(p) + ");\n";
+             "\", gql::device::LoadBalance::" + device::balance_name(balance_of(p)) + ");\n";
   }
   return out + "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
 }

@@ -21,16 +21,6 @@ bool runs_on_gpu(ir::OpKind kind) {
          kind == ir::OpKind::bfs_levels || kind == ir::OpKind::single_source_paths;
 }
 
-int device_value_bytes(Scalar s) {
-  switch (s) {
-    case Scalar::bool_: case Scalar::i8: case Scalar::u8: return 1;
-    case Scalar::i16: case Scalar::u16: return 2;
-    case Scalar::i32: case Scalar::u32: case Scalar::f32: case Scalar::vertex: return 4;
-    case Scalar::i64: case Scalar::u64: case Scalar::f64: return 8;
-  }
-  return 8;
-}
-
 int device_balance(ir::LoadBalance b) {
   switch (b) {
     case ir::LoadBalance::thread: return 0;
@@ -59,7 +49,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
         p.a_type = cpp_type(si.a_type);
         p.b_type = cpp_type(si.b_type);
         p.value_type = cpp_type(si.value_type);
-        p.value_bytes = device_value_bytes(si.value_type);
+        p.value_bytes = byte_size(si.value_type);  // bool: a byte, as the device stores it
         if (o.kind == ir::OpKind::mxm) {
           p.sorted_chunk = static_cast<int>(codegen::cuda_product_limits(std::get<ir::ProductSchedule>(o.schedule)).sort_chunk);
         } else {

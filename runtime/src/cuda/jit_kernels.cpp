@@ -48,9 +48,8 @@ SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiri
 
 std::string vxm_push_kernel_name(const std::string& semiring, const std::string& vector_type,
                                  const std::string& graph_type, device::LoadBalance balance) {
-  static const char* const balances[] = {"thread", "warp", "block", "edge"};
   return "&gql::device::vxm_push<" + std::to_string(device::traversal_block) + ", gql::device::LoadBalance::" +
-         balances[static_cast<int>(balance)] + ", " + semiring + ", " + vector_type + ", " + graph_type + ">";
+         device::balance_name(balance) + ", " + semiring + ", " + vector_type + ", " + graph_type + ">";
 }
 
 std::string device_semiring_name(const std::string& semiring, bool bool_values) {

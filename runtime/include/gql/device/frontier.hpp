@@ -22,15 +22,7 @@ namespace gql::gpu {
 using device::LoadBalance;
 
 // The name a schedule gives a load balance (--explain, benchmark records).
-inline const char* to_string(LoadBalance balance) {
-  switch (balance) {
-    case LoadBalance::thread: return "thread";
-    case LoadBalance::warp: return "warp";
-    case LoadBalance::block: return "block";
-    case LoadBalance::edge: break;
-  }
-  return "edge";
-}
+inline const char* to_string(LoadBalance balance) { return device::balance_name(balance); }
 
 }  // namespace gql::gpu
 

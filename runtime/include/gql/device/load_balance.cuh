@@ -17,4 +17,15 @@ inline constexpr long long traversal_tile = static_cast<long long>(traversal_blo
 enum class LoadBalance : int { thread, warp, block, edge };
 inline constexpr int load_balance_count = 4;
 
+// The name a schedule gives a load balance (and the enumerator's, for kernel names).
+constexpr const char* balance_name(LoadBalance balance) {
+  switch (balance) {
+    case LoadBalance::thread: return "thread";
+    case LoadBalance::warp: return "warp";
+    case LoadBalance::block: return "block";
+    case LoadBalance::edge: break;
+  }
+  return "edge";
+}
+
 }  // namespace gql::device

@@ -68,7 +68,18 @@ class KernelEmitter {
   std::string expr(const ir::Expr& e) const { return emit_expr(e, names_); }
 
   void block(const ir::Block& stmts, int depth, std::string& out) {
-    for (const ir::Stmt& s : stmts) stmt(s, depth, out);
+    for (size_t n = 0; n < stmts.size(); ++n) {
+      makes_result_ = n + 1 < stmts.size() && makes_returned_value(stmts[n], stmts[n + 1]);
+      stmt(stmts[n], depth, out);
+    }
+    makes_result_ = false;
+  }
+
+  // `s` writes the local that `next` returns as the kernel's whole result: the value need not be
+  // anywhere but where the caller takes it (a GPU product leaves it on the device when asked).
+  bool makes_returned_value(const ir::Stmt& s, const ir::Stmt& next) const {
+    return s.kind == ir::StmtKind::op && next.kind == ir::StmtKind::return_ && next.results.size() == 1 &&
+           s.op.outputs.size() == 1 && s.op.outputs[0] == next.results[0] && !is_parameter(next.results[0]);
   }
 
   void stmt(const ir::Stmt& s, int depth, std::string& out) {
@@ -149,7 +160,8 @@ class KernelEmitter {
     if (module_.target == ir::Target::cuda) {
       const cuda::ProductLimits limits = cuda_product_limits(p);
       return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
-             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"}";
+             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"" +
+             (makes_result_ ? ", true" : "") + "}";
     }
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"
@@ -260,7 +272,7 @@ class KernelEmitter {
     out += pad + "  " + name(o.outputs.at(0)) + " = " + n + "bfs_levels(" + G + ", " + transposed +
            ", static_cast<int64_t>(" + expr(o.shape.at(0)) + "), " + n + "DirectionOptions{" + n + "Direction::" + dir +
            ", " + std::to_string(t.alpha) + ", " + std::to_string(t.beta) + "}, &stats" +
-           (n == "gql::gpu::" ? ", " + bfs_schedule(t) : std::string()) + ");\n";
+           (n == "gql::gpu::" ? ", " + bfs_schedule(t) + ", gql::Stream::for_call(ctx)" : std::string()) + ");\n";
     out += pad + "  ctx.work().edges += stats.edges_examined;\n";
     out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels (" + traversal_schedule_text(o) +
            "), \") + std::to_string(stats.levels) + " +
@@ -284,7 +296,8 @@ class KernelEmitter {
            expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats" +
            (n == "gql::gpu::" ? ", " + n + "SsspSchedule{" + n + "PathsKernel::" +
                                     (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford") +
-                                    ", " + std::to_string(t.delta) + ", " + n + "LoadBalance::" + balance_name(t.balance) + "}"
+                                    ", " + std::to_string(t.delta) + ", " + n + "LoadBalance::" + balance_name(t.balance) +
+                                    "}, gql::Stream::for_call(ctx)"
                               : std::string()) +
            ");\n";
     out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
@@ -380,6 +393,7 @@ class KernelEmitter {
   const ir::Kernel& kernel_;
   const Dialect& dialect_;
   ExprNames names_;
+  bool makes_result_ = false;  // the statement being emitted makes the returned value (block())
 };
 
 std::string param_kind(const Type& t) {

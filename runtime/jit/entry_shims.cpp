@@ -35,7 +35,8 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
   std::string out = "\n// Entry points for gql::Module (see gql/jit.hpp): type-erased arguments and result.\n";
   const bool cuda = module.target == compiler::ir::Target::cuda;
   out += "#include <exception>\n#include <gql/kernel_context.hpp>\n";
-  out += cuda ? "#include <gql/device.hpp>\n#include <gql/error.hpp>\n\n" : "\n";
+  out += cuda ? "#include <gql/device.hpp>\n#include <gql/device/result_on_device.hpp>\n#include <gql/error.hpp>\n\n"
+              : "\n";
   for (const compiler::ir::Kernel& k : module.kernels) {
     out += "extern \"C\" __attribute__((visibility(\"default\"))) void " + entry_symbol(k.name) +
            "(const void* const* args, void* result, gql::KernelContext* ctx, std::exception_ptr* error) {\n"
@@ -45,19 +46,29 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
       out += "    if (gql::device_count() == 0)\n"
              "      throw gql::Error(gql::ErrorKind::cuda, \"kernel '" + k.name +
              "' was compiled for CUDA and this machine has no CUDA device (gql::Target::openmp runs it on the CPU)\");\n";
-    out += "    *static_cast<" + cpp_type(result_of(k)) + "*>(result) = gqlgen::" + k.name + "(";
+    const std::string result_type = cpp_type(result_of(k));
+    out += "    auto value = gqlgen::" + k.name + "(";
     for (size_t n = 0; n < k.parameters.size(); ++n) {
       const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;
       out += "*static_cast<const " + cpp_type(t) + "*>(args[" + std::to_string(n) + "]), ";
     }
-    out += "*ctx);\n  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
+    out += "*ctx);\n";
+    // A CUDA kernel's caller may take the result on the device (BoundKernel of a device type).
+    if (cuda)
+      out += "    if (ctx->result_on_device()) {\n"
+             "      *static_cast<gql::on_device_t<" + result_type + ">*>(result) = gql::gpu::result_on_device(std::move(value), *ctx);\n"
+             "      return;\n"
+             "    }\n";
+    out += "    *static_cast<" + result_type + "*>(result) = std::move(value);\n";
+    out += "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
   }
   return out;
 }
 
-KernelSignature signature_of(const compiler::ir::Kernel& kernel) {
+KernelSignature signature_of(const compiler::ir::Kernel& kernel, compiler::ir::Target target) {
   KernelSignature s;
   s.name = kernel.name;
+  s.target = target == compiler::ir::Target::cuda ? Target::cuda : Target::openmp;
   for (int id : kernel.parameters) {
     const compiler::ir::Variable& v = kernel.variables.at(static_cast<size_t>(id));
     s.parameter_names.push_back(v.name);

@@ -14,9 +14,11 @@ std::string entry_symbol(const std::string& kernel);
 // One extern "C" function per kernel, appended to the generated kernels: it unpacks the argument
 // pack (args[i] points to the i-th argument), calls gqlgen::KERNEL and move-assigns the result,
 // catching what it throws (jit_detail::Entry). A CUDA module's entries first check that there is a
-// device: without one they throw gql::Error(cuda).
+// device: without one they throw gql::Error(cuda); when the caller takes the result on the device
+// (KernelContext::result_on_device) they deliver it there (gql/device/result_on_device.hpp).
 std::string generate_entry_shims(const compiler::ir::Module& module);
 
-KernelSignature signature_of(const compiler::ir::Kernel& kernel);
+// The kernel's signature as compiled for `target`.
+KernelSignature signature_of(const compiler::ir::Kernel& kernel, compiler::ir::Target target);
 
 }  // namespace gql::jit

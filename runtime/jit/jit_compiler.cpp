@@ -82,7 +82,7 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
   for (const compiler::ir::Kernel& k : module.kernels) {
     void* entry = ::dlsym(library->handle, jit::entry_symbol(k.name).c_str());
     if (!entry) throw Error(ErrorKind::jit, "the kernel library has no entry for '" + k.name + "'", {path});
-    library->signatures.push_back(jit::signature_of(k));
+    library->signatures.push_back(jit::signature_of(k, module.target));
     library->entries.push_back(reinterpret_cast<jit_detail::Entry>(entry));
   }
   return library;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_check.hpp"
@@ -66,6 +67,19 @@ void check_streams_and_events() {
   GPU_CHECK(ms >= 0.0f);
   pool.synchronize_all();
   GPU_CHECK(throws_kind([] { StreamPool none(0); }, ErrorKind::usage));
+
+  // A borrowed stream (a kernel call's) is used, moved and dropped without being destroyed.
+  Stream callers;
+  {
+    KernelContext ctx;
+    ctx.set_gpu_stream(callers.get());
+    Stream borrowed = Stream::for_call(ctx);
+    GPU_CHECK(borrowed.get() == callers.get());
+    Stream moved = std::move(borrowed);
+    big.fill_zero(moved);
+  }
+  callers.synchronize();  // an error here: the borrowed stream was destroyed
+  GPU_CHECK(Stream::for_call(KernelContext()).get() != nullptr);  // no caller's stream: one of its own
 }
 
 void check_containers() {

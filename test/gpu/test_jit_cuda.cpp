@@ -4,7 +4,8 @@
 // weights, so every path sum is exact whatever order the closure adds in). The OpenMP JIT is itself
 // checked against reference code by test/unit/jit. Prints each CUDA kernel's time until ready: cold
 // (nvcc into an empty cache), from the disk cache (a new Compiler after the loaded libraries are
-// forgotten, as in a new process) and in-process (the same Compiler again).
+// forgotten, as in a new process) and in-process (the same Compiler again). Then fof and components
+// again with their results taken on the device and called on streams of the test's.
 //
 //   test_jit_cuda [--small] [--cache DIR]
 // --small: small inputs (compute-sanitizer). --cache DIR: the kernel cache to use and keep (default:
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <future>
 #include <limits>
 #include <optional>
 #include <random>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "gpu_check.hpp"
+#include "gql/device.hpp"
 #include "gql/generate.hpp"
 #include "gql/gql.hpp"
 
@@ -171,6 +174,38 @@ void compare(const Kernels& cuda, const Kernels& openmp) {
   }
 }
 
+// Results taken on the device, and calls on the caller's streams: the values of the host calls.
+// fof's product leaves its result on the device (its plan says so); components' result is copied
+// there. Two streams run at once, and a host-result call queued behind a device-result one on the
+// same stream.
+void compare_placements(const std::vector<std::optional<gql::Module>>& m, const Kernels& cuda, const Kernels& openmp) {
+  if (!m[0] || !m[3] || !cuda.fof || !openmp.fof || !openmp.components) return;
+  const bool small = gql::gpu_test::small_inputs();
+  auto fof = m[0]->kernel("fof").bind<gql::DeviceCsr<uint64_t>(const gql::Csr<bool>&)>();
+  auto components = m[3]->kernel("components").bind<gql::DeviceVector<int64_t>(const gql::Csr<bool>&)>();
+  const auto g = gql::generate_graph<bool>(small ? "kron:8" : "kron:12");
+  const auto h = gql::generate_graph<bool>(small ? "urand:8:2" : "urand:14:2");
+  const gql::Csr<uint64_t> want_fof = (*openmp.fof)(g);
+  const gql::Vector<int64_t> want_components = (*openmp.components)(h);
+
+  gql::KernelContext explained(true);
+  const gql::DeviceCsr<uint64_t> on_device = fof.run(explained, g);
+  bool kept = false;
+  for (const std::string& line : explained.plan()) kept |= line.find("result kept on the device") != std::string::npos;
+  GPU_CHECK_MSG(kept, "fof's product did not keep its result on the device");
+  const gql::Stream copies;
+  GPU_CHECK_MSG(same_graph(on_device.to_host(copies), want_fof), "fof taken on the device");
+
+  const gql::Stream first, second;
+  std::future<gql::DeviceCsr<uint64_t>> product = fof.async_on(first.get(), g);
+  std::future<gql::DeviceVector<int64_t>> labels = components.async_on(second.get(), h);
+  std::future<gql::Csr<uint64_t>> host_product = cuda.fof->async_on(first.get(), g);
+  GPU_CHECK_MSG(same_graph(product.get().to_host(copies), want_fof), "fof on a stream, taken on the device");
+  GPU_CHECK_MSG(same_vector(labels.get().to_host(copies), want_components), "components on a stream, on the device");
+  GPU_CHECK_MSG(same_graph(host_product.get(), want_fof), "fof on a stream, taken on the host");
+  std::printf("fof and components taken on the device and called on two streams: equal\n");
+}
+
 void run(const std::string& cache_arg) {
   const bool fresh = cache_arg.empty();
   const std::string cache =
@@ -216,6 +251,7 @@ void run(const std::string& cache_arg) {
     const Kernels cuda = bind_kernels(cuda_modules);
     const Kernels openmp = bind_kernels(openmp_modules);
     compare(cuda, openmp);
+    compare_placements(cuda_modules, cuda, openmp);
   }
   if (fresh) fs::remove_all(cache);
 }

@@ -22,6 +22,7 @@
 #include "gql/device/csr_view.cuh"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/kernel_context.hpp"
 
 static_assert(std::is_same_v<gql::offset_t, long> && std::is_same_v<gql::index_t, int>,
               "gql/device/types.cuh spells offset_t and index_t as long and int");
@@ -89,16 +90,27 @@ class Stream {
  public:
   Stream();  // a non-blocking stream (does not synchronize with the legacy default stream)
   ~Stream();
-  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  Stream(Stream&& other) noexcept
+      : stream_(std::exchange(other.stream_, nullptr)), owned_(std::exchange(other.owned_, false)) {}
   Stream& operator=(Stream&& other) noexcept;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
+
+  // A caller's stream, used but never destroyed by this object.
+  static Stream borrow(cudaStream_t stream) noexcept { return Stream(stream, false); }
+  // The stream a kernel call's device work goes on: the caller's (KernelContext::gpu_stream), else
+  // a new one of the operation's own.
+  static Stream for_call(const KernelContext& ctx) {
+    return ctx.gpu_stream() != nullptr ? borrow(static_cast<cudaStream_t>(ctx.gpu_stream())) : Stream();
+  }
 
   cudaStream_t get() const noexcept { return stream_; }
   void synchronize() const;
 
  private:
+  Stream(cudaStream_t stream, bool owned) noexcept : stream_(stream), owned_(owned) {}
   cudaStream_t stream_ = nullptr;
+  bool owned_ = true;
 };
 
 class Event {

@@ -7,8 +7,16 @@
 //   auto fof = m.kernel("fof").bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
 //   gql::Csr<uint64_t> C = fof(G);
 //
-// Target::openmp builds the kernels with the host compiler, Target::cuda with nvcc (the GPU ops run
-// on the device the CUDA runtime selects); both are shared objects loaded with dlopen.
+// Target::openmp builds the kernels with the host compiler; Target::cuda builds the host code with
+// it and the GPU kernels with NVRTC (nvcc for the ops NVRTC does not build yet), and the GPU ops run
+// on the device the CUDA runtime selects.
+//
+// A CUDA kernel's result can be taken on the device: bind it with the device twin of the result type
+// (gql::DeviceCsr, DeviceMatrix, DeviceVector from gql/device.hpp), e.g.
+// bind<gql::DeviceCsr<uint64_t>(const gql::Csr<bool>&)>(). A product that makes the returned value
+// then leaves it on the device; other results are copied there. async() and async_on(stream) run a
+// call on another thread and return a std::future at once; on a stream, every device operation of
+// the call is issued on that stream, and calls on one stream run in the order they were made.
 //
 // Errors are gql::Error: parse/type with the spec's rendered diagnostics, usage for a signature
 // that does not match the kernel's, jit when the generated code cannot be built or loaded, cuda
@@ -20,6 +28,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -31,7 +40,14 @@
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
 
+struct CUstream_st;  // cudaStream_t is CUstream_st*; declared so that host programs need no CUDA headers
+
 namespace gql {
+
+// The device containers of gql/device.hpp, as kernel results.
+template <class T> class DeviceCsr;
+template <class T> class DeviceMatrix;
+template <class T> class DeviceVector;
 
 enum class Target { openmp, cuda };
 
@@ -66,6 +82,7 @@ struct KernelSignature {
   std::vector<std::string> parameter_names;
   std::vector<std::string> parameter_types;
   std::string result_type;
+  Target target = Target::openmp;  // what the kernel was compiled for
   // "fof(G: graph<bool>) -> graph<u64>"
   std::string to_string() const;
 };
@@ -109,6 +126,9 @@ template <class T> struct type_name<Matrix<T>> {
 template <class T> struct type_name<Vector<T>> {
   static std::string get() { return std::string("vector<") + scalar_name<T>() + ">"; }
 };
+template <class T> struct type_name<DeviceCsr<T>> : type_name<Csr<T>> {};
+template <class T> struct type_name<DeviceMatrix<T>> : type_name<Matrix<T>> {};
+template <class T> struct type_name<DeviceVector<T>> : type_name<Vector<T>> {};
 template <class... T> struct type_name<std::tuple<T...>> {
   static std::string get() {
     std::string out = "(";
@@ -117,6 +137,29 @@ template <class... T> struct type_name<std::tuple<T...>> {
   }
 };
 template <class T> std::string name_of() { return type_name<std::remove_cvref_t<T>>::get(); }
+
+// Where a result type holds its containers: 1 on the device, 0 on the host, -1 neither (a scalar).
+template <class T> struct placement : std::integral_constant<int, -1> {};
+template <class T> struct placement<Csr<T>> : std::integral_constant<int, 0> {};
+template <class T> struct placement<Matrix<T>> : std::integral_constant<int, 0> {};
+template <class T> struct placement<Vector<T>> : std::integral_constant<int, 0> {};
+template <class T> struct placement<DeviceCsr<T>> : std::integral_constant<int, 1> {};
+template <class T> struct placement<DeviceMatrix<T>> : std::integral_constant<int, 1> {};
+template <class T> struct placement<DeviceVector<T>> : std::integral_constant<int, 1> {};
+template <class... T> struct placement<std::tuple<T...>> {
+  static constexpr bool any_host = ((placement<T>::value == 0) || ...);
+  static constexpr bool any_device = ((placement<T>::value == 1) || ...);
+  static_assert(!(any_host && any_device), "a tuple result is taken on the host or on the device as a whole");
+  static constexpr int value = any_device ? 1 : any_host ? 0 : -1;
+};
+template <class R> constexpr bool result_on_device = placement<R>::value == 1;
+
+// Throws Error(usage) unless a result taken on the device comes from a CUDA kernel.
+void check_placement(const KernelSignature& kernel, bool result_on_device);
+
+// Runs `call` on a worker thread of its own for `queue` (a stream, or null for calls without one):
+// calls on one queue run one at a time in the order they were made, different queues at once.
+void run_in_order(const void* queue, std::function<void()> call);
 
 // Throws Error(usage) naming both signatures unless the requested types are the kernel's (a
 // `vertex` parameter is passed as an int32_t, gql::index_t).
@@ -141,11 +184,33 @@ class BoundKernel<R(Args...)> {
   }
   // With a context of one's own: its work counts, and its plan lines when it explains.
   R run(KernelContext& context, Args... args) const {
+    context.set_result_on_device(jit_detail::result_on_device<R>);
     const void* pointers[sizeof...(Args) + 1] = {static_cast<const void*>(&args)...};
     R result{};
     std::exception_ptr error;
     entry_(pointers, &result, &context, &error);
     if (error) std::rethrow_exception(error);
+    return result;
+  }
+  // Runs the call on another thread and returns at once; the future holds the result or the error.
+  // The arguments are used where they are (not copied): keep them alive and unchanged until the
+  // future is ready.
+  std::future<R> async(Args... args) const { return async_on(nullptr, std::forward<Args>(args)...); }
+  // As async(), with every device operation of the call on `stream` (a cudaStream_t; CUDA kernels):
+  // its work follows what was issued on the stream before, and calls on one stream run in order.
+  // A result taken on the device is complete when the future is ready.
+  std::future<R> async_on(CUstream_st* stream, Args... args) const {
+    if (stream != nullptr && signature_->target != Target::cuda)
+      throw Error(ErrorKind::usage, "kernel '" + signature_->name + "' runs on the CPU: a stream is for CUDA kernels",
+                  {signature_->name});
+    auto call = std::make_shared<std::packaged_task<R()>>(
+        [self = *this, stream, held = std::tuple<Args...>(std::forward<Args>(args)...)]() mutable {
+          KernelContext context;
+          context.set_gpu_stream(stream);
+          return std::apply([&](auto&&... a) { return self.run(context, std::forward<decltype(a)>(a)...); }, held);
+        });
+    std::future<R> result = call->get_future();
+    jit_detail::run_in_order(stream, [call] { (*call)(); });
     return result;
   }
   const KernelSignature& signature() const noexcept { return *signature_; }
@@ -181,6 +246,7 @@ class Kernel {
   template <class R, class... Args>
   BoundKernel<R(Args...)> bind_as(R (*)(Args...)) const {
     jit_detail::check_signature(*signature_, {jit_detail::name_of<Args>()...}, jit_detail::name_of<R>());
+    jit_detail::check_placement(*signature_, jit_detail::result_on_device<R>);
     return BoundKernel<R(Args...)>(library_, signature_, entry_);
   }
 

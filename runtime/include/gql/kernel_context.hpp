@@ -7,6 +7,9 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
 #include <vector>
 
 namespace gql {
@@ -41,8 +44,36 @@ class KernelContext {
     return *std::static_pointer_cast<State>(slot);
   }
 
+  // GPU kernels: the caller's cudaStream_t that every device operation of the call runs on (null:
+  // each operation uses a stream of its own). Kept as void* so that host-only code needs no CUDA.
+  void* gpu_stream() const noexcept { return gpu_stream_; }
+  void set_gpu_stream(void* stream) noexcept { gpu_stream_ = stream; }
+
+  // GPU kernels whose result the caller takes on the device: the operation that makes the returned
+  // value may leave it there (kept here, type-erased, until the call's entry takes it) instead of
+  // copying it to the host.
+  bool result_on_device() const noexcept { return result_on_device_; }
+  void set_result_on_device(bool on_device) noexcept { result_on_device_ = on_device; }
+  template <class DeviceValue>
+  void keep_device_result(DeviceValue&& value) {
+    device_result_ = std::make_shared<std::remove_cvref_t<DeviceValue>>(std::forward<DeviceValue>(value));
+    device_result_type_ = &typeid(std::remove_cvref_t<DeviceValue>);
+  }
+  bool holds_device_result() const noexcept { return device_result_ != nullptr; }
+  // The kept result when it is a DeviceValue (then it is no longer kept), else null.
+  template <class DeviceValue>
+  std::shared_ptr<DeviceValue> take_device_result() {
+    if (!device_result_ || *device_result_type_ != typeid(DeviceValue)) return nullptr;
+    device_result_type_ = nullptr;
+    return std::static_pointer_cast<DeviceValue>(std::exchange(device_result_, nullptr));
+  }
+
  private:
   std::map<std::string, std::shared_ptr<void>> op_state_;
+  void* gpu_stream_ = nullptr;
+  bool result_on_device_ = false;
+  std::shared_ptr<void> device_result_;
+  const std::type_info* device_result_type_ = nullptr;
   bool explain_;
   WorkCounts work_;
   std::vector<std::string> plan_;

@@ -6,13 +6,14 @@ namespace gql {
 Stream::Stream() { GQL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
 
 Stream::~Stream() {
-  if (stream_ != nullptr) cudaStreamDestroy(stream_);
+  if (owned_ && stream_ != nullptr) cudaStreamDestroy(stream_);
 }
 
 Stream& Stream::operator=(Stream&& other) noexcept {
   if (this != &other) {
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    if (owned_ && stream_ != nullptr) cudaStreamDestroy(stream_);
     stream_ = std::exchange(other.stream_, nullptr);
+    owned_ = std::exchange(other.owned_, false);
   }
   return *this;
 }

@@ -3,7 +3,9 @@
 // compiled once per build folder.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <future>
 #include <limits>
 #include <queue>
 #include <random>
@@ -141,6 +143,58 @@ TEST(JitApi, SignatureMismatchNamesBothSignatures) {
   const Kernel bfs = compiler.compile_file(spec).kernel("bfs");
   EXPECT_NO_THROW((void)bfs.bind<Vector<int32_t>(const Csr<bool>&, int32_t)>());
   EXPECT_THROW((void)bfs.bind<Vector<int32_t>(const Csr<bool>&, int64_t)>(), Error);
+}
+
+template <class T>
+std::vector<storage_t<T>> values_of(const Vector<T>& v) {
+  return {v.values().begin(), v.values().end()};
+}
+
+TEST(JitApi, AsyncCallsGiveTheResultsOfDirectCalls) {
+  Compiler compiler(test_options());
+  const Module m = compiler.compile_file(spec);
+  auto fof = m.kernel("fof").bind<Csr<uint64_t>(const Csr<bool>&)>();
+  auto bfs = m.kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>();
+  const Csr<bool> G = random_graph(80, 3, 7);
+  std::vector<std::future<Vector<int32_t>>> searches;
+  for (int32_t source = 0; source < 8; ++source) searches.push_back(bfs.async(G, source));
+  std::future<Csr<uint64_t>> product = fof.async(G);
+  for (int32_t source = 0; source < 8; ++source) {
+    const Vector<int32_t> got = searches[static_cast<size_t>(source)].get();
+    const Vector<int32_t> want = bfs(G, source);
+    EXPECT_EQ(got.size(), want.size());
+    EXPECT_EQ(values_of(got), values_of(want)) << "source " << source;
+  }
+  const Csr<uint64_t> got = product.get();
+  const Csr<uint64_t> want = fof(G);
+  EXPECT_TRUE(std::ranges::equal(got.row_offsets(), want.row_offsets()));
+  EXPECT_TRUE(std::ranges::equal(got.col_indices(), want.col_indices()));
+  EXPECT_TRUE(std::ranges::equal(got.values(), want.values()));
+}
+
+TEST(JitApi, AsyncErrorsReachTheFuture) {
+  Compiler compiler(test_options());
+  auto bfs = compiler.compile_file(spec).kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>();
+  const Csr<bool> G = random_graph(10, 2, 3);
+  std::future<Vector<int32_t>> search = bfs.async(G, 99);  // no vertex 99: the kernel throws
+  EXPECT_THROW((void)search.get(), Error);
+}
+
+TEST(JitApi, DeviceResultsAndStreamsNeedACudaKernel) {
+  Compiler compiler(test_options());
+  const Kernel fof = compiler.compile_file(spec).kernel("fof");
+  EXPECT_EQ(fof.signature().target, Target::openmp);
+  try {
+    (void)fof.bind<DeviceCsr<uint64_t>(const Csr<bool>&)>();
+    FAIL() << "a CPU kernel's result was bound on the device";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::usage);
+    EXPECT_NE(e.reason().find("Target::cuda"), std::string::npos) << e.reason();
+  }
+  auto host_fof = fof.bind<Csr<uint64_t>(const Csr<bool>&)>();
+  const Csr<bool> G = random_graph(10, 2, 5);
+  int not_a_stream = 0;  // never used as one: the call is refused first
+  EXPECT_THROW((void)host_fof.async_on(reinterpret_cast<CUstream_st*>(&not_a_stream), G), Error);
 }
 
 TEST(JitApi, UnknownKernelListsTheModulesKernels) {

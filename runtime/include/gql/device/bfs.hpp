@@ -64,8 +64,9 @@ class DeviceBfs {
  public:
   // Uploads the structure of G and of its transpose GT (once when GT is G, as for symmetric graphs).
   template <class TG>
-  DeviceBfs(const Csr<TG>& G, const Csr<TG>& GT, BfsSchedule schedule = {})
-      : n_(G.n_rows()), schedule_(schedule), g_(G, stream_) {
+  // The search runs on `stream` (a kernel call's, or its own).
+  DeviceBfs(const Csr<TG>& G, const Csr<TG>& GT, BfsSchedule schedule = {}, Stream stream = Stream())
+      : n_(G.n_rows()), schedule_(schedule), stream_(std::move(stream)), g_(G, stream_) {
     if (G.n_rows() != G.n_cols() || GT.n_rows() != G.n_rows() || GT.n_cols() != G.n_cols() || GT.nvals() != G.nvals())
       throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
     if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT, stream_);

@@ -413,7 +413,7 @@ void copy_block(V* dst, int64_t dst_ld, const V* src, int64_t src_ld, int64_t ro
 }
 
 template <class S>
-void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan) {
+void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan, Stream first_lane) {
   using V = typename S::value_type;
   const int64_t n = plan.n, st = plan.super_tile, ns = (n + st - 1) / st;
   const auto extent = [&](int64_t t) { return std::min(st, n - t * st); };
@@ -427,7 +427,7 @@ void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan) 
   std::vector<Lane> lanes;
   const size_t tile_entries = static_cast<size_t>(st) * static_cast<size_t>(st);
   for (int i = 0; i < plan.streams; ++i) {
-    lanes.push_back(Lane{Stream(), DeviceBuffer<V>(tile_entries), DeviceBuffer<V>(tile_entries), DeviceBuffer<V>(tile_entries)});
+    lanes.push_back(Lane{i == 0 ? std::move(first_lane) : Stream(), DeviceBuffer<V>(tile_entries), DeviceBuffer<V>(tile_entries), DeviceBuffer<V>(tile_entries)});
     // Padding is never read into a real entry; filled once so no buffer holds indeterminate values.
     for (DeviceBuffer<V>* buffer : {&lanes.back().a, &lanes.back().b, &lanes.back().c}) {
       device::closure::fill<V><<<256, 256, 0, lanes.back().stream.get()>>>(buffer->data(), static_cast<long long>(tile_entries), S::zero());
@@ -498,9 +498,10 @@ void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan) 
 }  // namespace detail
 
 // closure(D over S) on the GPU in place, as gql::cpu::closure (pred from initial_predecessors, updated
-// along when given). Returns the plan that ran.
+// along when given); runs on `stream` (out of core: its first lane). Returns the plan that ran.
 template <class S, class T>
-ClosurePlan closure(Matrix<T>& D, const DeviceClosureOptions& options = {}, Matrix<int32_t>* pred = nullptr) {
+ClosurePlan closure(Matrix<T>& D, const DeviceClosureOptions& options = {}, Matrix<int32_t>* pred = nullptr,
+                    Stream stream = Stream()) {
   using V = typename S::value_type;
   static_assert(sizeof(storage_t<T>) == sizeof(V) &&
                     (std::is_same_v<storage_t<T>, V> || std::is_same_v<T, V>),
@@ -515,10 +516,9 @@ ClosurePlan closure(Matrix<T>& D, const DeviceClosureOptions& options = {}, Matr
   if (n == 0) return plan;
   V* host = reinterpret_cast<V*>(D.data().data());
   if (plan.out_of_core) {
-    detail::closure_out_of_core<S>(host, plan);
+    detail::closure_out_of_core<S>(host, plan, std::move(stream));
     return plan;
   }
-  Stream stream;
   const cudaStream_t s = stream.get();
   const int64_t ld = plan.padded;
   const size_t entries = static_cast<size_t>(ld) * static_cast<size_t>(ld);

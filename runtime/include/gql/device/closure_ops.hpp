@@ -53,7 +53,7 @@ inline DeviceClosureOptions device_closure_options(const ClosureSchedule& schedu
 template <class S, class T>
 void closure(Matrix<T>& out, const Matrix<T>& D, const ClosureSchedule& schedule, KernelContext& ctx) {
   out = D.clone();
-  const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule));
+  const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), nullptr, Stream::for_call(ctx));
   ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
   ctx.explain(std::string(schedule.label) + ": closure on the GPU, " + plan.describe());
 }
@@ -64,7 +64,7 @@ void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, co
                    KernelContext& ctx) {
   out = D.clone();
   pred = cpu::initial_predecessors<S>(D);
-  const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), &pred);
+  const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), &pred, Stream::for_call(ctx));
   ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
   ctx.explain(std::string(schedule.label) + ": closure on the GPU, " + plan.describe());
 }
@@ -72,7 +72,7 @@ void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, co
 // LU, pivots = lu(A).
 template <class T>
 void lu(Matrix<T>& LU, Vector<int32_t>& pivots, const Matrix<T>& A, const LuOptions& options, KernelContext& ctx) {
-  auto factors = gpu::lu(A, DeviceLuOptions{options.tile, options.vendor_gemm});
+  auto factors = gpu::lu(A, DeviceLuOptions{options.tile, options.vendor_gemm}, Stream::for_call(ctx));
   const int64_t n = A.n_rows();
   LU = std::move(factors.lu);
   pivots = Vector<int32_t>::dense(static_cast<int64_t>(factors.pivots.size()), 0);

@@ -204,7 +204,7 @@ inline void check_singular(int singular, int64_t n) {
 }
 
 template <class T>
-LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options = {}) {
+LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options = {}, Stream stream = Stream()) {
   const int64_t n = A.n_rows();
   if (A.n_cols() != n)
     throw Error(ErrorKind::usage, "lu: the matrix is " + std::to_string(n) + " x " + std::to_string(A.n_cols()) +
@@ -212,7 +212,6 @@ LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options = {}) {
   if (options.panel < 1) throw Error(ErrorKind::usage, "lu: the panel width must be positive");
   LuFactors<T> out{A.clone(), std::vector<int32_t>(static_cast<size_t>(n))};
   if (n == 0) return out;
-  Stream stream;
   CublasHandle handle(stream.get());
   DeviceBuffer<T> a(static_cast<size_t>(n * n));
   DeviceBuffer<int> pivots(static_cast<size_t>(n));

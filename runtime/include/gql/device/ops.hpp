@@ -84,7 +84,9 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
   } else {
     // C holds another element type: the product as S makes it, then converted by the assignment.
     Csr<V> product(A.n_rows(), B.n_cols());
-    multiply_into(product, m, false, a, b, options, kernels, ctx);
+    ProductOptions to_convert = options;
+    to_convert.makes_kernel_result = false;  // the conversion below needs the product on the host
+    multiply_into(product, m, false, a, b, to_convert, kernels, ctx);
     cpu::assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
   }
 }

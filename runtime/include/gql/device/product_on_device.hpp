@@ -38,6 +38,9 @@ struct ProductOptions {
   int sorted_chunk_items = 0;
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
+  // The product makes the kernel's returned value (the last write before the return): when the
+  // caller takes the result on the device and C starts empty, it stays there (KernelContext).
+  bool makes_kernel_result = false;
 };
 
 // The driver's plan for a product whose values are V, from the schedule's options.
@@ -69,7 +72,7 @@ void multiply_into(Csr<TC>& C, const cpu::MatrixMask& mask, bool replace, const 
 #if defined(__CUDACC__)
 {
   cpu::check_mask_shape(mask, A.n_rows(), B.n_cols(), options.label);
-  Stream stream;
+  Stream stream = Stream::for_call(ctx);
   const DeviceCsr<AT> dA = to_device(A, stream);
   const DeviceCsr<BT> dB = to_device(B, stream);
   DeviceBuffer<offset_t> mask_offsets;
@@ -83,14 +86,24 @@ void multiply_into(Csr<TC>& C, const cpu::MatrixMask& mask, bool replace, const 
     view = {mask_offsets.data(), mask_columns.data(), mask.complement ? device::MaskKind::deny : device::MaskKind::allow};
   }
   SpgemmStats stats;
-  Csr<V> product =
-      spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream, &stats, kernels).to_host(stream);
+  DeviceCsr<V> on_device =
+      spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream, &stats, kernels);
+  // Into an empty C the assignment is the masked product itself, so a result the caller takes on
+  // the device need not come to the host (bool results are filtered on the host, below).
+  const bool stays_on_device = options.makes_kernel_result && ctx.result_on_device() && C.nvals() == 0 &&
+                               std::is_same_v<TC, V> && C.n_rows() == A.n_rows() && C.n_cols() == B.n_cols();
   ctx.work().products += stats.products;
   ctx.explain(std::string(options.label) + ": mxm on the GPU" +
               (mask.mode() == cpu::MaskMode::none ? std::string()
                                                   : std::string(mask.complement ? ", complemented mask" : ", mask") +
                                                         " applied while accumulating") +
-              ", " + describe(stats));
+              ", " + describe(stats) + (stays_on_device ? ", result kept on the device" : ""));
+  if (stays_on_device) {
+    stream.synchronize();  // the caller may use the result on another stream once the call returns
+    ctx.keep_device_result(std::move(on_device));
+    return;
+  }
+  Csr<V> product = on_device.to_host(stream);
   if constexpr (std::is_same_v<TC, bool> && std::is_same_v<V, unsigned char>) {
     // As on the CPU, entries whose value is false are left out.
     std::vector<offset_t> offsets(static_cast<size_t>(product.n_rows()) + 1, 0);

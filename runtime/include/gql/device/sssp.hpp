@@ -56,9 +56,10 @@ class DevicePaths {
   static constexpr bool delta_applies =
       S::monoid == Monoid::min && std::is_arithmetic_v<V> && !std::is_same_v<V, bool>;
 
-  // Uploads G (its values only when S reads them).
-  explicit DevicePaths(const Csr<TG>& G, const SsspSchedule& schedule = {})
+  // Uploads G (its values only when S reads them); the search runs on `stream`.
+  explicit DevicePaths(const Csr<TG>& G, const SsspSchedule& schedule = {}, Stream stream = Stream())
       : n_(G.n_rows()),
+        stream_(std::move(stream)),
         g_(G, stream_),
         balance_(schedule.balance),
         delta_stepping_(delta_applies && schedule.kernel == PathsKernel::delta_stepping) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "gql/device/bfs.hpp"
 #include "gql/device/sssp.hpp"
@@ -18,8 +19,9 @@ namespace gql::gpu {
 // finds.
 template <class TG>
 Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options = {},
-                           TraversalStats* stats = nullptr, const BfsSchedule& schedule = {}) {
-  DeviceBfs search(G, GT, schedule);
+                           TraversalStats* stats = nullptr, const BfsSchedule& schedule = {},
+                           Stream stream = Stream()) {
+  DeviceBfs search(G, GT, schedule, std::move(stream));
   const TraversalStats local = search.run(source, options);
   if (stats) *stats = local;
   return search.levels();
@@ -31,8 +33,9 @@ template <class S, class TG>
 Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t source,
                                                    typename S::value_type source_value,
                                                    TraversalStats* stats = nullptr,
-                                                   const SsspSchedule& schedule = {}) {
-  DevicePaths<S, TG> search(G, schedule);
+                                                   const SsspSchedule& schedule = {},
+                                                   Stream stream = Stream()) {
+  DevicePaths<S, TG> search(G, schedule, std::move(stream));
   const TraversalStats local = search.run(source, source_value);
   if (stats) *stats = local;
   return search.values();

@@ -1,0 +1,57 @@
+// A CUDA kernel's result delivered on the device, for callers that take it there (a JIT kernel
+// bound with device types, gql/jit.hpp): the value a product left on the device
+// (KernelContext::keep_device_result), else a copy of the host value made on the call's stream.
+//
+// Host code (g++ or nvcc).
+#pragma once
+
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "gql/device.hpp"
+#include "gql/error.hpp"
+#include "gql/kernel_context.hpp"
+
+namespace gql {
+
+// The device twin of a result type; scalars stay on the host.
+template <class T> struct on_device { using type = T; };
+template <class T> struct on_device<Csr<T>> { using type = DeviceCsr<T>; };
+template <class T> struct on_device<Matrix<T>> { using type = DeviceMatrix<T>; };
+template <class T> struct on_device<Vector<T>> { using type = DeviceVector<T>; };
+template <class... T> struct on_device<std::tuple<T...>> { using type = std::tuple<typename on_device<T>::type...>; };
+template <class T> using on_device_t = typename on_device<T>::type;
+
+namespace gpu {
+namespace detail {
+
+template <class T>
+on_device_t<T> copy_to_device(const T& value, const Stream& stream) {
+  if constexpr (std::is_same_v<on_device_t<T>, T>) return value;  // a scalar
+  else return to_device(value, stream);
+}
+
+template <class... T>
+std::tuple<on_device_t<T>...> copy_to_device(const std::tuple<T...>& values, const Stream& stream) {
+  return std::apply([&](const T&... member) { return std::tuple<on_device_t<T>...>(copy_to_device(member, stream)...); },
+                    values);
+}
+
+}  // namespace detail
+
+template <class R>
+on_device_t<R> result_on_device(R value, KernelContext& ctx) {
+  if (std::shared_ptr<on_device_t<R>> kept = ctx.take_device_result<on_device_t<R>>()) return std::move(*kept);
+  // Only the op that makes the returned value keeps one, and only of the result's own type.
+  if (ctx.holds_device_result())
+    throw Error(ErrorKind::internal, "the device result an operation kept is not of the kernel's result type");
+  const Stream stream = Stream::for_call(ctx);
+  on_device_t<R> out = detail::copy_to_device(value, stream);
+  stream.synchronize();  // the copies read `value`, freed on return
+  return out;
+}
+
+}  // namespace gpu
+}  // namespace gql

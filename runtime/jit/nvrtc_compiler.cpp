@@ -39,8 +39,8 @@ std::string nvrtc_version() {
 }
 
 std::vector<std::string> nvrtc_default_options() {
-  // --split-compile=0: NVRTC optimizes the kernels on as many threads as there are cores.
-  return {"-std=c++20", "-default-device", "-DNDEBUG", "-lineinfo", "--split-compile=0"};
+  // One kernel per program (nvrtc_products.cpp), the programs on threads of their own.
+  return {"-std=c++20", "-default-device", "-DNDEBUG", "-lineinfo"};
 }
 
 std::string embedded_headers_id() {

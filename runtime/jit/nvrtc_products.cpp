@@ -2,8 +2,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "gql/device.hpp"
 #include "gql/error.hpp"
@@ -12,13 +16,42 @@
 namespace gql::jit {
 namespace {
 
-constexpr const char* manifest_magic = "gql-nvrtc-products 1";
+constexpr const char* manifest_magic = "gql-nvrtc-products 2";
 
-std::string encode(const CudaBinary& binary, const std::vector<std::string>& expressions) {
-  std::string out = std::string(manifest_magic) + "\n" + std::to_string(binary.arch) + " " +
-                    (binary.is_cubin ? "cubin" : "ptx") + " " + std::to_string(expressions.size()) + "\n";
-  for (size_t n = 0; n < expressions.size(); ++n) out += expressions[n] + "\n" + binary.lowered_names[n] + "\n";
-  return out + binary.bytes;
+// The manifest: magic, "ARCH KIND KERNELS", then per kernel its expression and "IMAGE BYTES" and
+// mangled name; then the images, one per kernel, back to back.
+std::string encode(const std::vector<CudaBinary>& binaries, const std::vector<std::string>& expressions) {
+  std::string out = std::string(manifest_magic) + "\n" + std::to_string(binaries.at(0).arch) + " " +
+                    (binaries[0].is_cubin ? "cubin" : "ptx") + " " + std::to_string(expressions.size()) + "\n";
+  for (size_t n = 0; n < expressions.size(); ++n)
+    out += expressions[n] + "\n" + std::to_string(binaries[n].bytes.size()) + " " + binaries[n].lowered_names.at(0) + "\n";
+  for (const CudaBinary& b : binaries) out += b.bytes;
+  return out;
+}
+
+// Each expression's kernel compiled by its own NVRTC program, at most `cores` at a time.
+std::vector<CudaBinary> compile_each(const std::string& source, const std::string& name, int arch,
+                                     const std::vector<std::string>& expressions) {
+  std::vector<CudaBinary> out(expressions.size());
+  std::vector<std::exception_ptr> errors(expressions.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t n; (n = next++) < expressions.size();) {
+      try {
+        out[n] = nvrtc_compile(source, name, arch, nvrtc_default_options(), {expressions[n]});
+      } catch (...) {
+        errors[n] = std::current_exception();
+      }
+    }
+  };
+  const size_t cores = std::max<size_t>(1, std::thread::hardware_concurrency());
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::min(cores, expressions.size()); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
 }
 
 // The semiring a product runs with on the device: ByteValued for an mxm's bool values (gql/device/
@@ -83,50 +116,62 @@ CacheKey nvrtc_cache_key(const std::string& source, const std::vector<std::strin
 
 CacheEntry build_nvrtc_products(DiskCache& cache, const CacheKey& key, const std::string& source,
                                 const std::string& name, const std::vector<std::string>& name_expressions, int arch) {
+  if (name_expressions.empty()) throw Error(ErrorKind::internal, "NVRTC was asked for no kernels of " + name);
   return cache.get_or_build(key, ".cubin", [&](const std::string& out) {
-    const CudaBinary binary = nvrtc_compile(source, name, arch, nvrtc_default_options(), name_expressions);
-    DiskCache::write_payload(out, encode(binary, name_expressions));
+    DiskCache::write_payload(out, encode(compile_each(source, name, arch, name_expressions), name_expressions));
   });
 }
 
-NvrtcImage read_nvrtc_products(const std::string& entry_path) {
+NvrtcImages read_nvrtc_products(const std::string& entry_path) {
   std::string payload;
   if (!DiskCache::read_payload(entry_path, payload))
     throw Error(ErrorKind::jit, "the cached GPU kernels are unreadable", {entry_path});
   std::istringstream in(payload);
   std::string magic, kind;
-  NvrtcImage image;
+  NvrtcImages out;
   size_t count = 0;
-  if (!std::getline(in, magic) || magic != manifest_magic || !(in >> image.arch >> kind >> count) ||
+  if (!std::getline(in, magic) || magic != manifest_magic || !(in >> out.arch >> kind >> count) ||
       (kind != "cubin" && kind != "ptx"))
     throw Error(ErrorKind::jit, "the cached GPU kernels have no valid manifest", {entry_path});
   in.ignore(1);
-  image.is_cubin = kind == "cubin";
+  out.is_cubin = kind == "cubin";
+  std::vector<size_t> sizes;
   for (size_t n = 0; n < count; ++n) {
     std::string expression, lowered;
-    if (!std::getline(in, expression) || !std::getline(in, lowered))
+    size_t bytes = 0;
+    if (!std::getline(in, expression) || !(in >> bytes) || in.get() != ' ' || !std::getline(in, lowered))
       throw Error(ErrorKind::jit, "the cached GPU kernels' manifest is truncated", {entry_path});
-    image.lowered[expression] = lowered;
+    out.kernels[expression] = {n, lowered};
+    sizes.push_back(bytes);
   }
-  image.image = payload.substr(static_cast<size_t>(in.tellg()));
-  return image;
+  size_t at = static_cast<size_t>(in.tellg());
+  for (const size_t bytes : sizes) {
+    if (bytes > payload.size() - at)
+      throw Error(ErrorKind::jit, "the cached GPU kernels are shorter than their manifest says", {entry_path});
+    out.images.push_back(payload.substr(at, bytes));
+    at += bytes;
+  }
+  return out;
 }
 
 NvrtcKernels::~NvrtcKernels() {
-  if (library_ != nullptr) cudaLibraryUnload(static_cast<cudaLibrary_t>(library_));
+  for (void* library : libraries_) cudaLibraryUnload(static_cast<cudaLibrary_t>(library));
 }
 
 const void* NvrtcKernels::kernel(const std::string& name_expression) const {
   std::call_once(loaded_, [this] {
-    cudaLibrary_t library = nullptr;
-    GQL_CUDA_CHECK(cudaLibraryLoadData(&library, image_.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-    library_ = library;
+    for (const std::string& image : images_.images) {
+      cudaLibrary_t library = nullptr;
+      GQL_CUDA_CHECK(cudaLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+      libraries_.push_back(library);
+    }
   });
-  const auto it = image_.lowered.find(name_expression);
-  if (it == image_.lowered.end())
+  const auto it = images_.kernels.find(name_expression);
+  if (it == images_.kernels.end())
     throw Error(ErrorKind::jit, "the GPU kernels built by NVRTC lack " + name_expression);
   cudaKernel_t kernel = nullptr;
-  GQL_CUDA_CHECK(cudaLibraryGetKernel(&kernel, static_cast<cudaLibrary_t>(library_), it->second.c_str()));
+  GQL_CUDA_CHECK(cudaLibraryGetKernel(&kernel, static_cast<cudaLibrary_t>(libraries_.at(it->second.image)),
+                                      it->second.lowered.c_str()));
   return reinterpret_cast<const void*>(kernel);
 }
 

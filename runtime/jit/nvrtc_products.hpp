@@ -2,8 +2,11 @@
 // expressions -> key (the source, the expressions, NVRTC's version and options, the architecture,
 // the embedded headers) -> disk cache (NVRTC on a miss) -> a CUDA library loaded with
 // cudaLibraryLoadData, whose kernels are found by their name expressions.
-// An entry holds a manifest (the image's kind and architecture, and each expression's mangled
-// name, which NVRTC reports only when it compiles) followed by the CUBIN or PTX image.
+// Each kernel is its own NVRTC program, all compiled at once on their own threads, so the build takes
+// about as long as the slowest kernel (one program optimizes its kernels one after another, and
+// --split-compile could not spread the slowest one). An entry holds a manifest (the images' kind and
+// architecture, and each expression's image and mangled name, which NVRTC reports only when it
+// compiles) followed by the CUBIN or PTX images.
 #pragma once
 
 #include <map>
@@ -28,28 +31,34 @@ std::vector<std::string> product_kernel_expressions(const std::vector<compiler::
 inline constexpr const char* device_kernel_binding_symbol = "gql_bind_device_kernels";
 std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduct>& products);
 
-struct NvrtcImage {
+struct NvrtcKernelSymbol {
+  size_t image = 0;     // which of the images holds it
+  std::string lowered;  // its mangled name there
+};
+
+struct NvrtcImages {
   int arch = 0;
   bool is_cubin = true;
-  std::map<std::string, std::string> lowered;  // name expression -> mangled name
-  std::string image;
+  std::map<std::string, NvrtcKernelSymbol> kernels;  // by name expression
+  std::vector<std::string> images;
 };
 
 CacheKey nvrtc_cache_key(const std::string& source, const std::vector<std::string>& name_expressions, int arch);
 
-// The entry for the source and its kernels, compiled by NVRTC on a miss.
+// The entry for the source and its kernels, compiled by NVRTC on a miss: a program per kernel, on up
+// to as many threads as there are cores.
 CacheEntry build_nvrtc_products(DiskCache& cache, const CacheKey& key, const std::string& source,
                                 const std::string& name, const std::vector<std::string>& name_expressions, int arch);
 
 // An entry's contents; throws gql::Error(jit) when it is unreadable.
-NvrtcImage read_nvrtc_products(const std::string& entry_path);
+NvrtcImages read_nvrtc_products(const std::string& entry_path);
 
-// An image's kernels by name expression, for the shims of gql/device/jit_kernels.hpp. The image is
-// loaded (cudaLibraryLoadData, into the current device's context) when the first kernel is asked
-// for, and stays loaded as long as this object (the JIT keeps it for the life of the process).
+// The images' kernels by name expression, for the shims of gql/device/jit_kernels.hpp. The images
+// are loaded (cudaLibraryLoadData, into the current device's context) when the first kernel is asked
+// for, and stay loaded as long as this object (the JIT keeps it for the life of the process).
 class NvrtcKernels : public DeviceKernelResolver {
  public:
-  explicit NvrtcKernels(NvrtcImage image) : image_(std::move(image)) {}
+  explicit NvrtcKernels(NvrtcImages images) : images_(std::move(images)) {}
   ~NvrtcKernels() override;
   NvrtcKernels(const NvrtcKernels&) = delete;
   NvrtcKernels& operator=(const NvrtcKernels&) = delete;
@@ -57,9 +66,9 @@ class NvrtcKernels : public DeviceKernelResolver {
   const void* kernel(const std::string& name_expression) const override;
 
  private:
-  NvrtcImage image_;
+  NvrtcImages images_;
   mutable std::once_flag loaded_;
-  mutable void* library_ = nullptr;  // cudaLibrary_t
+  mutable std::vector<void*> libraries_;  // cudaLibrary_t, one per image
 };
 
 }  // namespace gql::jit

@@ -1,7 +1,10 @@
 #include "gql/device/jit_kernels.hpp"
 
 #include <map>
+#include <memory>
 #include <mutex>
+#include <string>
+#include <typeindex>
 #include <vector>
 
 #include "gql/device/product_shapes.hpp"
@@ -95,6 +98,47 @@ std::shared_ptr<void> kernel_table(std::type_index semiring) {
   }
   return entry.table;
 }
+template <class A, class B, class V>
+void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver& resolver, const std::string& semiring,
+                       int requested_chunk) {
+  using Table = SpgemmKernelTable<A, B, V>;
+  add_kernel_table_step(semiring_type, [&resolver, semiring, requested_chunk](std::shared_ptr<void>& stored) {
+    if (!stored) stored = std::make_shared<Table>(spgemm_shape_kernels<A, B, V>());
+    Table& table = *static_cast<Table*>(stored.get());
+    const SpgemmSemiringKernelNames names = spgemm_semiring_kernel_names(semiring, sizeof(V), requested_chunk);
+    auto bind = [&](auto& handle, const std::string& name) { handle.address = resolver.kernel(name); };
+    bind(table.tiny_rows, names.tiny_rows);
+    bind(table.small_rows, names.small_rows);
+    bind(table.medium_rows, names.medium_rows);
+    bind(table.medium_rows_bitmap, names.medium_rows_bitmap);
+    bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
+         names.sorted_rows);
+    bind(table.large_rows, names.large_rows);
+  });
+}
+
+template <class TV, class TG, class V>
+void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resolver, const std::string& semiring,
+                    const std::string& vector_type, const std::string& graph_type, device::LoadBalance balance) {
+  using Table = gpu::VxmKernelTable<TV, TG, V>;
+  add_kernel_table_step(table_key, [&resolver, semiring, vector_type, graph_type, balance](std::shared_ptr<void>& stored) {
+    if (!stored) stored = std::make_shared<Table>(gpu::vxm_shape_kernels<TV, TG, V>());
+    static_cast<Table*>(stored.get())->push[static_cast<size_t>(balance)].address =
+        resolver.kernel(vxm_push_kernel_name(semiring, vector_type, graph_type, balance));
+  });
+}
+
+#define GQL_BIND_SPGEMM_SHAPE(A, B, V, C)                                                                     \
+  template void bind_spgemm_shape<A, B, V>(std::type_index, const DeviceKernelResolver&, const std::string&, \
+                                           int);
+GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_BIND_SPGEMM_SHAPE)
+#undef GQL_BIND_SPGEMM_SHAPE
+#define GQL_BIND_VXM_SHAPE(TV, TG, V, TW)                                                                  \
+  template void bind_vxm_shape<TV, TG, V>(std::type_index, const DeviceKernelResolver&, const std::string&, \
+                                          const std::string&, const std::string&, device::LoadBalance);
+GQL_VXM_PRECOMPILED_SHAPES(GQL_BIND_VXM_SHAPE)
+#undef GQL_BIND_VXM_SHAPE
+
 }  // namespace detail
 
 }  // namespace gql

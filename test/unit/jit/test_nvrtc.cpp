@@ -87,7 +87,7 @@ TEST(NvrtcProducts, ShapesAreNamedAsTheGeneratorSpellsTypes) {
   EXPECT_FALSE(spgemm_shape_precompiled("int8_t", "int8_t", "int8_t"));
 }
 
-TEST(NvrtcProducts, AnEntryWithoutItsManifestIsRefused) {
+TEST(NvrtcProducts, AnEntryWithoutItsManifestOrCutShortIsRefused) {
   const std::string dir = (std::filesystem::temp_directory_path() / "gql-test-nvrtc-manifest").string();
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 1 << 20);
@@ -100,6 +100,17 @@ TEST(NvrtcProducts, AnEntryWithoutItsManifestIsRefused) {
     EXPECT_EQ(e.kind(), ErrorKind::jit);
     EXPECT_NE(e.reason().find("manifest"), std::string::npos) << e.reason();
   }
+  // A manifest whose image is cut short (a kernel of 100 bytes, 4 there).
+  const CacheEntry cut = cache.get_or_build(CacheKeyBuilder().add("t", "cut").finish(), ".cubin", [](const std::string& out) {
+    DiskCache::write_payload(out, "gql-nvrtc-products 2\n90 cubin 1\n&k<int>\n100 _Z1kIiEvv\n\x7f" "ELF");
+  });
+  try {
+    (void)read_nvrtc_products(cut.path);
+    FAIL() << "an entry shorter than its manifest was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::jit);
+    EXPECT_NE(e.reason().find("shorter than their manifest"), std::string::npos) << e.reason();
+  }
   std::filesystem::remove_all(dir);
 }
 
@@ -109,6 +120,7 @@ TEST(NvrtcProducts, BuildsAProductsKernelsAndReadsThemBack) {
   DiskCache cache(dir, 64 << 20);
   const std::string source = R"(
 #include <gql/device/nvrtc_stdint.cuh>
+#include <gql/device/spgemm_large_rows.cuh>
 #include <gql/device/spgemm_small_rows.cuh>
 namespace gqlgen {
 struct min_plus_f32 {
@@ -126,16 +138,22 @@ struct min_plus_f32 {
 };
 }  // namespace gqlgen
 )";
-  const std::vector<std::string> kernels = {spgemm_semiring_kernel_names("gqlgen::min_plus_f32", 4, 0).tiny_rows};
+  const SpgemmSemiringKernelNames names = spgemm_semiring_kernel_names("gqlgen::min_plus_f32", 4, 0);
+  const std::vector<std::string> kernels = {names.tiny_rows, names.large_rows};
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);
   const CacheEntry built = build_nvrtc_products(cache, key, source, "min_plus.cu", kernels, 90);
   EXPECT_EQ(built.origin, CacheOrigin::built);
-  const NvrtcImage image = read_nvrtc_products(built.path);
-  EXPECT_EQ(image.arch, 90);
-  EXPECT_TRUE(image.is_cubin);
-  ASSERT_EQ(image.lowered.count(kernels[0]), 1u);
-  EXPECT_NE(image.lowered.at(kernels[0]).find("spgemm_small_rows"), std::string::npos);  // the mangled name
-  EXPECT_EQ(image.image.substr(0, 4), "\x7f" "ELF");
+  const NvrtcImages read = read_nvrtc_products(built.path);
+  EXPECT_EQ(read.arch, 90);
+  EXPECT_TRUE(read.is_cubin);
+  ASSERT_EQ(read.images.size(), kernels.size());  // a program, so an image, per kernel
+  for (size_t n = 0; n < kernels.size(); ++n) {
+    ASSERT_EQ(read.kernels.count(kernels[n]), 1u);
+    const NvrtcKernelSymbol& symbol = read.kernels.at(kernels[n]);
+    EXPECT_NE(symbol.lowered.find(n == 0 ? "spgemm_small_rows" : "spgemm_large_rows"), std::string::npos)
+        << symbol.lowered;  // the mangled name
+    EXPECT_EQ(read.images.at(symbol.image).substr(0, 4), "\x7f" "ELF");
+  }
   EXPECT_EQ(build_nvrtc_products(cache, key, source, "min_plus.cu", kernels, 90).origin, CacheOrigin::disk);
   std::filesystem::remove_all(dir);
 }

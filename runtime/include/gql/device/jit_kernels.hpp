@@ -59,6 +59,16 @@ using KernelTableStep = std::function<void(std::shared_ptr<void>& table)>;
 void add_kernel_table_step(std::type_index semiring, KernelTableStep step);
 // The table of `semiring`, built on first use; null when it has no steps.
 std::shared_ptr<void> kernel_table(std::type_index semiring);
+
+// What bind_spgemm_kernels and bind_vxm_kernels add for one product shape, the device semiring being
+// `semiring_type`. Defined in the library for the shapes of gql/device/product_shapes.hpp (the only
+// ones the JIT's NVRTC path builds), so that host code compiled by the JIT does not compile them.
+template <class A, class B, class V>
+void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver& resolver, const std::string& semiring,
+                       int requested_chunk);
+template <class TV, class TG, class V>
+void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resolver, const std::string& semiring,
+                    const std::string& vector_type, const std::string& graph_type, device::LoadBalance balance);
 }  // namespace detail
 
 // Binds the device semiring S (named `semiring` in C++) to the resolver's kernels, sorting spilled
@@ -66,23 +76,8 @@ std::shared_ptr<void> kernel_table(std::type_index semiring);
 // must outlive the table's first use.
 template <class S>
 void bind_spgemm_kernels(const DeviceKernelResolver& resolver, const std::string& semiring, int requested_chunk) {
-  using Table = SpgemmKernels<S>;
-  detail::add_kernel_table_step(typeid(S), [&resolver, semiring, requested_chunk](std::shared_ptr<void>& stored) {
-    if (!stored)
-      stored = std::make_shared<Table>(
-          spgemm_shape_kernels<typename S::a_type, typename S::b_type, typename S::value_type>());
-    Table& table = *static_cast<Table*>(stored.get());
-    const SpgemmSemiringKernelNames names =
-        spgemm_semiring_kernel_names(semiring, sizeof(typename S::value_type), requested_chunk);
-    auto bind = [&](auto& handle, const std::string& name) { handle.address = resolver.kernel(name); };
-    bind(table.tiny_rows, names.tiny_rows);
-    bind(table.small_rows, names.small_rows);
-    bind(table.medium_rows, names.medium_rows);
-    bind(table.medium_rows_bitmap, names.medium_rows_bitmap);
-    bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
-         names.sorted_rows);
-    bind(table.large_rows, names.large_rows);
-  });
+  detail::bind_spgemm_shape<typename S::a_type, typename S::b_type, typename S::value_type>(typeid(S), resolver,
+                                                                                         semiring, requested_chunk);
 }
 
 // The key of a vector product's table: its device semiring and element types.
@@ -95,13 +90,8 @@ struct VxmTableKey {};
 template <class S, class TV, class TG>
 void bind_vxm_kernels(const DeviceKernelResolver& resolver, const std::string& semiring, const std::string& vector_type,
                       const std::string& graph_type, device::LoadBalance balance) {
-  using Table = gpu::VxmKernelTable<TV, TG, typename S::value_type>;
-  detail::add_kernel_table_step(typeid(VxmTableKey<S, TV, TG>), [&resolver, semiring, vector_type, graph_type,
-                                                                 balance](std::shared_ptr<void>& stored) {
-    if (!stored) stored = std::make_shared<Table>(gpu::vxm_shape_kernels<TV, TG, typename S::value_type>());
-    static_cast<Table*>(stored.get())->push[static_cast<size_t>(balance)].address =
-        resolver.kernel(vxm_push_kernel_name(semiring, vector_type, graph_type, balance));
-  });
+  detail::bind_vxm_shape<TV, TG, typename S::value_type>(typeid(VxmTableKey<S, TV, TG>), resolver, semiring,
+                                                         vector_type, graph_type, balance);
 }
 
 template <class S, class TV, class TG>

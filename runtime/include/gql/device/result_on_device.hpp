@@ -5,6 +5,7 @@
 // Host code (g++ or nvcc).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <tuple>
 #include <type_traits>
@@ -52,6 +53,17 @@ on_device_t<R> result_on_device(R value, KernelContext& ctx) {
   stream.synchronize();  // the copies read `value`, freed on return
   return out;
 }
+
+// Made in the library for every element type (runtime/src/cuda/result_on_device.cpp), so that the
+// host code the JIT compiles only calls them (compiling them there took half a second of g++).
+#define GQL_RESULT_ELEMENT_TYPES(X) \
+  X(bool) X(int8_t) X(int16_t) X(int32_t) X(int64_t) X(uint8_t) X(uint16_t) X(uint32_t) X(uint64_t) X(float) X(double)
+#define GQL_RESULT_ON_DEVICE(T)                                                         \
+  extern template DeviceCsr<T> result_on_device<Csr<T>>(Csr<T>, KernelContext&);       \
+  extern template DeviceMatrix<T> result_on_device<Matrix<T>>(Matrix<T>, KernelContext&); \
+  extern template DeviceVector<T> result_on_device<Vector<T>>(Vector<T>, KernelContext&);
+GQL_RESULT_ELEMENT_TYPES(GQL_RESULT_ON_DEVICE)
+#undef GQL_RESULT_ON_DEVICE
 
 }  // namespace gpu
 }  // namespace gql

@@ -92,7 +92,7 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
 // Why the NVRTC path cannot build a CUDA module ("" when it can): it builds products (mxm, vxm,
 // mxv), over the shapes whose host driver the runtime library holds.
 std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
-  if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (NVRTC builds products only)";
+  if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (the NVRTC path builds products and BFS only)";
   for (const compiler::GpuProduct& p : parts.products) {
     if (p.kind == "mxm" && !spgemm_shape_precompiled(p.a_type, p.b_type, p.value_type))
       return "the product over " + p.semiring + " has a shape (" + p.a_type + ", " + p.b_type + " -> " + p.value_type +
@@ -329,10 +329,11 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
       what += " by " + fs::path(by_nvcc ? nvcc_tool->path : host.path).filename().string() + " in " +
               format_duration(entry.build_seconds) + " " +
               (by_nvcc ? std::string("(no precompiled headers with nvcc)") : jit::describe(build));
-    if (made && by_nvrtc) {
+    if (made && by_nvrtc && device_kernels.empty()) {
+      what += "; no GPU kernels of its own (its GPU ops, if any, run the runtime library's)";
+    } else if (made && by_nvrtc) {
       what += "; its " + std::to_string(device_kernels.size()) + " GPU kernel(s) ";
-      if (device_kernels.empty()) what = "none (no GPU products)";
-      else if (device_entry.build_seconds > 0) what += "built by NVRTC in " + format_duration(device_entry.build_seconds);
+      if (device_entry.build_seconds > 0) what += "built by NVRTC in " + format_duration(device_entry.build_seconds);
       else what += jit::to_string(device_entry.origin);
     }
     if (cuda) what += " for sm_" + std::to_string(cuda_arch.arch) + " (" + cuda_arch.origin + ")";

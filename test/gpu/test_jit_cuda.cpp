@@ -1,9 +1,10 @@
-// The CUDA JIT on the GPU: the examples' fof, bfs and apsp compiled by gql::Compiler for Target::cuda
-// (nvcc) and Target::openmp (host compiler), their results compared exactly on generated inputs:
+// The CUDA JIT on the GPU: the examples' fof, bfs and apsp and the stdlib's components compiled by
+// gql::Compiler for Target::cuda (NVRTC and the host compiler; apsp's closure by nvcc) and
+// Target::openmp (host compiler), their results compared exactly on generated inputs:
 // graphs equal entry for entry, BFS depths equal, shortest distances equal bit for bit (integer
 // weights, so every path sum is exact whatever order the closure adds in). The OpenMP JIT is itself
 // checked against reference code by test/unit/jit. Prints each CUDA kernel's time until ready: cold
-// (nvcc into an empty cache), from the disk cache (a new Compiler after the loaded libraries are
+// (into an empty cache), from the disk cache (a new Compiler after the loaded libraries are
 // forgotten, as in a new process) and in-process (the same Compiler again). Then fof and components
 // again with their results taken on the device and called on streams of the test's.
 //

@@ -37,7 +37,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
     return std::string(cpp_type(kernel.variables.at(static_cast<size_t>(variable)).type.element));
   };
   for (const ir::Stmt& s : block) {
-    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind)) {
+    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind) && s.op.kind != ir::OpKind::bfs_levels) {
       const ir::Op& o = s.op;
       if (o.kind != ir::OpKind::mxm && o.kind != ir::OpKind::vxm && o.kind != ir::OpKind::mxv) {
         if (parts.other_gpu_op.empty()) parts.other_gpu_op = ir::to_string(o.kind);

@@ -83,6 +83,26 @@ kernel apsp(D: matrix<f32>) -> matrix<f32> {
   EXPECT_TRUE(parts.products.empty());
 }
 
+TEST(CudaDeviceParts, ABfsNeedsNoKernelsOfItsOwn) {
+  const CudaDeviceParts parts = parts_of(R"(
+semiring any_pair(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
+kernel bfs(G: graph<bool>, src: vertex) -> vector<i32> {
+  var depth = vector<i32>(rows(G));
+  var frontier = vector<bool>(rows(G));
+  frontier[src] = true;
+  var d = 0;
+  while (nvals(frontier) > 0) {
+    depth<frontier> = d;
+    frontier<!depth, replace> = frontier * G over any_pair;
+    d = d + 1;
+  }
+  return depth;
+}
+)");
+  EXPECT_EQ(parts.other_gpu_op, "");  // the loop is recognized as a BFS: the library's search
+  EXPECT_TRUE(parts.products.empty());
+}
+
 TEST(CudaDeviceParts, RefusesAnOpenmpModule) {
   Compiler c(Options{});
   ASSERT_TRUE(c.compile_source("cpu.gql", "kernel n(G: graph<bool>) -> u64 { return u64(nvals(G)); }"))

@@ -229,6 +229,29 @@ TEST(JitCuda, VectorProductsTakeTheNvrtcPath) {
 #endif
 }
 
+TEST(JitCuda, BfsTakesTheHostCompilerAlone) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  // The example's BFS: a recognized BFS loop, whose levels need no kernel of the spec's; the runtime
+  // library holds the search for every graph element type, so neither nvcc nor NVRTC runs.
+  Log log;
+  const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + "/examples/bfs.gql");
+  const std::string said = log.all();
+  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  EXPECT_NE(said.find("no GPU kernels of its own"), std::string::npos) << said;
+  EXPECT_NE(m.source().find("gql::gpu::bfs_levels("), std::string::npos);
+  auto bfs = m.kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>();
+  const Csr<bool> G(3, 3, {0, 1, 2, 2}, {1, 2});  // 0 -> 1 -> 2
+  if (device_count() > 0) {
+    const Vector<int32_t> depth = bfs(G, 0);
+    ASSERT_EQ(depth.nvals(), 3);
+  } else {
+    EXPECT_THROW((void)bfs(G, 0), Error);
+  }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
 TEST(JitCuda, MissingNvccSaysHowToPointAtIt) {
   CompilerOptions o;
   o.target = Target::cuda;

@@ -3,30 +3,52 @@
 // Host containers in and out; the graph is uploaded, the search runs on the device (bfs.hpp,
 // sssp.hpp) reading back a few counters per step, and the result comes back. Device memory is
 // charged to MemoryBudget::global() (GQL_DEVICE_MEMORY_LIMIT caps it: an oversized graph is an
-// Error(oom)). Host code compiled by nvcc.
+// Error(oom)).
+//
+// Host code. With nvcc the definitions are here. A host compiler (the JIT's host code) sees the
+// declaration of bfs_levels only, whose instantiations for every graph element type the runtime
+// library holds (a BFS's levels do not depend on a semiring, so it needs no kernels of the spec's);
+// single-source paths, whose kernels do, need nvcc.
 #pragma once
 
 #include <cstdint>
 #include <utility>
 
+#include "gql/cpu/direction.hpp"
+#include "gql/cpu/traversal.hpp"
+#include "gql/device.hpp"
+#include "gql/device/bfs_schedule.hpp"
+
+#if defined(__CUDACC__)
 #include "gql/device/bfs.hpp"
 #include "gql/device/sssp.hpp"
+#endif
 
 namespace gql::gpu {
 
+using cpu::Direction;
+using cpu::DirectionOptions;
+using cpu::TraversalStats;
+
 // BFS levels from `source` (see cpu::bfs_levels): GT is the transpose of G, read by pull steps (G
 // itself for a symmetric graph, uploaded once then). The schedule changes how it steps, not what it
-// finds.
+// finds; the search runs on `stream`.
 template <class TG>
 Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options = {},
                            TraversalStats* stats = nullptr, const BfsSchedule& schedule = {},
-                           Stream stream = Stream()) {
+                           Stream stream = Stream())
+#if defined(__CUDACC__)
+{
   DeviceBfs search(G, GT, schedule, std::move(stream));
   const TraversalStats local = search.run(source, options);
   if (stats) *stats = local;
   return search.levels();
 }
+#else
+;
+#endif
 
+#if defined(__CUDACC__)
 // Single-source paths over a selective semiring S (see cpu::single_source_paths); the schedule
 // changes the order of the relaxations, not the values.
 template <class S, class TG>
@@ -40,5 +62,6 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
   if (stats) *stats = local;
   return search.values();
 }
+#endif
 
 }  // namespace gql::gpu

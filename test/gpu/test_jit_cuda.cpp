@@ -6,7 +6,8 @@
 // checked against reference code by test/unit/jit. Prints each CUDA kernel's time until ready: cold
 // (into an empty cache), from the disk cache (a new Compiler after the loaded libraries are
 // forgotten, as in a new process) and in-process (the same Compiler again). Then fof and components
-// again with their results taken on the device and called on streams of the test's.
+// again with their results taken on the device and called on streams of the test's, and the
+// stdlib's LU checked by its residual.
 //
 //   test_jit_cuda [--small] [--cache DIR]
 // --small: small inputs (compute-sanitizer). --cache DIR: the kernel cache to use and keep (default:
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -25,6 +27,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "gpu_check.hpp"
@@ -207,6 +210,34 @@ void compare_placements(const std::vector<std::optional<gql::Module>>& m, const 
   std::printf("fof and components taken on the device and called on two streams: equal\n");
 }
 
+// The stdlib's LU through the JIT on the GPU (the library's factorization, no nvcc): P A = L U to
+// a relative residual of 1e-12 in f64, the straightforward products computed here.
+void check_lu(const gql::Compiler& cuda_compiler) {
+  using Lu = std::tuple<gql::Matrix<double>, gql::Vector<int32_t>>;
+  const gql::Module m = cuda_compiler.compile_file(std::string(GQL_SOURCE_DIR) + "/stdlib/std/lu.gql");
+  auto lu = m.kernel("lu_factor").bind<Lu(const gql::Matrix<double>&)>();
+  const int64_t n = gql::gpu_test::small_inputs() ? 40 : 300;
+  gql::Matrix<double> A(n, n, 0.0);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) A(i, j) = value(rng);
+  const auto [factors, pivots] = lu(A);
+  gql::Matrix<double> PA = A.clone();  // the rows swapped as LAPACK's pivots say, in order
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) std::swap(PA(i, j), PA(pivots.values()[static_cast<size_t>(i)], j));
+  double worst = 0, scale = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double lu_ij = 0;  // (L U)(i, j), L's unit diagonal implied
+      for (int64_t k = 0; k <= std::min(i, j); ++k) lu_ij += (k == i ? 1.0 : factors(i, k)) * factors(k, j);
+      worst = std::max(worst, std::abs(PA(i, j) - lu_ij));
+      scale = std::max(scale, std::abs(A(i, j)));
+    }
+  GPU_CHECK_MSG(worst <= 1e-12 * static_cast<double>(n) * scale, "lu: residual " + std::to_string(worst));
+  std::printf("lu n=%lld through the JIT: P A = L U, residual %.2e\n", static_cast<long long>(n), worst);
+}
+
 void run(const std::string& cache_arg) {
   const bool fresh = cache_arg.empty();
   const std::string cache =
@@ -253,6 +284,7 @@ void run(const std::string& cache_arg) {
     const Kernels openmp = bind_kernels(openmp_modules);
     compare(cuda, openmp);
     compare_placements(cuda_modules, cuda, openmp);
+    check_lu(cuda_compiler);
   }
   if (fresh) fs::remove_all(cache);
 }

@@ -21,6 +21,10 @@ bool runs_on_gpu(ir::OpKind kind) {
          kind == ir::OpKind::bfs_levels || kind == ir::OpKind::single_source_paths;
 }
 
+// GPU ops whose whole device part the runtime library holds, whatever the spec: a BFS's levels and
+// LU depend on no semiring of the spec's.
+bool held_by_the_library(ir::OpKind kind) { return kind == ir::OpKind::bfs_levels || kind == ir::OpKind::lu; }
+
 int device_balance(ir::LoadBalance b) {
   switch (b) {
     case ir::LoadBalance::thread: return 0;
@@ -37,7 +41,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
     return std::string(cpp_type(kernel.variables.at(static_cast<size_t>(variable)).type.element));
   };
   for (const ir::Stmt& s : block) {
-    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind) && s.op.kind != ir::OpKind::bfs_levels) {
+    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind) && !held_by_the_library(s.op.kind)) {
       const ir::Op& o = s.op;
       if (o.kind != ir::OpKind::mxm && o.kind != ir::OpKind::vxm && o.kind != ir::OpKind::mxv) {
         if (parts.other_gpu_op.empty()) parts.other_gpu_op = ir::to_string(o.kind);

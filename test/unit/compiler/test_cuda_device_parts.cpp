@@ -83,7 +83,7 @@ kernel apsp(D: matrix<f32>) -> matrix<f32> {
   EXPECT_TRUE(parts.products.empty());
 }
 
-TEST(CudaDeviceParts, ABfsNeedsNoKernelsOfItsOwn) {
+TEST(CudaDeviceParts, ABfsOrLuNeedsNoKernelsOfItsOwn) {
   const CudaDeviceParts parts = parts_of(R"(
 semiring any_pair(a: bool, b: bool) -> bool { con(a, b) = true; agg = any; }
 kernel bfs(G: graph<bool>, src: vertex) -> vector<i32> {
@@ -101,6 +101,9 @@ kernel bfs(G: graph<bool>, src: vertex) -> vector<i32> {
 )");
   EXPECT_EQ(parts.other_gpu_op, "");  // the loop is recognized as a BFS: the library's search
   EXPECT_TRUE(parts.products.empty());
+  const CudaDeviceParts lu = parts_of("kernel f(A: matrix<f64>) -> (matrix<f64>, vector<i32>) { return lu(A); }");
+  EXPECT_EQ(lu.other_gpu_op, "");  // the library's LU
+  EXPECT_TRUE(lu.products.empty());
 }
 
 TEST(CudaDeviceParts, RefusesAnOpenmpModule) {

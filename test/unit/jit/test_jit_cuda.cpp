@@ -229,15 +229,19 @@ TEST(JitCuda, VectorProductsTakeTheNvrtcPath) {
 #endif
 }
 
-TEST(JitCuda, BfsTakesTheHostCompilerAlone) {
+TEST(JitCuda, BfsAndLuTakeTheHostCompilerAlone) {
 #ifdef GQL_JIT_HAVE_NVRTC
-  // The example's BFS: a recognized BFS loop, whose levels need no kernel of the spec's; the runtime
-  // library holds the search for every graph element type, so neither nvcc nor NVRTC runs.
+  // The example's BFS (a recognized BFS loop) and the stdlib's LU: neither depends on a semiring of
+  // the spec's, and the runtime library holds both whole, so neither nvcc nor NVRTC runs.
+  for (const char* spec : {"/examples/bfs.gql", "/stdlib/std/lu.gql"}) {
+    Log log;
+    const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + spec);
+    const std::string said = log.all();
+    EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+    EXPECT_NE(said.find("no GPU kernels of its own"), std::string::npos) << said;
+  }
   Log log;
   const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + "/examples/bfs.gql");
-  const std::string said = log.all();
-  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
-  EXPECT_NE(said.find("no GPU kernels of its own"), std::string::npos) << said;
   EXPECT_NE(m.source().find("gql::gpu::bfs_levels("), std::string::npos);
   auto bfs = m.kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>();
   const Csr<bool> G(3, 3, {0, 1, 2, 2}, {1, 2});  // 0 -> 1 -> 2

@@ -38,11 +38,11 @@ struct GpuProduct {
 
 // What NVRTC needs of a CUDA module: its products, the device source that defines their semirings
 // (the module's functions and semiring policies, in namespace gqlgen, with the runtime's device
-// headers), and, when some GPU op is neither a product nor a BFS (whose levels need no kernel of the
-// spec's: the runtime library holds it whole), that op's kind.
+// headers), and, when some GPU op is neither a product nor a BFS or LU (which need no kernel of the
+// spec's: the runtime library holds them whole), that op's kind.
 struct CudaDeviceParts {
   std::vector<GpuProduct> products;
-  std::string other_gpu_op;  // empty when every GPU op is a product or a BFS
+  std::string other_gpu_op;  // empty when every GPU op is a product, a BFS or LU
   std::string source;
 };
 CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions& options);

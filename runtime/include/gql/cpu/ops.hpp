@@ -17,6 +17,7 @@
 #include "gql/cpu/direction.hpp"
 #include "gql/cpu/elementwise.hpp"
 #include "gql/cpu/lu.hpp"
+#include "gql/cpu/lu_options.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/cpu/spgemm.hpp"
 #include "gql/cpu/transpose.hpp"
@@ -307,13 +308,6 @@ void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, co
   ctx.explain(std::string(schedule.label) + ": closure with predecessors, " +
               detail::variant_name(schedule.variant) + ", tile " + std::to_string(schedule.tile));
 }
-
-struct LuOptions {
-  int64_t tile = 128;
-  bool vendor_gemm = true;
-  int threads = 0;
-  const char* label;
-};
 
 // LU, pivots = lu(A).
 template <class T>

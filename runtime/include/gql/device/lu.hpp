@@ -19,22 +19,12 @@
 
 #include "gql/device.hpp"
 #include "gql/device/closure.hpp"
+#include "gql/device/lu_factor.hpp"
 #include "gql/device/lu_kernels.cuh"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 
 namespace gql::gpu {
-
-struct DeviceLuOptions {
-  int64_t panel = 256;      // panel width (the trailing update's k)
-  bool vendor_gemm = true;  // trailing update by cuBLAS (else the semiring GEMM)
-};
-
-template <class T>
-struct LuFactors {
-  Matrix<T> lu;
-  std::vector<int32_t> pivots;
-};
 
 inline void cublas_check(cublasStatus_t status, const char* call, const char* file, int line) {
   if (status != CUBLAS_STATUS_SUCCESS)
@@ -204,7 +194,7 @@ inline void check_singular(int singular, int64_t n) {
 }
 
 template <class T>
-LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options = {}, Stream stream = Stream()) {
+LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options, Stream stream) {
   const int64_t n = A.n_rows();
   if (A.n_cols() != n)
     throw Error(ErrorKind::usage, "lu: the matrix is " + std::to_string(n) + " x " + std::to_string(A.n_cols()) +

@@ -1,0 +1,10 @@
+// lu(A) on the GPU (gql/device/lu.hpp) for both element types it takes, so that host code compiled
+// without nvcc (the JIT's) can factor on the GPU.
+#include "gql/device/lu.hpp"
+
+namespace gql::gpu {
+
+template LuFactors<float> lu<float>(const Matrix<float>&, const DeviceLuOptions&, Stream);
+template LuFactors<double> lu<double>(const Matrix<double>&, const DeviceLuOptions&, Stream);
+
+}  // namespace gql::gpu

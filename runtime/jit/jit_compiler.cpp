@@ -217,9 +217,25 @@ struct Compiler::Impl {
     else std::fprintf(stderr, "gql jit: %s\n", line.c_str());
   }
 
+  // What one compile did, for its report.
+  struct Build {
+    CudaRoute route;
+    std::string compiler_path;  // the host compiler's or nvcc's
+    jit::CacheEntry entry, device_entry;
+    jit::KernelBuild host_build;
+    bool made = false;  // false: the library was already loaded in this process
+    double front_seconds = 0, load_seconds = 0, total_seconds = 0;
+  };
+
   // Compiles a file (text == nullptr) or text named `name`; `read` gets the stamps of the files read.
   std::shared_ptr<const Module::State> compile(const std::string& name, const std::string* text,
                                                std::vector<FileStamp>& read);
+  // The spec through the front end; throws Error(parse, type or io) with its diagnostics.
+  std::unique_ptr<compiler::Compiler> front_end(const std::string& name, const std::string* text,
+                                                std::vector<FileStamp>& read) const;
+  // GQL_JIT_VERBOSE's lines for one compile.
+  void report(const std::string& source_name, const compiler::ir::Module& ir, const Module::State& state,
+              const Build& b) const;
   std::shared_ptr<const Module::State> lookup_memo(const std::string& memo_key);
 };
 
@@ -232,31 +248,38 @@ std::shared_ptr<const Module::State> Compiler::Impl::lookup_memo(const std::stri
   return it->second.state;
 }
 
-std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& name, const std::string* text,
-                                                             std::vector<FileStamp>& read) {
-  const auto start = Clock::now();
+std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string& name, const std::string* text,
+                                                              std::vector<FileStamp>& read) const {
   compiler::Options front_options;
   front_options.include_dirs = options.include_dirs;
   front_options.stdlib_dir = layout.stdlib_dir;
   front_options.target = options.target == Target::cuda ? compiler::ir::Target::cuda : compiler::ir::Target::openmp;
-  compiler::Compiler front(front_options);
-  const bool ok = text ? front.compile_source(name, *text) : front.compile_file(name);
+  auto front = std::make_unique<compiler::Compiler>(front_options);
+  const bool ok = text ? front->compile_source(name, *text) : front->compile_file(name);
   if (!ok) {
     // Syntax errors in the spec itself are parse errors; everything else the front end reports is a type error.
     ErrorKind kind = ErrorKind::type;
-    if (front.sources().size() > 0) {
+    if (front->sources().size() > 0) {
       compiler::Diagnostics syntax;
-      compiler::parse_file(front.sources(), 0, syntax);
+      compiler::parse_file(front->sources(), 0, syntax);
       if (syntax.has_errors()) kind = ErrorKind::parse;
     } else {
       kind = ErrorKind::io;
     }
-    throw Error(kind, front.rendered_diagnostics(), {name});
+    throw Error(kind, front->rendered_diagnostics(), {name});
   }
-  const compiler::ir::Module& ir = *front.module();
   // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
-  for (uint32_t f = text ? 1 : 0; f < front.sources().size(); ++f) read.push_back(stamp(front.sources().file(f).path));
-  const double front_seconds = seconds_since(start);
+  for (uint32_t f = text ? 1 : 0; f < front->sources().size(); ++f) read.push_back(stamp(front->sources().file(f).path));
+  return front;
+}
+
+std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& name, const std::string* text,
+                                                             std::vector<FileStamp>& read) {
+  const auto start = Clock::now();
+  const std::unique_ptr<compiler::Compiler> front = front_end(name, text, read);
+  const compiler::ir::Module& ir = *front->module();
+  Build b;
+  b.front_seconds = seconds_since(start);
   const bool cuda = options.target == Target::cuda;
 
   auto state = std::make_shared<Module::State>();
@@ -267,14 +290,13 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
                   jit::generate_entry_shims(ir);
   state->plan = compiler::plan::print_plan(compiler::plan::plan_module(ir));
 
-  const CudaRoute route = cuda ? choose_cuda_route(ir, codegen, nvrtc) : CudaRoute{};
-  state->source += route.binding;
-  const bool by_nvrtc = route.nvrtc;
-  const std::string& device_source = route.device_source;
-  const std::vector<std::string>& device_kernels = route.device_kernels;
+  b.route = cuda ? choose_cuda_route(ir, codegen, nvrtc) : CudaRoute{};
+  state->source += b.route.binding;
+  const bool by_nvrtc = b.route.nvrtc;
   const bool by_nvcc = cuda && !by_nvrtc;
   const jit::Nvcc* const nvcc_tool = by_nvcc ? &need_nvcc() : nullptr;
   const std::vector<std::string>& build_flags = by_nvrtc ? host_cuda_flags : flags;
+  b.compiler_path = by_nvcc ? nvcc_tool->path : host.path;
 
   // Everything but the source: the kernels' keys and their precompiled prelude's key both start so.
   jit::CacheKeyBuilder setup;
@@ -288,13 +310,10 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
   const jit::CacheKey host_key = jit::CacheKeyBuilder(setup).add("source", state->source).finish();
   jit::CacheKey key = host_key;
 #ifdef GQL_JIT_HAVE_NVRTC
-  const jit::CacheKey device_key = jit::nvrtc_cache_key(device_source, device_kernels, cuda_arch.arch);
+  const jit::CacheKey device_key = jit::nvrtc_cache_key(b.route.device_source, b.route.device_kernels, cuda_arch.arch);
   if (by_nvrtc) key = jit::CacheKeyBuilder().add("host", host_key.hex()).add("device", device_key.hex()).finish();
 #endif
 
-  jit::CacheEntry entry, device_entry;
-  jit::KernelBuild build;
-  bool made = false;
   const auto load_start = Clock::now();
   state->library = loaded_libraries().get(
       key,
@@ -302,50 +321,55 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
         // NVRTC runs on its own thread while the host compiler builds the host code.
         std::future<jit::CacheEntry> device_build;
 #ifdef GQL_JIT_HAVE_NVRTC
-        if (by_nvrtc && !device_kernels.empty())
+        if (by_nvrtc && !b.route.device_kernels.empty())
           device_build = std::async(std::launch::async, [&] {
-            return jit::build_nvrtc_products(*cache, device_key, device_source, codegen.source_name, device_kernels,
-                                             cuda_arch.arch);
+            return jit::build_nvrtc_products(*cache, device_key, b.route.device_source, codegen.source_name,
+                                             b.route.device_kernels, cuda_arch.arch);
           });
 #endif
-        entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
+        b.entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
           if (by_nvcc)
             jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output);
           else
-            build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt, host,
-                                              build_flags, layout, state->source, output);
+            b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,
+                                                     host, build_flags, layout, state->source, output);
         });
-        if (device_build.valid()) device_entry = device_build.get();
-        std::shared_ptr<Library> library = load_library(entry.path, ir);
+        if (device_build.valid()) b.device_entry = device_build.get();
+        std::shared_ptr<Library> library = load_library(b.entry.path, ir);
 #ifdef GQL_JIT_HAVE_NVRTC
-        if (by_nvrtc) bind_device_kernels(*library, device_entry.path);
+        if (by_nvrtc) bind_device_kernels(*library, b.device_entry.path);
 #endif
         return std::shared_ptr<const Library>(std::move(library));
       },
-      &made);
-  if (options.verbose) {
-    std::string what = made ? std::string(jit::to_string(entry.origin)) : "reused (already loaded in this process)";
-    if (made && entry.build_seconds > 0)
-      what += " by " + fs::path(by_nvcc ? nvcc_tool->path : host.path).filename().string() + " in " +
-              format_duration(entry.build_seconds) + " " +
-              (by_nvcc ? std::string("(no precompiled headers with nvcc)") : jit::describe(build));
-    if (made && by_nvrtc && device_kernels.empty()) {
-      what += "; no GPU kernels of its own (its GPU ops, if any, run the runtime library's)";
-    } else if (made && by_nvrtc) {
-      what += "; its " + std::to_string(device_kernels.size()) + " GPU kernel(s) ";
-      if (device_entry.build_seconds > 0) what += "built by NVRTC in " + format_duration(device_entry.build_seconds);
-      else what += jit::to_string(device_entry.origin);
-    }
-    if (cuda) what += " for sm_" + std::to_string(cuda_arch.arch) + " (" + cuda_arch.origin + ")";
-    if (made && entry.build_seconds > 0 && by_nvcc && !route.nvcc_reason.empty())
-      what += "; nvcc because " + route.nvcc_reason;
-    log(codegen.source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
-        format_duration(front_seconds) + ", ready after " + format_duration(seconds_since(start)) + " (load " +
-        format_duration(seconds_since(load_start)) + ")\n  entry " + state->library->path +
-        (by_nvrtc && !device_entry.path.empty() ? "\n  GPU kernels " + device_entry.path : std::string()));
-    if (!state->plan.empty()) log("plan of " + codegen.source_name + ":\n" + state->plan);
-  }
+      &b.made);
+  b.load_seconds = seconds_since(load_start);
+  b.total_seconds = seconds_since(start);
+  if (options.verbose) report(codegen.source_name, ir, *state, b);
   return state;
+}
+
+void Compiler::Impl::report(const std::string& source_name, const compiler::ir::Module& ir, const Module::State& state,
+                            const Build& b) const {
+  const bool cuda = options.target == Target::cuda, by_nvrtc = b.route.nvrtc, by_nvcc = cuda && !by_nvrtc;
+  std::string what = b.made ? std::string(jit::to_string(b.entry.origin)) : "reused (already loaded in this process)";
+  if (b.made && b.entry.build_seconds > 0)
+    what += " by " + fs::path(b.compiler_path).filename().string() + " in " + format_duration(b.entry.build_seconds) +
+            " " + (by_nvcc ? std::string("(no precompiled headers with nvcc)") : jit::describe(b.host_build));
+  if (b.made && by_nvrtc && b.route.device_kernels.empty()) {
+    what += "; no GPU kernels of its own (its GPU ops, if any, run the runtime library's)";
+  } else if (b.made && by_nvrtc) {
+    what += "; its " + std::to_string(b.route.device_kernels.size()) + " GPU kernel(s) ";
+    if (b.device_entry.build_seconds > 0) what += "built by NVRTC in " + format_duration(b.device_entry.build_seconds);
+    else what += jit::to_string(b.device_entry.origin);
+  }
+  if (cuda) what += " for sm_" + std::to_string(cuda_arch.arch) + " (" + cuda_arch.origin + ")";
+  if (b.made && b.entry.build_seconds > 0 && by_nvcc && !b.route.nvcc_reason.empty())
+    what += "; nvcc because " + b.route.nvcc_reason;
+  log(source_name + ": " + std::to_string(ir.kernels.size()) + " kernel(s) " + what + "; front end " +
+      format_duration(b.front_seconds) + ", ready after " + format_duration(b.total_seconds) + " (load " +
+      format_duration(b.load_seconds) + ")\n  entry " + state.library->path +
+      (by_nvrtc && !b.device_entry.path.empty() ? "\n  GPU kernels " + b.device_entry.path : std::string()));
+  if (!state.plan.empty()) log("plan of " + source_name + ":\n" + state.plan);
 }
 
 Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {

@@ -1,11 +1,10 @@
-// The threads behind BoundKernel::async and async_on: one worker per queue (a CUDA stream, or null
-// for calls without one), so that calls on one stream run in the order they were made while calls
-// on different streams overlap.
-#include <condition_variable>
+// The threads behind BoundKernel::async and async_on: calls on one queue (a CUDA stream, or null for
+// calls without one) run one at a time in the order they were made, calls on different queues at
+// once. A queue's worker thread exists only while the queue has calls: it ends when the queue runs
+// dry, so a program that makes many streams does not collect idle threads.
 #include <deque>
 #include <functional>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -14,62 +13,48 @@
 namespace gql::jit_detail {
 namespace {
 
-class CallQueue {
- public:
-  CallQueue() : worker_([this] { work(); }) {}
-  ~CallQueue() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    ready_.notify_one();
-    worker_.join();  // the calls already queued run first
-  }
-  CallQueue(const CallQueue&) = delete;
-  CallQueue& operator=(const CallQueue&) = delete;
-
-  void push(std::function<void()> call) {
-    {
-      std::lock_guard lock(mutex_);
-      calls_.push_back(std::move(call));
-    }
-    ready_.notify_one();
-  }
-
- private:
-  void work() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      ready_.wait(lock, [this] { return stopping_ || !calls_.empty(); });
-      if (calls_.empty()) return;  // stopping, and nothing left
-      std::function<void()> call = std::move(calls_.front());
-      calls_.pop_front();
-      lock.unlock();
-      call();  // a packaged task: what the kernel throws goes to its future
-      lock.lock();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<std::function<void()>> calls_;
-  bool stopping_ = false;
-  std::thread worker_;  // last: starts once the members it reads exist
+struct CallQueue {
+  std::deque<std::function<void()>> calls;
 };
+
+struct CallQueues {
+  std::mutex mutex;
+  std::map<const void*, CallQueue> by_key;  // only queues with a worker draining them
+};
+
+// Never destroyed: a worker may still be finishing its last call while the program's statics go.
+CallQueues& call_queues() {
+  static CallQueues* queues = new CallQueues;
+  return *queues;
+}
+
+// The worker of queue `key`: runs its calls in order, and removes the queue when none is left (a
+// later call starts a new worker).
+void drain(const void* key) {
+  CallQueues& queues = call_queues();
+  std::unique_lock lock(queues.mutex);
+  for (;;) {
+    CallQueue& queue = queues.by_key.at(key);
+    if (queue.calls.empty()) {
+      queues.by_key.erase(key);
+      return;
+    }
+    std::function<void()> call = std::move(queue.calls.front());
+    queue.calls.pop_front();
+    lock.unlock();
+    call();  // a packaged task: what the kernel throws goes to its future
+    lock.lock();
+  }
+}
 
 }  // namespace
 
 void run_in_order(const void* queue, std::function<void()> call) {
-  static std::mutex mutex;
-  static std::map<const void*, std::unique_ptr<CallQueue>> queues;
-  CallQueue* target;
-  {
-    std::lock_guard lock(mutex);
-    std::unique_ptr<CallQueue>& slot = queues[queue];
-    if (!slot) slot = std::make_unique<CallQueue>();
-    target = slot.get();
-  }
-  target->push(std::move(call));
+  CallQueues& queues = call_queues();
+  std::lock_guard lock(queues.mutex);
+  const auto [it, new_queue] = queues.by_key.try_emplace(queue);
+  it->second.calls.push_back(std::move(call));
+  if (new_queue) std::thread(drain, queue).detach();
 }
 
 }  // namespace gql::jit_detail

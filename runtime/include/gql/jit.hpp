@@ -157,8 +157,9 @@ template <class R> constexpr bool result_on_device = placement<R>::value == 1;
 // Throws Error(usage) unless a result taken on the device comes from a CUDA kernel.
 void check_placement(const KernelSignature& kernel, bool result_on_device);
 
-// Runs `call` on a worker thread of its own for `queue` (a stream, or null for calls without one):
-// calls on one queue run one at a time in the order they were made, different queues at once.
+// Runs `call` on a worker thread for `queue` (a stream, or null for calls without one): calls on
+// one queue run one at a time in the order they were made, different queues at once. A queue's
+// thread lasts while it has calls.
 void run_in_order(const void* queue, std::function<void()> call);
 
 // Throws Error(usage) naming both signatures unless the requested types are the kernel's (a
@@ -194,7 +195,7 @@ class BoundKernel<R(Args...)> {
   }
   // Runs the call on another thread and returns at once; the future holds the result or the error.
   // The arguments are used where they are (not copied): keep them alive and unchanged until the
-  // future is ready.
+  // future is ready, and wait for it before the program ends.
   std::future<R> async(Args... args) const { return async_on(nullptr, std::forward<Args>(args)...); }
   // As async(), with every device operation of the call on `stream` (a cudaStream_t; CUDA kernels):
   // its work follows what was issued on the stream before, and calls on one stream run in order.

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <random>
 #include <string>
@@ -170,6 +172,29 @@ TEST(JitApi, AsyncCallsGiveTheResultsOfDirectCalls) {
   EXPECT_TRUE(std::ranges::equal(got.row_offsets(), want.row_offsets()));
   EXPECT_TRUE(std::ranges::equal(got.col_indices(), want.col_indices()));
   EXPECT_TRUE(std::ranges::equal(got.values(), want.values()));
+}
+
+TEST(JitApi, CallsOnOneQueueRunInOrderAndQueuesRunAtOnce) {
+  // One queue: 200 calls, each appending its number; none overlaps another, so no lock is needed.
+  std::vector<int> ran;
+  std::promise<void> done;
+  const int queue_one = 0, queue_two = 0;  // any two addresses
+  for (int n = 0; n < 200; ++n)
+    jit_detail::run_in_order(&queue_one, [&ran, &done, n] {
+      ran.push_back(n);
+      if (n == 199) done.set_value();
+    });
+  ASSERT_EQ(done.get_future().wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  std::vector<int> want(200);
+  std::iota(want.begin(), want.end(), 0);
+  EXPECT_EQ(ran, want);
+  // Two queues at once: the first queue's call waits for the second queue's.
+  std::promise<void> second_ran, first_saw_it;
+  jit_detail::run_in_order(&queue_one, [&] {
+    if (second_ran.get_future().wait_for(std::chrono::seconds(30)) == std::future_status::ready) first_saw_it.set_value();
+  });
+  jit_detail::run_in_order(&queue_two, [&] { second_ran.set_value(); });
+  EXPECT_EQ(first_saw_it.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
 }
 
 TEST(JitApi, AsyncErrorsReachTheFuture) {

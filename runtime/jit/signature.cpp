@@ -42,11 +42,11 @@ void check_signature(const KernelSignature& kernel, const std::vector<std::strin
               {kernel.name});
 }
 
-void check_placement(const KernelSignature& kernel, bool result_on_device) {
-  if (!result_on_device || kernel.target == Target::cuda) return;
+void check_placement(const KernelSignature& kernel, bool result_on_device, uint64_t device_arguments) {
+  if ((!result_on_device && device_arguments == 0) || kernel.target == Target::cuda) return;
   throw Error(ErrorKind::usage, "kernel '" + kernel.name +
-                                    "' was compiled for the CPU (Target::openmp), so its result is on the host: bind "
-                                    "it with the host containers of " + kernel.result_type +
+                                    "' was compiled for the CPU (Target::openmp), so its arguments and result are "
+                                    "on the host: bind it with the host containers of " + kernel.to_string() +
                                     ", or compile the spec for Target::cuda",
               {kernel.name});
 }

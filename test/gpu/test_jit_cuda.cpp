@@ -178,7 +178,8 @@ void compare(const Kernels& cuda, const Kernels& openmp) {
   }
 }
 
-// Results taken on the device, and calls on the caller's streams: the values of the host calls.
+// Results taken on the device, arguments passed from there, and calls on the caller's streams: the
+// values of the host calls.
 // fof's product leaves its result on the device (its plan says so); components' result is copied
 // there. Two streams run at once, and a host-result call queued behind a device-result one on the
 // same stream.
@@ -199,6 +200,11 @@ void compare_placements(const std::vector<std::optional<gql::Module>>& m, const 
   GPU_CHECK_MSG(kept, "fof's product did not keep its result on the device");
   const gql::Stream copies;
   GPU_CHECK_MSG(same_graph(on_device.to_host(copies), want_fof), "fof taken on the device");
+  // The graph passed from the device too: device in, device out.
+  auto device_fof = m[0]->kernel("fof").bind<gql::DeviceCsr<uint64_t>(const gql::DeviceCsr<bool>&)>();
+  const gql::DeviceCsr<bool> device_g = gql::to_device(g, copies);
+  copies.synchronize();
+  GPU_CHECK_MSG(same_graph(device_fof(device_g).to_host(copies), want_fof), "fof from and to the device");
 
   const gql::Stream first, second;
   std::future<gql::DeviceCsr<uint64_t>> product = fof.async_on(first.get(), g);
@@ -207,7 +213,7 @@ void compare_placements(const std::vector<std::optional<gql::Module>>& m, const 
   GPU_CHECK_MSG(same_graph(product.get().to_host(copies), want_fof), "fof on a stream, taken on the device");
   GPU_CHECK_MSG(same_vector(labels.get().to_host(copies), want_components), "components on a stream, on the device");
   GPU_CHECK_MSG(same_graph(host_product.get(), want_fof), "fof on a stream, taken on the host");
-  std::printf("fof and components taken on the device and called on two streams: equal\n");
+  std::printf("fof and components taken on the device (fof also from it) and called on two streams: equal\n");
 }
 
 // The stdlib's LU through the JIT on the GPU (the library's factorization, no nvcc): P A = L U to

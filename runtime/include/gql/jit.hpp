@@ -11,10 +11,11 @@
 // it and the GPU kernels with NVRTC (nvcc for the ops NVRTC does not build yet), and the GPU ops run
 // on the device the CUDA runtime selects.
 //
-// A CUDA kernel's result can be taken on the device: bind it with the device twin of the result type
-// (gql::DeviceCsr, DeviceMatrix, DeviceVector from gql/device.hpp), e.g.
-// bind<gql::DeviceCsr<uint64_t>(const gql::Csr<bool>&)>(). A product that makes the returned value
-// then leaves it on the device; other results are copied there. async() and async_on(stream) run a
+// A CUDA kernel's result can be taken on the device, and its arguments passed from there: bind it
+// with the device twins of the types (gql::DeviceCsr, DeviceMatrix, DeviceVector from
+// gql/device.hpp), e.g. bind<gql::DeviceCsr<uint64_t>(const gql::DeviceCsr<bool>&)>(). A product
+// that makes the returned value then leaves it on the device; other results are copied there, and
+// device arguments are copied to the host for the kernel's ops. async() and async_on(stream) run a
 // call on another thread and return a std::future at once; on a stream, every device operation of
 // the call is issued on that stream, and calls on one stream run in the order they were made.
 //
@@ -153,9 +154,16 @@ template <class... T> struct placement<std::tuple<T...>> {
   static constexpr int value = any_device ? 1 : any_host ? 0 : -1;
 };
 template <class R> constexpr bool result_on_device = placement<R>::value == 1;
+// Bit n set when argument n is a device container.
+template <class... Args>
+constexpr uint64_t device_arguments() {
+  uint64_t mask = 0, bit = 1;
+  ((mask |= placement<std::remove_cvref_t<Args>>::value == 1 ? bit : 0, bit <<= 1), ...);
+  return mask;
+}
 
-// Throws Error(usage) unless a result taken on the device comes from a CUDA kernel.
-void check_placement(const KernelSignature& kernel, bool result_on_device);
+// Throws Error(usage) unless arguments or a result in device memory are a CUDA kernel's.
+void check_placement(const KernelSignature& kernel, bool result_on_device, uint64_t device_arguments);
 
 // Runs `call` on a worker thread for `queue` (a stream, or null for calls without one): calls on
 // one queue run one at a time in the order they were made, different queues at once. A queue's
@@ -186,6 +194,7 @@ class BoundKernel<R(Args...)> {
   // With a context of one's own: its work counts, and its plan lines when it explains.
   R run(KernelContext& context, Args... args) const {
     context.set_result_on_device(jit_detail::result_on_device<R>);
+    context.set_device_arguments(jit_detail::device_arguments<Args...>());
     const void* pointers[sizeof...(Args) + 1] = {static_cast<const void*>(&args)...};
     R result{};
     std::exception_ptr error;
@@ -247,7 +256,8 @@ class Kernel {
   template <class R, class... Args>
   BoundKernel<R(Args...)> bind_as(R (*)(Args...)) const {
     jit_detail::check_signature(*signature_, {jit_detail::name_of<Args>()...}, jit_detail::name_of<R>());
-    jit_detail::check_placement(*signature_, jit_detail::result_on_device<R>);
+    static_assert(sizeof...(Args) <= 64, "a kernel takes at most 64 arguments");
+    jit_detail::check_placement(*signature_, jit_detail::result_on_device<R>, jit_detail::device_arguments<Args...>());
     return BoundKernel<R(Args...)>(library_, signature_, entry_);
   }
 

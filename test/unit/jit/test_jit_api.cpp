@@ -216,6 +216,7 @@ TEST(JitApi, DeviceResultsAndStreamsNeedACudaKernel) {
     EXPECT_EQ(e.kind(), ErrorKind::usage);
     EXPECT_NE(e.reason().find("Target::cuda"), std::string::npos) << e.reason();
   }
+  EXPECT_THROW((void)fof.bind<Csr<uint64_t>(const DeviceCsr<bool>&)>(), Error);  // nor its arguments
   auto host_fof = fof.bind<Csr<uint64_t>(const Csr<bool>&)>();
   const Csr<bool> G = random_graph(10, 2, 5);
   int not_a_stream = 0;  // never used as one: the call is refused first

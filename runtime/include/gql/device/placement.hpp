@@ -1,12 +1,14 @@
-// A CUDA kernel's result delivered on the device, for callers that take it there (a JIT kernel
-// bound with device types, gql/jit.hpp): the value a product left on the device
-// (KernelContext::keep_device_result), else a copy of the host value made on the call's stream.
+// A CUDA kernel's arguments and result where its caller keeps them (a JIT kernel bound with device
+// types, gql/jit.hpp). The result: the value a product left on the device
+// (KernelContext::keep_device_result), else a copy of the host value made on the call's stream. An
+// argument in device memory: a host copy for the kernel's ops (which read host containers).
 //
 // Host code (g++ or nvcc).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -54,16 +56,26 @@ on_device_t<R> result_on_device(R value, KernelContext& ctx) {
   return out;
 }
 
-// Made in the library for every element type (runtime/src/cuda/result_on_device.cpp), so that the
-// host code the JIT compiles only calls them (compiling them there took half a second of g++).
-#define GQL_RESULT_ELEMENT_TYPES(X) \
+// Argument n of a kernel as its ops read it: the caller's host container, or a host copy (in `copy`)
+// of the device container the caller passed (KernelContext::argument_on_device).
+template <class Host>
+const Host& argument_on_host(const void* argument, int n, KernelContext& ctx, std::optional<Host>& copy) {
+  if (!ctx.argument_on_device(n)) return *static_cast<const Host*>(argument);
+  const Stream stream = Stream::for_call(ctx);
+  return copy.emplace(static_cast<const on_device_t<Host>*>(argument)->to_host(stream));  // waits for the stream
+}
+
+// Made in the library for every element type (runtime/src/cuda/placement.cpp), so that the host
+// code the JIT compiles only calls them (compiling them there took half a second of g++).
+#define GQL_PLACED_ELEMENT_TYPES(X) \
   X(bool) X(int8_t) X(int16_t) X(int32_t) X(int64_t) X(uint8_t) X(uint16_t) X(uint32_t) X(uint64_t) X(float) X(double)
-#define GQL_RESULT_ON_DEVICE(T)                                                         \
-  extern template DeviceCsr<T> result_on_device<Csr<T>>(Csr<T>, KernelContext&);       \
-  extern template DeviceMatrix<T> result_on_device<Matrix<T>>(Matrix<T>, KernelContext&); \
-  extern template DeviceVector<T> result_on_device<Vector<T>>(Vector<T>, KernelContext&);
-GQL_RESULT_ELEMENT_TYPES(GQL_RESULT_ON_DEVICE)
-#undef GQL_RESULT_ON_DEVICE
+#define GQL_PLACED_CONTAINERS(T, C)                                                                                 \
+  extern template on_device_t<C<T>> result_on_device<C<T>>(C<T>, KernelContext&);                                  \
+  extern template const C<T>& argument_on_host<C<T>>(const void*, int, KernelContext&, std::optional<C<T>>&);
+#define GQL_PLACED(T) GQL_PLACED_CONTAINERS(T, Csr) GQL_PLACED_CONTAINERS(T, Matrix) GQL_PLACED_CONTAINERS(T, Vector)
+GQL_PLACED_ELEMENT_TYPES(GQL_PLACED)
+#undef GQL_PLACED
+#undef GQL_PLACED_CONTAINERS
 
 }  // namespace gpu
 }  // namespace gql

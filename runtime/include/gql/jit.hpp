@@ -45,7 +45,7 @@ struct CUstream_st;  // cudaStream_t is CUstream_st*; declared so that host prog
 
 namespace gql {
 
-// The device containers of gql/device.hpp, as kernel results.
+// The device containers of gql/device.hpp, as kernel arguments and results.
 template <class T> class DeviceCsr;
 template <class T> class DeviceMatrix;
 template <class T> class DeviceVector;
@@ -139,7 +139,7 @@ template <class... T> struct type_name<std::tuple<T...>> {
 };
 template <class T> std::string name_of() { return type_name<std::remove_cvref_t<T>>::get(); }
 
-// Where a result type holds its containers: 1 on the device, 0 on the host, -1 neither (a scalar).
+// Where a type holds its containers: 1 on the device, 0 on the host, -1 neither (a scalar).
 template <class T> struct placement : std::integral_constant<int, -1> {};
 template <class T> struct placement<Csr<T>> : std::integral_constant<int, 0> {};
 template <class T> struct placement<Matrix<T>> : std::integral_constant<int, 0> {};

@@ -60,11 +60,6 @@ class KernelContext {
     device_result_type_ = &typeid(std::remove_cvref_t<DeviceValue>);
   }
   bool holds_device_result() const noexcept { return device_result_ != nullptr; }
-
-  // GPU kernels whose caller passes device containers: bit n set when argument n is one (the entry
-  // copies it to the host for the kernel's ops).
-  bool argument_on_device(int n) const noexcept { return n < 64 && (device_arguments_ >> n & 1u) != 0; }
-  void set_device_arguments(uint64_t mask) noexcept { device_arguments_ = mask; }
   // The kept result when it is a DeviceValue (then it is no longer kept), else null.
   template <class DeviceValue>
   std::shared_ptr<DeviceValue> take_device_result() {
@@ -72,6 +67,11 @@ class KernelContext {
     device_result_type_ = nullptr;
     return std::static_pointer_cast<DeviceValue>(std::exchange(device_result_, nullptr));
   }
+
+  // GPU kernels whose caller passes device containers: bit n set when argument n is one (the entry
+  // copies it to the host for the kernel's ops).
+  bool argument_on_device(int n) const noexcept { return n < 64 && (device_arguments_ >> n & 1u) != 0; }
+  void set_device_arguments(uint64_t mask) noexcept { device_arguments_ = mask; }
 
  private:
   std::map<std::string, std::shared_ptr<void>> op_state_;

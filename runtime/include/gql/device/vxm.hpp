@@ -39,8 +39,8 @@ namespace gql::gpu {
 template <class TG>
 class VxmGraph {
  public:
-  // The products run on `stream` (the call's, or one of the op's own).
-  explicit VxmGraph(Stream stream = Stream()) : stream_(std::move(stream)) {}
+  // The products run on the stream of the call that made it (Stream::for_call).
+  explicit VxmGraph(const KernelContext& ctx) : stream_(Stream::for_call(ctx)) {}
 
   // Uploads G unless it is the graph already held (same object, same entry count).
   void bind(const Csr<TG>& G, bool with_values) {
@@ -166,7 +166,7 @@ template <class TW, class TV, class TG, class V>
 void vxm_into(Vector<TW>& w, const cpu::VectorMask& mask, bool replace, const Vector<TV>& v, const Csr<TG>& G,
               const TraversalOptions& options, KernelContext& ctx, const VxmKernelTable<TV, TG, V>& kernels, V zero,
               bool reads_values) {
-  auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu", Stream::for_call(ctx));
+  auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu", std::as_const(ctx));
   int64_t edges = 0;
   auto result = vxm_product(v, G, mask, device_graph, kernels, zero, reads_values, options.balance, edges);
   ctx.work().edges += edges;
@@ -181,7 +181,7 @@ namespace detail {
 // pull state) and on the device.
 template <class TG>
 struct MxvState {
-  explicit MxvState(Stream stream) : device_graph(std::move(stream)) {}
+  explicit MxvState(const KernelContext& ctx) : device_graph(ctx) {}
   const Csr<TG>* graph = nullptr;
   int64_t graph_nvals = -1;
   Csr<TG> transposed;
@@ -197,7 +197,7 @@ void mxv_into(Vector<TW>& w, const cpu::VectorMask& mask, bool replace, const Cs
   if (v.size() != G.n_cols())
     throw Error(ErrorKind::usage, "mxv: the vector has " + std::to_string(v.size()) + " entries, the graph " +
                                       std::to_string(G.n_cols()) + " columns");
-  auto& state = ctx.op_state<detail::MxvState<TG>>(std::string(options.label) + "/gpu-mxv", Stream::for_call(ctx));
+  auto& state = ctx.op_state<detail::MxvState<TG>>(std::string(options.label) + "/gpu-mxv", std::as_const(ctx));
   if (state.graph != &G || state.graph_nvals != G.nvals()) {
     state.transposed = cpu::transpose(G);
     state.graph = &G;

@@ -163,7 +163,7 @@ void closure_out_of_core(Bench& b, long long n) {
     const gpu::ClosurePlan plan = gpu::plan_closure<S>(n, o, false);
     const auto start = std::chrono::steady_clock::now();
     if (plan.out_of_core) {
-      gpu::detail::closure_out_of_core<S>(host.data(), plan, gql::Stream());
+      gpu::detail::closure_out_of_core(gpu::detail::closure_kernel_table<S>(), host.data(), plan, gql::Stream());
     } else {
       Stream stream;
       DeviceBuffer<float> d(static_cast<size_t>(plan.padded * plan.padded));

@@ -13,7 +13,7 @@ std::string cpp_scalar_type(Scalar s) { return std::string(cpp_type(s)); }
 namespace {
 
 std::string float_literal(double v, bool single) {
-  if (std::isnan(v)) return single ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
+  if (std::isnan(v)) return single ? "gql::quiet_nan<float>()" : "gql::quiet_nan<double>()";
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
   std::string text(buf, r.ptr);
@@ -21,13 +21,10 @@ std::string float_literal(double v, bool single) {
   return single ? text + "f" : text;
 }
 
+// Floating types' infinities; for integers, the type's largest (or lowest) value, which the language
+// calls inf for them (gql/scalar_ops.hpp).
 std::string infinity(Scalar type, bool negative) {
-  const std::string t = cpp_scalar_type(type);
-  if (is_float(type))
-    return negative ? "(-__builtin_huge_val" + std::string(type == Scalar::f32 ? "f" : "") + "())"
-                    : "__builtin_huge_val" + std::string(type == Scalar::f32 ? "f" : "") + "()";
-  // Integers: the type's largest (or lowest) value, which the language calls inf for them.
-  return std::string(negative ? "gql::lowest<" : "gql::highest<") + t + ">()";
+  return std::string(negative ? "gql::lowest<" : "gql::highest<") + cpp_scalar_type(type) + ">()";
 }
 
 const char* binary_token(ir::BinaryOp op) {

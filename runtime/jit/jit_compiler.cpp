@@ -89,10 +89,10 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
 }
 
 #ifdef GQL_JIT_HAVE_NVRTC
-// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds products (mxm, vxm,
-// mxv), over the shapes whose host driver the runtime library holds.
+// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds closures and products
+// (mxm, vxm, mxv), these over the shapes whose host driver the runtime library holds.
 std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
-  if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (the NVRTC path builds products, BFS and LU only)";
+  if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (the NVRTC path builds products, closures, BFS and LU only)";
   for (const compiler::GpuProduct& p : parts.products) {
     if (p.kind == "mxm" && !spgemm_shape_precompiled(p.a_type, p.b_type, p.value_type))
       return "the product over " + p.semiring + " has a shape (" + p.a_type + ", " + p.b_type + " -> " + p.value_type +
@@ -141,9 +141,9 @@ CudaRoute choose_cuda_route([[maybe_unused]] const compiler::ir::Module& ir,
   route.nvcc_reason = nvrtc_unfit(parts);
   route.nvrtc = route.nvcc_reason.empty();
   if (route.nvrtc) {
-    route.binding = jit::generate_device_kernel_binding(parts.products);
+    route.binding = jit::generate_device_kernel_binding(parts);
     route.device_source = parts.source;
-    route.device_kernels = jit::product_kernel_expressions(parts.products);
+    route.device_kernels = jit::device_kernel_expressions(parts);
   }
 #else
   route.nvcc_reason = "this gql was built without NVRTC";

@@ -65,15 +65,34 @@ std::string device_name(const compiler::GpuProduct& p) {
 
 device::LoadBalance balance_of(const compiler::GpuProduct& p) { return static_cast<device::LoadBalance>(p.balance); }
 
+// A closure's schedule as the generated code gives it (gql/device/closure_plan.hpp).
+gpu::ClosureSchedule closure_schedule(const compiler::GpuClosure& c) {
+  gpu::ClosureSchedule schedule;
+  schedule.tile = c.tile;
+  schedule.register_tile = {c.register_rows, c.register_cols};
+  schedule.per_thread = c.per_thread;
+  return schedule;
+}
+
+std::string cpp_literal(const gpu::ClosureSchedule& s) {
+  return "gql::gpu::ClosureSchedule{" + std::to_string(s.tile) + ", {" + std::to_string(s.register_tile.rows) + ", " +
+         std::to_string(s.register_tile.cols) + "}, " + std::to_string(s.per_thread) + "}";
+}
+
+std::vector<ClosureKernelName> closure_names(const compiler::GpuClosure& c) {
+  return closure_kernel_names("gqlgen::" + c.semiring, c.value_type, static_cast<size_t>(c.value_bytes),
+                              closure_schedule(c), c.predecessors);
+}
+
 }  // namespace
 
-std::vector<std::string> product_kernel_expressions(const std::vector<compiler::GpuProduct>& products) {
+std::vector<std::string> device_kernel_expressions(const compiler::CudaDeviceParts& parts) {
   std::vector<std::string> out;
   std::set<std::string> seen;
   const auto add = [&](const std::string& e) {
     if (seen.insert(e).second) out.push_back(e);
   };
-  for (const compiler::GpuProduct& p : products) {
+  for (const compiler::GpuProduct& p : parts.products) {
     if (p.kind != "mxm") {
       add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, balance_of(p)));
       continue;
@@ -84,16 +103,18 @@ std::vector<std::string> product_kernel_expressions(const std::vector<compiler::
                                  &n.large_rows})
       add(*e);
   }
+  for (const compiler::GpuClosure& c : parts.closures)
+    for (const ClosureKernelName& name : closure_names(c)) add(name.expression);
   return out;
 }
 
-std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduct>& products) {
+std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& parts) {
   std::string out =
-      "\n// Binds the GPU products to the kernels NVRTC built (gql/device/jit_kernels.hpp).\n"
+      "\n// Binds the GPU products and closures to the kernels NVRTC built (gql/device/jit_kernels.hpp).\n"
       "#include <gql/device/jit_kernels.hpp>\n\n"
       "extern \"C\" __attribute__((visibility(\"default\"))) void " + std::string(device_kernel_binding_symbol) +
       "(const gql::DeviceKernelResolver* kernels, std::exception_ptr* error) {\n  try {\n";
-  for (const compiler::GpuProduct& p : products) {
+  for (const compiler::GpuProduct& p : parts.products) {
     if (p.kind == "mxm")
       out += "    gql::bind_spgemm_kernels<gql::device::device_semiring_t<gqlgen::" + p.semiring + ">>(*kernels, \"" +
              device_name(p) + "\", " + std::to_string(p.sorted_chunk) + ");\n";
@@ -102,6 +123,9 @@ std::string generate_device_kernel_binding(const std::vector<compiler::GpuProduc
              ">(*kernels, \"" + device_name(p) + "\", \"" + p.vector_type + "\", \"" + p.graph_type +
              "\", gql::device::LoadBalance::" + device::balance_name(balance_of(p)) + ");\n";
   }
+  for (const compiler::GpuClosure& c : parts.closures)
+    out += "    gql::bind_closure_kernels<gqlgen::" + c.semiring + ">(*kernels, \"gqlgen::" + c.semiring + "\", \"" +
+           c.value_type + "\", " + cpp_literal(closure_schedule(c)) + ", " + (c.predecessors ? "true" : "false") + ");\n";
   return out + "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
 }
 

@@ -1,13 +1,14 @@
 // The CUDA JIT on the GPU: the examples' fof, bfs and apsp and the stdlib's components compiled by
-// gql::Compiler for Target::cuda (NVRTC and the host compiler; apsp's closure by nvcc) and
-// Target::openmp (host compiler), their results compared exactly on generated inputs:
+// gql::Compiler for Target::cuda (NVRTC and the host compiler) and Target::openmp (host compiler),
+// their results compared exactly on generated inputs:
 // graphs equal entry for entry, BFS depths equal, shortest distances equal bit for bit (integer
 // weights, so every path sum is exact whatever order the closure adds in). The OpenMP JIT is itself
 // checked against reference code by test/unit/jit. Prints each CUDA kernel's time until ready: cold
 // (into an empty cache), from the disk cache (a new Compiler after the loaded libraries are
 // forgotten, as in a new process) and in-process (the same Compiler again). Then fof and components
-// again with their results taken on the device and called on streams of the test's, and the
-// stdlib's LU checked by its residual.
+// again with their results taken on the device and called on streams of the test's, closures under
+// each design their schedules choose (shared tiles, 8x16 register tiles over i32, streamed out of
+// core, predecessors, reachability over bool), and the stdlib's LU checked by its residual.
 //
 //   test_jit_cuda [--small] [--cache DIR]
 // --small: small inputs (compute-sanitizer). --cache DIR: the kernel cache to use and keep (default:
@@ -216,6 +217,68 @@ void compare_placements(const std::vector<std::optional<gql::Module>>& m, const 
   std::printf("fof and components taken on the device (fof also from it) and called on two streams: equal\n");
 }
 
+// Closures under the schedules that pick each kernel variant, through NVRTC, against the OpenMP JIT:
+// distances equal bit for bit (integer weights), reachability equal, and every predecessor on a
+// shortest path (dist(i, p) + w(p, j) == dist(i, j)).
+const char* const closure_variants = R"(
+semiring min_plus(a: f32, b: f32) -> f32 { con(a, b) = a + b; agg = min; }
+semiring min_plus_i(a: i32, b: i32) -> i32 { con(a, b) = a + b; agg = min; }
+semiring or_and(a: bool, b: bool) -> bool { con(a, b) = a && b; agg = or; }
+kernel shared(D: matrix<f32>) -> matrix<f32> { return closure(D over min_plus); } schedule cuda { tile 32; per_thread 2 packed; }
+kernel wide(D: matrix<i32>) -> matrix<i32> { return closure(D over min_plus_i); } schedule cuda { tile 64; register_tile 8x16; }
+kernel streamed(D: matrix<f32>) -> matrix<f32> { return closure(D over min_plus); } schedule cuda { out_of_core on(streams = 2); }
+kernel paths(D: matrix<f32>) -> (matrix<f32>, matrix<i32>) { return closure(D over min_plus, paths); }
+kernel reach(R: matrix<bool>) -> matrix<bool> { return closure(R over or_and); } schedule cuda { tile 128; }
+)";
+
+template <class T>
+bool same_entries(const gql::Matrix<T>& a, const gql::Matrix<T>& b) {
+  return a.n_rows() == b.n_rows() && a.n_cols() == b.n_cols() &&
+         std::equal(a.data().begin(), a.data().end(), b.data().begin(), b.data().end());
+}
+
+void check_closures(const gql::Compiler& cuda_compiler, const gql::Compiler& openmp_compiler) {
+  using F = gql::Matrix<float>;
+  using I = gql::Matrix<int32_t>;
+  using B = gql::Matrix<bool>;
+  using Paths = std::tuple<F, I>;
+  const gql::Module on_gpu = cuda_compiler.compile_source(closure_variants, "jit_closure_variants.gql");
+  const gql::Module on_cpu = openmp_compiler.compile_source(closure_variants, "jit_closure_variants.gql");
+  const int64_t n = gql::gpu_test::small_inputs() ? 70 : 500;  // not a multiple of any tile
+  const F d = random_distances(n, 4, 7);
+  I d_int(n, n, 1 << 29);
+  B reachable(n, n, false);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (d(i, j) != std::numeric_limits<float>::infinity()) {
+        d_int(i, j) = static_cast<int32_t>(d(i, j));
+        reachable(i, j) = (i + j) % 3 != 0;  // a sparser pattern than d's
+      }
+  for (const char* name : {"shared", "streamed"}) {
+    const F got = on_gpu.kernel(name).bind<F(const F&)>()(d);
+    GPU_CHECK_MSG(same_bits(got, on_cpu.kernel(name).bind<F(const F&)>()(d)), std::string("closure ") + name);
+  }
+  GPU_CHECK_MSG(same_entries(on_gpu.kernel("wide").bind<I(const I&)>()(d_int),
+                             on_cpu.kernel("wide").bind<I(const I&)>()(d_int)),
+                "closure wide (i32, 8x16 register tiles)");
+  GPU_CHECK_MSG(same_entries(on_gpu.kernel("reach").bind<B(const B&)>()(reachable),
+                             on_cpu.kernel("reach").bind<B(const B&)>()(reachable)),
+                "closure reach (bool)");
+  const auto [dist, pred] = on_gpu.kernel("paths").bind<Paths(const F&)>()(d);
+  const auto [want, unused] = on_cpu.kernel("paths").bind<Paths(const F&)>()(d);
+  GPU_CHECK_MSG(same_bits(dist, want), "closure paths: distances");
+  int64_t off_path = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      if (i == j || dist(i, j) == std::numeric_limits<float>::infinity()) continue;
+      const int32_t p = pred(i, j);  // p == i: the edge i -> j itself
+      if (p < 0 || p >= n || (p == i ? d(i, j) : dist(i, p) + d(p, j)) != dist(i, j)) ++off_path;
+    }
+  GPU_CHECK_MSG(off_path == 0, "closure paths: " + std::to_string(off_path) + " predecessors off a shortest path");
+  std::printf("closures n=%lld through NVRTC (shared tiles, i32 8x16, out of core, paths, bool): equal\n",
+              static_cast<long long>(n));
+}
+
 // The stdlib's LU through the JIT on the GPU (the library's factorization, no nvcc): P A = L U to
 // a relative residual of 1e-12 in f64, the straightforward products computed here.
 void check_lu(const gql::Compiler& cuda_compiler) {
@@ -290,6 +353,7 @@ void run(const std::string& cache_arg) {
     const Kernels openmp = bind_kernels(openmp_modules);
     compare(cuda, openmp);
     compare_placements(cuda_modules, cuda, openmp);
+    check_closures(cuda_compiler, openmp_compiler);
     check_lu(cuda_compiler);
   }
   if (fresh) fs::remove_all(cache);

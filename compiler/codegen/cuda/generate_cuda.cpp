@@ -43,7 +43,20 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
   for (const ir::Stmt& s : block) {
     if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind) && !held_by_the_library(s.op.kind)) {
       const ir::Op& o = s.op;
-      if (o.kind != ir::OpKind::mxm && o.kind != ir::OpKind::vxm && o.kind != ir::OpKind::mxv) {
+      if (o.kind == ir::OpKind::closure || o.kind == ir::OpKind::closure_paths) {
+        const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
+        const auto& schedule = std::get<ir::ClosureSchedule>(o.schedule);
+        GpuClosure c;
+        c.semiring = si.name;
+        c.value_type = cpp_type(si.value_type);
+        c.value_bytes = byte_size(si.value_type);
+        c.tile = static_cast<int>(schedule.tile);
+        c.register_rows = static_cast<int>(schedule.register_rows);
+        c.register_cols = static_cast<int>(schedule.register_cols);
+        c.per_thread = static_cast<int>(schedule.per_thread);
+        c.predecessors = o.kind == ir::OpKind::closure_paths;
+        parts.closures.push_back(std::move(c));
+      } else if (o.kind != ir::OpKind::mxm && o.kind != ir::OpKind::vxm && o.kind != ir::OpKind::mxv) {
         if (parts.other_gpu_op.empty()) parts.other_gpu_op = ir::to_string(o.kind);
       } else {
         const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
@@ -94,7 +107,9 @@ CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions
   out += "#include <gql/device/nvrtc_stdint.cuh>\n#include <gql/scalar_ops.hpp>\n#include <gql/device/byte_valued.cuh>\n"
          "#include <gql/device/spgemm_large_rows.cuh>\n#include <gql/device/spgemm_medium_rows.cuh>\n"
          "#include <gql/device/spgemm_small_rows.cuh>\n#include <gql/device/vxm_kernels.cuh>\n"
-         "#include <gql/swapped_operands.hpp>\n\nnamespace gqlgen {\n\n";
+         "#include <gql/swapped_operands.hpp>\n";
+  if (!parts.closures.empty()) out += "#include <gql/device/closure_kernels.cuh>\n";
+  out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += codegen::emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += codegen::emit_semiring_policy(s) + "\n";
   out += "}  // namespace gqlgen\n";

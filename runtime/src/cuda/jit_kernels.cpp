@@ -55,6 +55,47 @@ std::string vxm_push_kernel_name(const std::string& semiring, const std::string&
          device::balance_name(balance) + ", " + semiring + ", " + vector_type + ", " + graph_type + ">";
 }
 
+std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring, const std::string& value_type,
+                                                    size_t value_bytes, const gpu::ClosureSchedule& schedule,
+                                                    bool predecessors) {
+  using Slot = ClosureKernelName::Slot;
+  const std::string ns = "gql::device::closure::";
+  const std::string of_values = "<" + semiring + ", " + value_type;
+  std::vector<ClosureKernelName> out;
+  out.push_back({Slot::fill, 0, false, "&" + ns + "fill<" + value_type + ">"});
+  if (predecessors) {  // the global-memory kernel in core, whatever the schedule
+    out.push_back({Slot::fill_predecessors, 0, false, "&" + ns + "fill<int>"});
+    out.push_back({Slot::global_step, 1, false, "&" + ns + "fw_global_step" + of_values + ", true>"});
+    return out;
+  }
+  const gpu::DeviceClosureOptions options = gpu::detail::device_closure_options(schedule);
+  const auto add_tiles = [&](gpu::ClosureTileShape shape, bool all_stages) {
+    const int index = gpu::closure_tile_shape_index(shape.tile, shape.per_thread);
+    if (index < 0) return;  // not a shape the kernels are built for: the plan rejects the schedule
+    const std::string args = of_values + ", " + std::to_string(shape.tile) + ", " + std::to_string(shape.per_thread) + ">";
+    out.push_back({Slot::tile_diagonal, index, false, "&" + ns + "fw_tile_diagonal" + args});
+    if (!all_stages) return;
+    out.push_back({Slot::tile_panels, index, false, "&" + ns + "fw_tile_panels" + args});
+    out.push_back({Slot::tile_rest, index, false, "&" + ns + "fw_tile_rest" + args});
+  };
+  const bool registers = options.kernel == gpu::ClosureKernel::register_tiles;
+  if (registers) {
+    // A k-block left to the runtime is 128 or 256, and both close their diagonal tiles with 128.
+    add_tiles(gpu::register_diagonal_shape(options.tile == 0 ? 128 : options.tile), false);
+  } else {  // a generated schedule picks the register or the shared-memory design
+    add_tiles({options.tile == 0 ? 64 : options.tile, options.per_thread}, true);
+  }
+  // The GEMM: the register design's stages 2 and 3, and every design's products out of core. Only the
+  // register design runs the DPX add-min.
+  const int cols = options.register_tile.cols == 0 ? 8 : options.register_tile.cols;
+  const int thread_tile = gpu::thread_tile_index(cols);
+  if (thread_tile == 1 && value_bytes > 4) return out;  // 8x16 holds 4-byte values: the plan rejects it
+  const std::string tile_type = ns + (thread_tile == 1 ? "Tile8x16" : "Tile8x8");
+  const std::string dpx = registers ? ns + "dpx_capable<" + semiring + ">()" : "false";
+  out.push_back({Slot::gemm, thread_tile, registers, "&" + ns + "semiring_gemm" + of_values + ", " + tile_type + ", " + dpx + ">"});
+  return out;
+}
+
 std::string device_semiring_name(const std::string& semiring, bool bool_values) {
   return bool_values ? "gql::device::ByteValued<" + semiring + ">" : semiring;
 }

@@ -1,6 +1,7 @@
 // What the CUDA generator tells the JIT's NVRTC path about a module: its GPU products (semiring,
-// element types, value size on the device, sort chunk), the first GPU op that is not a product, and
-// a device source that holds the semirings and no host code.
+// element types, value size on the device, sort chunk) and closures (semiring, value type, schedule,
+// predecessors), the first GPU op that is neither, and a device source that holds the semirings and
+// no host code.
 #include <gtest/gtest.h>
 
 #include "gql/compiler/codegen.hpp"
@@ -72,15 +73,54 @@ kernel spread(G: graph<bool>, v: vector<f64>) -> (vector<f64>, vector<f64>) {
   EXPECT_NE(parts.source.find("#include <gql/device/vxm_kernels.cuh>"), std::string::npos);
 }
 
-TEST(CudaDeviceParts, NamesTheFirstGpuOpThatIsNotAProduct) {
+TEST(CudaDeviceParts, DescribesClosuresByTheirSchedules) {
   const CudaDeviceParts parts = parts_of(R"(
 semiring min_plus(a: f32, b: f32) -> f32 { con(a, b) = a + b; agg = min; }
 kernel apsp(D: matrix<f32>) -> matrix<f32> {
   return closure(D over min_plus);
+} schedule cuda { tile 32; per_thread 2 packed; }
+kernel apsp_paths(D: matrix<f32>) -> (matrix<f32>, matrix<i32>) {
+  return closure(D over min_plus, paths);
 }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "closure");
+  EXPECT_EQ(parts.other_gpu_op, "");
   EXPECT_TRUE(parts.products.empty());
+  ASSERT_EQ(parts.closures.size(), 2u);
+  const GpuClosure& shared = parts.closures[0];
+  EXPECT_EQ(shared.semiring, "min_plus_f32_f32_f32");
+  EXPECT_EQ(shared.value_type, "float");
+  EXPECT_EQ(shared.value_bytes, 4);
+  EXPECT_EQ(shared.tile, 32);
+  EXPECT_EQ(shared.per_thread, 2);
+  EXPECT_FALSE(shared.predecessors);
+  EXPECT_TRUE(parts.closures[1].predecessors);
+  EXPECT_EQ(parts.closures[1].per_thread, 0);  // the register design
+  EXPECT_NE(parts.source.find("#include <gql/device/closure_kernels.cuh>"), std::string::npos);
+  EXPECT_NE(parts.source.find("struct min_plus_f32_f32_f32"), std::string::npos);
+}
+
+TEST(CudaDeviceParts, NamesTheFirstGpuOpWithoutAnNvrtcPath) {
+  const CudaDeviceParts parts = parts_of(R"(
+semiring min_plus(a: f64, b: f64) -> f64 { con(a, b) = a + b; agg = min; }
+fn differs(a: f64, b: f64) -> bool = a != b;
+kernel sssp(G: graph<f64>, src: vertex) -> vector<f64> {
+  var dist = vector<f64>(rows(G));
+  dist[src] = 0.0;
+  var changed = true;
+  var rounds = 0;
+  while (changed && rounds < rows(G)) {
+    var reached = dist * G over min_plus;
+    var better = union(dist, reached, min);
+    changed = nvals(better) != nvals(dist) || reduce(intersect(better, dist, differs), or);
+    dist = better;
+    rounds = rounds + 1;
+  }
+  return dist;
+}
+)");
+  EXPECT_EQ(parts.other_gpu_op, "single_source_paths");
+  EXPECT_TRUE(parts.closures.empty());
+  EXPECT_EQ(parts.source.find("closure_kernels.cuh"), std::string::npos);  // NVRTC parses only what it needs
 }
 
 TEST(CudaDeviceParts, ABfsOrLuNeedsNoKernelsOfItsOwn) {

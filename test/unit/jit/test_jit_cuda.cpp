@@ -1,13 +1,15 @@
 // gql::Compiler with Target::cuda where the tests run: nvcc is here, a GPU may not be. One spec is
 // compiled by nvcc into the suite's shared cache (once per build folder: nvcc takes about half a minute
 // of CPU for any spec, the runtime headers being most of it, so every nvcc test here shares that one
-// kernel, a closure, which the NVRTC path does not build); the products (a vector product, a masked
-// matrix product) take the NVRTC path. Their results on the GPU are test/gpu's part (test_jit_cuda).
+// kernel, a product of a shape whose host driver the library does not hold); the products (a vector
+// product, a masked matrix product) and closures take the NVRTC path. Their results on the GPU are
+// test/gpu's part (test_jit_cuda).
 #ifdef GQL_HAVE_CUDA
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -27,11 +29,24 @@ kernel step(G: graph<bool>, f: vector<bool>) -> vector<bool> {
 )";
 const char* const step_name = "jit_cuda_step.gql";
 
-// A closure: nvcc builds it.
+// A product of f32 operands into f64 values: the library holds no host driver for that shape, so
+// nvcc builds it.
+const char* const nvcc_spec = R"(
+semiring wsum(a: f32, b: f32) -> f64 { con(a, b) = f64(a) * f64(b); agg = sum; }
+kernel square(G: graph<f32>) -> graph<f64> {
+  return G * G over wsum;
+}
+)";
+const char* const nvcc_name = "jit_cuda_wide_product.gql";
+
+// Closures under two schedules, one with predecessors: the NVRTC path.
 const char* const closure_spec = R"(
 semiring min_plus(a: f32, b: f32) -> f32 { con(a, b) = a + b; agg = min; }
 kernel apsp(D: matrix<f32>) -> matrix<f32> {
   return closure(D over min_plus);
+} schedule cuda { tile 32; per_thread 2; }
+kernel apsp_paths(D: matrix<f32>) -> (matrix<f32>, matrix<i32>) {
+  return closure(D over min_plus, paths);
 }
 )";
 const char* const closure_name = "jit_cuda_closure.gql";
@@ -86,7 +101,7 @@ ino_t inode_of(const std::string& path) {
 TEST(JitCuda, CompilesWithNvccIntoTheCacheAndANewProcessReusesIt) {
   Log log;
   Compiler compiler(cuda_options(log));
-  const Module m = compiler.compile_source(closure_spec, closure_name);
+  const Module m = compiler.compile_source(nvcc_spec, nvcc_name);
   const std::string first = log.all();
   // The first run of the suite compiles; a rerun finds the entry of the previous one.
   EXPECT_TRUE(first.find("compiled by nvcc") != std::string::npos ||
@@ -99,12 +114,14 @@ TEST(JitCuda, CompilesWithNvccIntoTheCacheAndANewProcessReusesIt) {
   EXPECT_EQ(std::filesystem::path(entry).extension(), ".so");
   EXPECT_EQ(std::filesystem::path(entry).parent_path().parent_path(), std::filesystem::path(test::shared_kernel_cache()));
   if (first.find("compiled by nvcc") != std::string::npos) {
-    EXPECT_NE(first.find("nvcc because its GPU ops include closure"), std::string::npos) << first;
+    EXPECT_NE(first.find("nvcc because the product over wsum_f32_f32_f64 has a shape (float, float -> double)"),
+              std::string::npos)
+        << first;
   }
-  // The CUDA generator's code: the closure runs on the GPU, behind the entry the module calls.
-  EXPECT_NE(m.source().find("gql::gpu::closure"), std::string::npos);
-  EXPECT_NE(m.source().find("gql_entry_apsp"), std::string::npos);
-  EXPECT_EQ(m.kernel_names(), std::vector<std::string>{"apsp"});
+  // The CUDA generator's code: the product runs on the GPU, behind the entry the module calls.
+  EXPECT_NE(m.source().find("gql::gpu::mxm<"), std::string::npos);
+  EXPECT_NE(m.source().find("gql_entry_square"), std::string::npos);
+  EXPECT_EQ(m.kernel_names(), std::vector<std::string>{"square"});
   const ino_t published = inode_of(entry);
 
   // A new process finds the entry on disk: no nvcc run, and the entry is not published again.
@@ -112,7 +129,7 @@ TEST(JitCuda, CompilesWithNvccIntoTheCacheAndANewProcessReusesIt) {
     jit_detail::forget_loaded_libraries();
     Log child_log;
     Compiler child(cuda_options(child_log));
-    (void)child.compile_source(closure_spec, closure_name).kernel("apsp");
+    (void)child.compile_source(nvcc_spec, nvcc_name).kernel("square");
     const std::string said = child_log.all();
     const bool reused = said.find("reused from the disk cache") != std::string::npos &&
                         said.find("nvcc") == std::string::npos && entry_path(said) == entry;
@@ -126,7 +143,7 @@ TEST(JitCuda, CompilesWithNvccIntoTheCacheAndANewProcessReusesIt) {
   // Another Compiler of this process shares the loaded library.
   Log again_log;
   Compiler again(cuda_options(again_log));
-  (void)again.compile_source(closure_spec, closure_name);
+  (void)again.compile_source(nvcc_spec, nvcc_name);
   EXPECT_NE(again_log.all().find("already loaded in this process"), std::string::npos) << again_log.all();
 }
 
@@ -229,6 +246,37 @@ TEST(JitCuda, VectorProductsTakeTheNvrtcPath) {
 #endif
 }
 
+TEST(JitCuda, ClosuresTakeTheNvrtcPath) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  Log log;
+  const Module m = Compiler(cuda_options(log)).compile_source(closure_spec, closure_name);
+  const std::string said = log.all();
+  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  EXPECT_NE(said.find("GPU kernels "), std::string::npos) << said;
+  // One binding per closure, each with its schedule's kernels.
+  EXPECT_NE(m.source().find("gql::bind_closure_kernels<gqlgen::min_plus_f32_f32_f32>(*kernels, "
+                            "\"gqlgen::min_plus_f32_f32_f32\", \"float\", gql::gpu::ClosureSchedule{32, {8, 8}, 2}, false)"),
+            std::string::npos)
+      << m.source();
+  EXPECT_NE(m.source().find(", true);"), std::string::npos);  // apsp_paths: predecessors
+  auto apsp = m.kernel("apsp").bind<Matrix<float>(const Matrix<float>&)>();
+  const float inf = std::numeric_limits<float>::infinity();
+  Matrix<float> D(3, 3, inf);  // 0 -> 1 -> 2, weights 1 and 2
+  for (int64_t i = 0; i < 3; ++i) D(i, i) = 0;
+  D(0, 1) = 1;
+  D(1, 2) = 2;
+  if (device_count() > 0) {
+    const Matrix<float> closed = apsp(D);
+    EXPECT_EQ(closed(0, 2), 3.0f);
+    EXPECT_EQ(closed(2, 0), inf);
+  } else {
+    EXPECT_THROW((void)apsp(D), Error);
+  }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
 TEST(JitCuda, BfsAndLuTakeTheHostCompilerAlone) {
 #ifdef GQL_JIT_HAVE_NVRTC
   // The example's BFS (a recognized BFS loop) and the stdlib's LU: neither depends on a semiring of
@@ -262,10 +310,10 @@ TEST(JitCuda, MissingNvccSaysHowToPointAtIt) {
   o.nvcc = "/nonexistent/bin/nvcc";
   o.cache_dir = test::shared_kernel_cache();
   try {
-    // With NVRTC the Compiler starts; a spec that needs nvcc (a closure) says it is missing.
+    // With NVRTC the Compiler starts; a spec that needs nvcc says it is missing.
     Compiler compiler(o);
-    (void)compiler.compile_source(closure_spec, "jit_cuda_closure_without_nvcc.gql");
-    FAIL() << "a CUDA closure compiled without nvcc";
+    (void)compiler.compile_source(nvcc_spec, "jit_cuda_wide_product_without_nvcc.gql");
+    FAIL() << "a spec that needs nvcc compiled without it";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::jit);
     EXPECT_NE(e.reason().find("/nonexistent/bin/nvcc"), std::string::npos) << e.reason();

@@ -158,6 +158,87 @@ struct min_plus_f32 {
   std::filesystem::remove_all(dir);
 }
 
+// The variants a closure's schedule may run, each named once, in the table slots the binding fills.
+TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
+  using Slot = ClosureKernelName::Slot;
+  const auto expressions = [](const std::vector<ClosureKernelName>& names) {
+    std::vector<std::string> out;
+    for (const ClosureKernelName& n : names) out.push_back(n.expression);
+    return out;
+  };
+  const std::string ns = "&gql::device::closure::";
+  // The default: register tiles, the k-block by size (128 or 256: both close their diagonal with 128).
+  const std::vector<ClosureKernelName> automatic = closure_kernel_names("S", "float", 4, gpu::ClosureSchedule{}, false);
+  EXPECT_EQ(expressions(automatic),
+            (std::vector<std::string>{ns + "fill<float>", ns + "fw_tile_diagonal<S, float, 128, 16>",
+                                      ns + "semiring_gemm<S, float, gql::device::closure::Tile8x8, "
+                                           "gql::device::closure::dpx_capable<S>()>"}));
+  EXPECT_EQ(automatic[1].slot, Slot::tile_diagonal);
+  EXPECT_EQ(automatic[1].index, gpu::closure_tile_shape_index(128, 16));
+  EXPECT_TRUE(automatic[2].dpx_of_semiring);
+  // A k-block of 64 with 8x16 thread tiles.
+  const std::vector<ClosureKernelName> wide =
+      closure_kernel_names("S", "int32_t", 4, gpu::ClosureSchedule{64, {8, 16}, 0}, false);
+  EXPECT_EQ(wide[1].expression, ns + "fw_tile_diagonal<S, int32_t, 64, 4>");
+  EXPECT_EQ(wide[2].index, 1);
+  EXPECT_NE(wide[2].expression.find("Tile8x16"), std::string::npos);
+  // The shared-memory design: its three stages, and the plain GEMM for streaming out of core.
+  const std::vector<ClosureKernelName> shared =
+      closure_kernel_names("S", "double", 8, gpu::ClosureSchedule{32, {0, 0}, 2}, false);
+  EXPECT_EQ(expressions(shared),
+            (std::vector<std::string>{ns + "fill<double>", ns + "fw_tile_diagonal<S, double, 32, 2>",
+                                      ns + "fw_tile_panels<S, double, 32, 2>", ns + "fw_tile_rest<S, double, 32, 2>",
+                                      ns + "semiring_gemm<S, double, gql::device::closure::Tile8x8, false>"}));
+  EXPECT_FALSE(shared[4].dpx_of_semiring);
+  // Predecessors: the global-memory kernel whatever the schedule.
+  const std::vector<ClosureKernelName> paths =
+      closure_kernel_names("S", "float", 4, gpu::ClosureSchedule{64, {8, 16}, 0}, true);
+  EXPECT_EQ(expressions(paths), (std::vector<std::string>{ns + "fill<float>", ns + "fill<int>",
+                                                          ns + "fw_global_step<S, float, true>"}));
+  EXPECT_EQ(paths[2].slot, Slot::global_step);
+  EXPECT_EQ(paths[2].index, 1);
+}
+
+// A closure's kernels through NVRTC, the GEMM's DPX variant chosen by the semiring's own
+// declaration: an i32 min-plus that declares con_adds gets the add-min kernel, one that does not the
+// plain one.
+TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "gql-nvrtc-closure-test").string();
+  std::filesystem::remove_all(dir);
+  DiskCache cache(dir, 64 << 20);
+  const std::string policy = R"(
+  using a_type = int;
+  using b_type = int;
+  using value_type = int;
+  static constexpr gql::Monoid monoid = gql::Monoid::min;
+  static constexpr bool reads_values = true;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  GQL_HD static int con(int a, int b, long long, long long, long long) { return a + b; }
+  GQL_HD static int agg(int x, int y) { return x < y ? x : y; }
+  GQL_HD static int zero() { return 1 << 29; }
+  GQL_HD static int terminal() { return 0; }
+)";
+  const std::string source = "#include <gql/device/nvrtc_stdint.cuh>\n#include <gql/device/closure_kernels.cuh>\n"
+                             "namespace gqlgen {\nstruct plain {" + policy + "};\nstruct adds {" + policy +
+                             "  static constexpr bool con_adds = true;\n};\n}  // namespace gqlgen\n";
+  std::vector<std::string> kernels;
+  std::vector<std::string> gemms;
+  for (const char* semiring : {"gqlgen::plain", "gqlgen::adds"})
+    for (const ClosureKernelName& name : closure_kernel_names(semiring, "int", 4, gpu::ClosureSchedule{64, {8, 8}, 0}, false)) {
+      kernels.push_back(name.expression);
+      if (name.slot == ClosureKernelName::Slot::gemm) gemms.push_back(name.expression);
+    }
+  ASSERT_EQ(gemms.size(), 2u);
+  const CacheKey key = nvrtc_cache_key(source, kernels, 90);
+  const NvrtcImages read = read_nvrtc_products(build_nvrtc_products(cache, key, source, "closure.cu", kernels, 90).path);
+  for (const std::string& k : kernels) EXPECT_EQ(read.kernels.count(k), 1u) << k;
+  // semiring_gemm<S, int, Tile8x8, use_dpx>: the last template argument, mangled as Lb0E or Lb1E.
+  EXPECT_NE(read.kernels.at(gemms[0]).lowered.find("Lb0E"), std::string::npos) << read.kernels.at(gemms[0]).lowered;
+  EXPECT_NE(read.kernels.at(gemms[1]).lowered.find("Lb1E"), std::string::npos) << read.kernels.at(gemms[1]).lowered;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gql::jit
 #endif

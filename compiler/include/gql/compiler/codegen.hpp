@@ -36,13 +36,28 @@ struct GpuProduct {
   int balance = 3;
 };
 
-// What NVRTC needs of a CUDA module: its products, the device source that defines their semirings
-// (the module's functions and semiring policies, in namespace gqlgen, with the runtime's device
-// headers), and, when some GPU op is neither a product nor a BFS or LU (which need no kernel of the
-// spec's: the runtime library holds them whole), that op's kind.
+// A GPU closure of a CUDA module as the JIT's NVRTC path builds it: the semiring's policy struct (in
+// namespace gqlgen), its value type as generated code spells it, the schedule's choices of kernel
+// (gql::gpu::ClosureSchedule's tile, register tile and entries per thread) and whether it finds
+// predecessors (closure_paths).
+struct GpuClosure {
+  std::string semiring;
+  std::string value_type;
+  int value_bytes = 0;
+  int tile = 0;
+  int register_rows = 0, register_cols = 0;
+  int per_thread = 0;
+  bool predecessors = false;
+};
+
+// What NVRTC needs of a CUDA module: its products and closures, the device source that defines their
+// semirings (the module's functions and semiring policies, in namespace gqlgen, with the runtime's
+// device headers), and, when some GPU op is none of those nor a BFS or LU (which need no kernel of
+// the spec's: the runtime library holds them whole), that op's kind.
 struct CudaDeviceParts {
   std::vector<GpuProduct> products;
-  std::string other_gpu_op;  // empty when every GPU op is a product, a BFS or LU
+  std::vector<GpuClosure> closures;
+  std::string other_gpu_op;  // empty when every GPU op is a product, a closure, a BFS or LU
   std::string source;
 };
 CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions& options);

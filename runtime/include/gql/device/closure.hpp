@@ -1,5 +1,7 @@
-// closure(D over S) on the GPU, for a dense n x n row-major matrix in host memory: the host side of
-// device/closure_kernels.cuh. A plan picks the kernel design and where the matrix lives:
+// closure(D over S) on the GPU, for a dense n x n row-major matrix in host memory: the host driver of
+// device/closure_kernels.cuh, launching them through a kernel table (closure_kernel_table.hpp), so
+// that it compiles with nvcc or a host compiler (the JIT's, with kernels from NVRTC). A plan
+// (closure_plan.hpp) picks the kernel design and where the matrix lives:
 //
 //   in core       the matrix, padded to a multiple of 128 rows and columns, sits in device memory;
 //                 per k-block: the diagonal tile (a shared-memory kernel; a k-block of 256 closes
@@ -19,191 +21,73 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gql/device.hpp"
-#include "gql/device/closure_kernels.cuh"
+#include "gql/device/closure_kernel_table.hpp"
+#include "gql/device/closure_plan.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 #include "gql/progress_line.hpp"
 
+#if defined(__CUDACC__)
+#include "gql/device/closure_instances.hpp"
+#else
+#include "gql/device/jit_kernels.hpp"
+#endif
+
 namespace gql::gpu {
 
-enum class ClosureKernel { global_memory, shared_tiles, register_tiles };
-enum class OutOfCore { automatic, on, off };
-
-// A thread's outputs in the register-tiled GEMM: 8x8 or 8x16 (4-byte values at most).
-struct RegisterTile {
-  int rows = 8;
-  int cols = 8;
-  friend bool operator==(const RegisterTile&, const RegisterTile&) = default;
-  std::string text() const { return std::to_string(rows) + "x" + std::to_string(cols); }
-};
-
-struct DeviceClosureOptions {
-  ClosureKernel kernel = ClosureKernel::register_tiles;
-  int tile = 0;        // k-block edge: 32, 64, 128 or 256 (register_tiles), 32 or 64 (shared_tiles);
-                       // 0: the default (resolve_defaults)
-  RegisterTile register_tile = {0, 0};  // register_tiles: 8x8 or 8x16; {0, 0}: the default
-  int per_thread = 4;  // shared_tiles: entries per thread (tile 32: 1, 2, 4; tile 64: 4, 8)
-  bool spread = true;  // shared_tiles: a thread's rows strided (true) or contiguous
-  OutOfCore out_of_core = OutOfCore::automatic;
-  int streams = 3;     // out of core: streams (at least 2)
-  bool dpx = true;     // i32 min-plus policies declaring con_adds: Hopper's add-min instruction
-};
-
-struct ClosurePlan {
-  ClosureKernel kernel = ClosureKernel::register_tiles;
-  int tile = 128;
-  RegisterTile register_tile;
-  int per_thread = 4;
-  bool spread = true;
-  bool dpx = false;          // the DPX add-min runs
-  bool staged = false;       // the GEMM folds its outputs' old values in last (device::closure::stages_in)
-  bool predecessors = false;
-  bool out_of_core = false;
-  int64_t n = 0;
-  int64_t padded = 0;        // in core: rows and columns in device memory
-  int64_t super_tile = 0;    // out of core: edge of the streamed tiles
-  int streams = 0;
-  size_t device_bytes = 0;   // what the plan allocates
-
-  std::string describe() const {
-    std::string kernel_text;
-    switch (kernel) {
-      case ClosureKernel::global_memory: kernel_text = "global-memory kernel, one launch per k"; break;
-      case ClosureKernel::shared_tiles:
-        kernel_text = "shared-memory 3-stage tiles " + std::to_string(tile) + ", " + std::to_string(per_thread) +
-                      " entries per thread " + (spread ? "spread" : "packed");
-        break;
-      case ClosureKernel::register_tiles:
-        kernel_text = "3-stage blocked, k-block " + std::to_string(tile) +
-                      ", stages 2-3 register-tiled semiring GEMM (" + register_tile.text() +
-                      " per thread, 128x128 per block)" + (dpx ? ", DPX add-min" : "") +
-                      (staged ? ", old values staged in shared memory" : "");
-        break;
-    }
-    if (predecessors) kernel_text += ", with predecessors";
-    const std::string mib = std::to_string(device_bytes >> 20) + " MiB";
-    if (!out_of_core) return kernel_text + "; in core (" + std::to_string(padded) + "^2 padded, " + mib + ")";
-    const int64_t tiles = (n + super_tile - 1) / super_tile;
-    return kernel_text + "; out of core: super tiles " + std::to_string(super_tile) + " (" + std::to_string(tiles) +
-           "x" + std::to_string(tiles) + "), " + std::to_string(streams) + " streams, " + mib + " on the device";
-  }
-};
-
 namespace detail {
 
-inline int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
-
+// The closure kernels of the semiring S: the templates instantiated here (nvcc), or those the JIT
+// bound from NVRTC's build (a host compiler).
 template <class S>
-constexpr bool dpx_capable() {
-  return std::is_same_v<typename S::value_type, int> && S::monoid == Monoid::min && device::closure::con_adds<S>();
+const ClosureKernelTable<typename S::value_type>& closure_kernel_table() {
+#if defined(__CUDACC__)
+  static const ClosureKernelTable<typename S::value_type> table = closure_kernels<S>();
+  return table;
+#else
+  return registered_closure_kernels<S>();
+#endif
 }
 
-}  // namespace detail
-
-// The options for an n x n closure with what they leave at 0 filled in: the shared tiles' tile 64;
-// the register tiles' thread tile 8x8 and k-block 256 from n = 16384 on, 128 below, as measured on
-// the H200 for fp32 and int32 (docs/performance.md: 8x16 was slower everywhere; a k-block of 256
-// 3-5% faster at 16384 and 32768, 2-3% slower at 8192, where fewer k-blocks overlap less).
-inline DeviceClosureOptions resolve_defaults(DeviceClosureOptions o, int64_t n) {
-  if (o.tile == 0) o.tile = o.kernel == ClosureKernel::shared_tiles ? 64 : n >= 16384 ? 256 : 128;
-  if (o.register_tile == RegisterTile{0, 0}) o.register_tile = RegisterTile{8, 8};
-  return o;
-}
-
-namespace detail {
-
+// The three stages of k-block kt with the shared-memory tile kernels of (tile, per).
 template <class V>
-void check_options(const DeviceClosureOptions& o) {
-  const bool registers = o.kernel == ClosureKernel::register_tiles;
-  if (o.kernel != ClosureKernel::global_memory && o.tile != 32 && o.tile != 64 &&
-      !(registers && (o.tile == 128 || o.tile == 256)))
-    throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (32 or 64 are built" +
-                                      (registers ? ", and 128 or 256 for register tiles)" : ")"));
-  if (registers && !(o.register_tile == RegisterTile{8, 8}) &&
-      !(o.register_tile == RegisterTile{8, 16} && sizeof(V) <= 4))
-    throw Error(ErrorKind::usage, "closure on the GPU: register tile " + o.register_tile.text() +
-                                      " (8x8 is built, and 8x16 for values of 4 bytes or fewer)");
-  if (o.kernel == ClosureKernel::shared_tiles) {
-    const bool ok = o.tile == 32 ? (o.per_thread == 1 || o.per_thread == 2 || o.per_thread == 4)
-                                 : (o.per_thread == 4 || o.per_thread == 8);
-    if (!ok)
-      throw Error(ErrorKind::usage, "closure on the GPU: per_thread " + std::to_string(o.per_thread) +
-                                        " with tile " + std::to_string(o.tile) +
-                                        " (tile 32: 1, 2 or 4; tile 64: 4 or 8)");
-  }
-  if (o.streams < 2) throw Error(ErrorKind::usage, "closure out of core: at least 2 streams");
-}
-
-template <class Kernel>
-void allow_shared(Kernel kernel, size_t bytes) {
-  if (bytes > 48 * 1024)
-    GQL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-}
-
-// The three stages of k-block kt with the shared-memory tile kernels.
-template <class S, class V, int TILE, int PER>
-void shared_stages(V* d, int64_t n, int64_t ld, int64_t g0, int64_t kt, bool spread, cudaStream_t s) {
-  namespace k = device::closure;
-  const int64_t nt = (n + TILE - 1) / TILE;
-  const dim3 block(TILE, TILE / PER);
-  const size_t one = sizeof(V) * TILE * TILE;
-  k::fw_tile_diagonal<S, V, TILE, PER><<<1, block, one, s>>>(d, n, ld, kt, g0, spread);
-  GQL_CUDA_CHECK_LAUNCH();
+void shared_stages(const ClosureKernelTable<V>& k, int tile, int per, V* d, int64_t n, int64_t ld, int64_t g0,
+                   int64_t kt, bool spread, cudaStream_t s) {
+  const auto& stages = k.tiles.at(static_cast<size_t>(closure_tile_shape_index(tile, per)));
+  const unsigned nt = static_cast<unsigned>((n + tile - 1) / tile);
+  const dim3 block(static_cast<unsigned>(tile), static_cast<unsigned>(tile / per));
+  const size_t one = sizeof(V) * static_cast<size_t>(tile * tile);
+  launch_grid(stages.diagonal, dim3(1), block, one, s, d, n, ld, kt, g0, spread);
   if (nt == 1) return;
-  k::fw_tile_panels<S, V, TILE, PER><<<dim3(static_cast<unsigned>(nt), 2), block, 2 * one, s>>>(d, n, ld, kt, g0, spread);
-  GQL_CUDA_CHECK_LAUNCH();
-  k::fw_tile_rest<S, V, TILE, PER><<<dim3(static_cast<unsigned>(nt), static_cast<unsigned>(nt)), block, 2 * one, s>>>(
-      d, n, ld, kt, g0, spread);
-  GQL_CUDA_CHECK_LAUNCH();
-}
-
-template <class S, class V, int TILE, int PER>
-void allow_shared_stages() {
-  namespace k = device::closure;
-  const size_t one = sizeof(V) * TILE * TILE;
-  allow_shared(k::fw_tile_diagonal<S, V, TILE, PER>, one);
-  allow_shared(k::fw_tile_panels<S, V, TILE, PER>, 2 * one);
-  allow_shared(k::fw_tile_rest<S, V, TILE, PER>, 2 * one);
-}
-
-template <class S, class V, class Tile, bool dpx>
-void launch_semiring_gemm(unsigned grid, const device::closure::GemmArgs<V>& g0,
-                          const device::closure::GemmArgs<V>& g1, cudaStream_t s) {
-  namespace k = device::closure;
-  constexpr unsigned staged = k::staged_in_bytes<S, V>();
-  static const bool allowed = (allow_shared(k::semiring_gemm<S, V, Tile, dpx>, staged), true);  // once per kernel
-  (void)allowed;
-  k::semiring_gemm<S, V, Tile, dpx><<<grid, Tile::threads, staged, s>>>(g0, g1);
-  GQL_CUDA_CHECK_LAUNCH();
+  launch_grid(stages.panels, dim3(nt, 2), block, 2 * one, s, d, n, ld, kt, g0, spread);
+  launch_grid(stages.rest, dim3(nt, nt), block, 2 * one, s, d, n, ld, kt, g0, spread);
 }
 
 // out = agg(in, A (x) B) through the register-tiled kernel (see device::closure::GemmArgs) with
-// thread tile Tile; with `second`, its product runs in the same launch.
-template <class S, class V, class Tile = device::closure::Tile8x8>
-void semiring_gemm(const device::closure::GemmArgs<V>& g, bool dpx, cudaStream_t s,
-                   const device::closure::GemmArgs<V>* second = nullptr) {
-  namespace k = device::closure;
-  const auto tiles = [](const k::GemmArgs<V>& a) { return a.m > 0 && a.q > 0 ? k::gemm_tiles(a.m, a.q) : 0; };
+// the thread tile of index `thread_tile`; with `second`, its product runs in the same launch.
+template <class V>
+void semiring_gemm(const ClosureKernelTable<V>& k, const device::closure::GemmArgs<V>& g, bool dpx, int thread_tile,
+                   cudaStream_t s, const device::closure::GemmArgs<V>* second = nullptr) {
+  namespace dc = device::closure;
+  const auto tiles = [](const dc::GemmArgs<V>& a) { return a.m > 0 && a.q > 0 ? dc::gemm_tiles(a.m, a.q) : 0; };
   const int64_t count = tiles(g) + (second ? tiles(*second) : 0);
   if (count == 0) return;
-  const unsigned grid = static_cast<unsigned>(count);
-  const k::GemmArgs<V>& g1 = second ? *second : g;
-  if constexpr (k::staged_in_bytes<S, V>() > 0) {  // 16-byte copies of `in`: every closure product aligns it
-    for (const k::GemmArgs<V>* a : {&g, &g1})
+  const dc::GemmArgs<V>& g1 = second ? *second : g;
+  if (k.gemm_shared_bytes > 0) {  // 16-byte copies of `in`: every closure product aligns it
+    for (const dc::GemmArgs<V>* a : {&g, &g1})
       if (reinterpret_cast<uintptr_t>(a->in) % 16 != 0 || a->ldc % 4 != 0)
         throw Error(ErrorKind::usage, "semiring GEMM: the output's rows must start on 16-byte boundaries");
   }
-  if constexpr (dpx_capable<S>()) {
-    if (dpx) return launch_semiring_gemm<S, V, Tile, true>(grid, g, g1, s);
-  }
-  launch_semiring_gemm<S, V, Tile, false>(grid, g, g1, s);
+  const size_t tile = static_cast<size_t>(thread_tile);
+  launch_grid(k.gemm[dpx && k.dpx_capable][tile], dim3(static_cast<unsigned>(count)),
+              dim3(static_cast<unsigned>(thread_tile_threads[tile])), k.gemm_shared_bytes, s, g, g1);
 }
 
 // s waits for what `from` has done so far.
@@ -212,40 +96,45 @@ inline void join(cudaStream_t s, cudaStream_t from, const Event& event) {
   GQL_CUDA_CHECK(cudaStreamWaitEvent(s, event.get(), 0));
 }
 
-// The register-tiled closure with one k-block of lookahead. Per k-block K (rows and columns
-// [k0, k1)): stage 1 closes the diagonal tile with one block of 1024 threads (KB * KB / 1024 entries
-// each), stage 2 updates both panels through it in one GEMM launch, stage 3 updates everything else.
-// Stage 3 of K is split: the strips of K + 1 (its rows and columns) first, on a second stream that
-// then runs stages 1 and 2 of K + 1 at once, while the caller's stream updates the rest, which reads
-// only panels of K and writes nothing of K or K + 1. So stages 1 and 2 run beside stage 3 instead
-// of between its launches.
-template <class S, class V, int KB, class Tile>
-void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStream_t s) {
-  namespace k = device::closure;
-  // The diagonal tile in shared memory up to 128 x 128; a k-block of 256 closes it with k-blocks of 128.
-  constexpr int diagonal_tile = KB < 128 ? KB : 128, per = diagonal_tile * diagonal_tile / 1024;
-  const size_t diagonal_bytes = sizeof(V) * diagonal_tile * diagonal_tile;
-  if constexpr (KB <= 128) allow_shared(k::fw_tile_diagonal<S, V, KB, per>, diagonal_bytes);
-  const int64_t nt = (n + KB - 1) / KB;
-  const auto extent = [&](int64_t kt) { return std::min<int64_t>(KB, n - kt * KB); };
+// The register-tiled closure with k-blocks of kb and one k-block of lookahead. Per k-block K (rows
+// and columns [k0, k1)): stage 1 closes the diagonal tile with one block of 1024 threads (KB * KB /
+// 1024 entries each), stage 2 updates both panels through it in one GEMM launch, stage 3 updates
+// everything else. Stage 3 of K is split: the strips of K + 1 (its rows and columns) first, on a
+// second stream that then runs stages 1 and 2 of K + 1 at once, while the caller's stream updates
+// the rest, which reads only panels of K and writes nothing of K or K + 1. So stages 1 and 2 run
+// beside stage 3 instead of between its launches.
+template <class V>
+void register_closure(const ClosureKernelTable<V>& k, int kb_size, int thread_tile, V* d, int64_t n, int64_t ld,
+                      int64_t g0, bool dpx, cudaStream_t s) {
+  namespace dc = device::closure;
+  const ClosureTileShape diagonal_shape = register_diagonal_shape(kb_size);
+  const auto& diagonal_kernel =
+      k.tiles.at(static_cast<size_t>(closure_tile_shape_index(diagonal_shape.tile, diagonal_shape.per_thread))).diagonal;
+  const size_t diagonal_bytes = sizeof(V) * static_cast<size_t>(diagonal_shape.tile * diagonal_shape.tile);
+  const int64_t nt = (n + kb_size - 1) / kb_size;
+  const auto extent = [&](int64_t kt) { return std::min<int64_t>(kb_size, n - kt * kb_size); };
+  const auto gemm = [&](const dc::GemmArgs<V>& g, cudaStream_t on, const dc::GemmArgs<V>* second = nullptr) {
+    semiring_gemm(k, g, dpx, thread_tile, on, second);
+  };
   const auto stages_1_2 = [&](int64_t kt, cudaStream_t on) {
-    const int64_t k0 = kt * KB, kb = extent(kt);
-    if constexpr (KB <= 128) {
-      k::fw_tile_diagonal<S, V, KB, per><<<1, dim3(KB, KB / per), diagonal_bytes, on>>>(d, n, ld, kt, g0, true);
-      GQL_CUDA_CHECK_LAUNCH();
+    const int64_t k0 = kt * kb_size, kb = extent(kt);
+    if (kb_size <= 128) {
+      launch_grid(diagonal_kernel, dim3(1),
+                  dim3(static_cast<unsigned>(kb_size), static_cast<unsigned>(kb_size / diagonal_shape.per_thread)),
+                  diagonal_bytes, on, d, n, ld, kt, g0, true);
     } else {
-      register_closure<S, V, 128, Tile>(d + k0 * ld + k0, kb, ld, g0 + k0, dpx, on);
+      register_closure(k, 128, thread_tile, d + k0 * ld + k0, kb, ld, g0 + k0, dpx, on);
     }
     V* row = d + k0 * ld;  // D(K, :)
     V* column = d + k0;    // D(:, K)
     const V* diagonal = row + k0;
-    k::GemmArgs<V> row_panel{diagonal, ld, row, ld, row, row, ld, kb, kb, n, g0 + k0, g0 + k0, g0};
+    dc::GemmArgs<V> row_panel{diagonal, ld, row, ld, row, row, ld, kb, kb, n, g0 + k0, g0 + k0, g0};
     row_panel.skip_cols_lo = k0;
     row_panel.skip_cols_hi = k0 + kb;
-    k::GemmArgs<V> column_panel{column, ld, diagonal, ld, column, column, ld, n, kb, kb, g0, g0 + k0, g0 + k0};
+    dc::GemmArgs<V> column_panel{column, ld, diagonal, ld, column, column, ld, n, kb, kb, g0, g0 + k0, g0 + k0};
     column_panel.skip_rows_lo = k0;
     column_panel.skip_rows_hi = k0 + kb;
-    semiring_gemm<S, V, Tile>(row_panel, dpx, on, &column_panel);
+    gemm(row_panel, on, &column_panel);
   };
   if (nt == 1) {
     stages_1_2(0, s);
@@ -256,128 +145,71 @@ void register_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool dpx, cudaStr
   join(ahead.get(), s, entry);
   stages_1_2(0, ahead.get());
   for (int64_t kt = 0; kt < nt; ++kt) {
-    const int64_t k0 = kt * KB, kb = extent(kt), k1 = k0 + kb;
+    const int64_t k0 = kt * kb_size, kb = extent(kt), k1 = k0 + kb;
     const int64_t kb_next = kt + 1 < nt ? extent(kt + 1) : 0, fixed_hi = k1 + kb_next;  // K and K + 1
     V* row = d + k0 * ld;
     V* column = d + k0;
     join(s, ahead.get(), ready);  // panels of K
-    k::GemmArgs<V> rest{column, ld, row, ld, d, d, ld, n, kb, n, g0, g0 + k0, g0};
+    dc::GemmArgs<V> rest{column, ld, row, ld, d, d, ld, n, kb, n, g0, g0 + k0, g0};
     rest.skip_rows_lo = rest.skip_cols_lo = k0;
     rest.skip_rows_hi = rest.skip_cols_hi = fixed_hi;
-    semiring_gemm<S, V, Tile>(rest, dpx, s);
+    gemm(rest, s);
     GQL_CUDA_CHECK(cudaEventRecord(rest_done[kt % 2].get(), s));
     if (kb_next == 0) break;
     // The strips of K + 1 through K's panels, after the previous rest (which wrote them).
     if (kt > 0) GQL_CUDA_CHECK(cudaStreamWaitEvent(ahead.get(), rest_done[(kt - 1) % 2].get(), 0));
-    k::GemmArgs<V> next_rows{column + k1 * ld, ld, row, ld, d + k1 * ld, d + k1 * ld, ld, kb_next, kb, n,
-                             g0 + k1, g0 + k0, g0};
+    dc::GemmArgs<V> next_rows{column + k1 * ld, ld, row, ld, d + k1 * ld, d + k1 * ld, ld, kb_next, kb, n,
+                              g0 + k1, g0 + k0, g0};
     next_rows.skip_cols_lo = k0;
     next_rows.skip_cols_hi = k1;
-    k::GemmArgs<V> next_columns{column, ld, row + k1, ld, d + k1, d + k1, ld, n, kb, kb_next, g0, g0 + k0, g0 + k1};
+    dc::GemmArgs<V> next_columns{column, ld, row + k1, ld, d + k1, d + k1, ld, n, kb, kb_next, g0, g0 + k0, g0 + k1};
     next_columns.skip_rows_lo = k0;
     next_columns.skip_rows_hi = fixed_hi;
-    semiring_gemm<S, V, Tile>(next_rows, dpx, ahead.get(), &next_columns);
+    gemm(next_rows, ahead.get(), &next_columns);
     stages_1_2(kt + 1, ahead.get());
   }
   join(s, ahead.get(), ready);  // nothing of `ahead` outlives the call
 }
 
-// Calls f.template operator()<Tile>() with the device thread tile of `tile` (checked by check_options).
-template <class V, class F>
-void with_thread_tile(const RegisterTile& tile, F&& f) {
-  if constexpr (sizeof(V) <= 4) {
-    if (tile.cols == 16) return f.template operator()<device::closure::Tile8x16>();
-  }
-  f.template operator()<device::closure::Tile8x8>();
-}
-
-template <class S, class V, int TILE, int PER>
-void shared_closure(V* d, int64_t n, int64_t ld, int64_t g0, bool spread, cudaStream_t s) {
-  allow_shared_stages<S, V, TILE, PER>();
-  const int64_t nt = (n + TILE - 1) / TILE;
-  for (int64_t kt = 0; kt < nt; ++kt) shared_stages<S, V, TILE, PER>(d, n, ld, g0, kt, spread, s);
-}
-
-template <class S, class V>
-void global_closure(V* d, int32_t* pred, int64_t n, int64_t ld, int64_t g0, cudaStream_t s) {
-  constexpr int threads = 256;
+template <class V>
+void global_closure(const ClosureKernelTable<V>& k, V* d, int32_t* pred, int64_t n, int64_t ld, int64_t g0,
+                    cudaStream_t s) {
+  constexpr unsigned threads = 256;
   const dim3 grid(static_cast<unsigned>((n + threads - 1) / threads), static_cast<unsigned>(std::min<int64_t>(n, 65535)));
-  for (int64_t k = 0; k < n; ++k) {
-    if (pred) device::closure::fw_global_step<S, V, true><<<grid, threads, 0, s>>>(d, pred, n, ld, k, g0);
-    else device::closure::fw_global_step<S, V, false><<<grid, threads, 0, s>>>(d, nullptr, n, ld, k, g0);
-    GQL_CUDA_CHECK_LAUNCH();
-  }
+  for (int64_t step = 0; step < n; ++step)
+    launch_grid(k.global_step[pred != nullptr], grid, dim3(threads), 0, s, d, pred, n, ld, step, g0);
 }
 
 }  // namespace detail
 
 // The closure of the n x n block at d (leading dimension ld, at least n rounded up to 128, with that
-// many rows allocated) in device memory, in place; g0 is the global id of its first row and column.
+// many rows allocated) in device memory, in place, with the kernels of `k`; g0 is the global id of
+// its first row and column.
+template <class V>
+void closure_on_device(const ClosureKernelTable<V>& k, V* d, int32_t* pred, int64_t n, int64_t ld, int64_t g0,
+                       const ClosurePlan& plan, cudaStream_t s) {
+  if (n <= 0) return;
+  if (pred || plan.kernel == ClosureKernel::global_memory) return detail::global_closure(k, d, pred, n, ld, g0, s);
+  if (plan.kernel == ClosureKernel::register_tiles)
+    return detail::register_closure(k, plan.tile, thread_tile_index(plan.register_tile.cols), d, n, ld, g0, plan.dpx, s);
+  const int64_t nt = (n + plan.tile - 1) / plan.tile;
+  for (int64_t kt = 0; kt < nt; ++kt)
+    detail::shared_stages(k, plan.tile, plan.per_thread, d, n, ld, g0, kt, plan.spread, s);
+}
+
+// The same with the semiring S's kernels.
 template <class S>
 void closure_on_device(typename S::value_type* d, int32_t* pred, int64_t n, int64_t ld, int64_t g0,
                        const ClosurePlan& plan, cudaStream_t s) {
-  using V = typename S::value_type;
-  if (n <= 0) return;
-  if (pred || plan.kernel == ClosureKernel::global_memory) return detail::global_closure<S, V>(d, pred, n, ld, g0, s);
-  if (plan.kernel == ClosureKernel::register_tiles) {
-    detail::with_thread_tile<V>(plan.register_tile, [&]<class Tile>() {
-      if (plan.tile == 32) detail::register_closure<S, V, 32, Tile>(d, n, ld, g0, plan.dpx, s);
-      else if (plan.tile == 64) detail::register_closure<S, V, 64, Tile>(d, n, ld, g0, plan.dpx, s);
-      else if (plan.tile == 128) detail::register_closure<S, V, 128, Tile>(d, n, ld, g0, plan.dpx, s);
-      else detail::register_closure<S, V, 256, Tile>(d, n, ld, g0, plan.dpx, s);
-    });
-    return;
-  }
-  if (plan.tile == 32) {
-    if (plan.per_thread == 1) detail::shared_closure<S, V, 32, 1>(d, n, ld, g0, plan.spread, s);
-    else if (plan.per_thread == 2) detail::shared_closure<S, V, 32, 2>(d, n, ld, g0, plan.spread, s);
-    else detail::shared_closure<S, V, 32, 4>(d, n, ld, g0, plan.spread, s);
-  } else {
-    if (plan.per_thread == 4) detail::shared_closure<S, V, 64, 4>(d, n, ld, g0, plan.spread, s);
-    else detail::shared_closure<S, V, 64, 8>(d, n, ld, g0, plan.spread, s);
-  }
+  closure_on_device(detail::closure_kernel_table<S>(), d, pred, n, ld, g0, plan, s);
 }
 
-// What closure() will do for an n x n matrix under the options and the device memory budget.
+// What closure() will do for an n x n matrix over S under the options and the device memory budget.
 template <class S>
-ClosurePlan plan_closure(int64_t n, const DeviceClosureOptions& given, bool predecessors) {
+ClosurePlan plan_closure(int64_t n, const DeviceClosureOptions& options, bool predecessors) {
   using V = typename S::value_type;
-  const DeviceClosureOptions options = resolve_defaults(given, n);
-  detail::check_options<V>(options);
-  ClosurePlan p;
-  p.kernel = predecessors ? ClosureKernel::global_memory : options.kernel;
-  p.tile = options.tile;
-  p.register_tile = options.register_tile;
-  p.per_thread = options.per_thread;
-  p.spread = options.spread;
-  p.dpx = options.dpx && detail::dpx_capable<S>() && p.kernel == ClosureKernel::register_tiles;
-  p.staged = device::closure::stages_in<S, V>() && p.kernel == ClosureKernel::register_tiles;
-  p.predecessors = predecessors;
-  p.n = n;
-  p.padded = detail::round_up(std::max<int64_t>(n, 1), device::closure::gemm_tile);
-  const size_t entries = static_cast<size_t>(p.padded) * static_cast<size_t>(p.padded);
-  const size_t in_core = entries * (sizeof(V) + (predecessors ? sizeof(int32_t) : 0));
-  const size_t available = MemoryBudget::global().available();
-  p.out_of_core = options.out_of_core == OutOfCore::on || (options.out_of_core == OutOfCore::automatic && in_core > available);
-  if (!p.out_of_core) {
-    p.device_bytes = in_core;
-    return p;
-  }
-  if (predecessors)
-    throw Error(ErrorKind::oom, "closure with predecessors needs the matrix in device memory (" +
-                                    std::to_string(in_core >> 20) + " MiB, " + std::to_string(available >> 20) +
-                                    " MiB available)");
-  // Three super tiles per stream (the A, B and C of its products), with a tenth kept free.
-  p.streams = options.streams;
-  const double per_tile = static_cast<double>(available) * 0.9 / (3.0 * p.streams * sizeof(V));
-  const int64_t fit = static_cast<int64_t>(std::sqrt(per_tile)) / device::closure::gemm_tile * device::closure::gemm_tile;
-  if (fit < device::closure::gemm_tile)
-    throw Error(ErrorKind::oom, "closure out of core: " + std::to_string(available >> 20) +
-                                    " MiB of device memory cannot hold " + std::to_string(3 * p.streams) +
-                                    " tiles of 128 x 128");
-  p.super_tile = std::min(fit, p.padded);
-  p.device_bytes = static_cast<size_t>(3 * p.streams) * static_cast<size_t>(p.super_tile * p.super_tile) * sizeof(V);
-  return p;
+  return plan_closure(n, options, predecessors, sizeof(V), device::closure::dpx_capable<S>(),
+                      device::closure::stages_in<S, V>());
 }
 
 namespace detail {
@@ -412,9 +244,15 @@ void copy_block(V* dst, int64_t dst_ld, const V* src, int64_t src_ld, int64_t ro
                                    static_cast<size_t>(rows), kind, s));
 }
 
-template <class S>
-void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan, Stream first_lane) {
-  using V = typename S::value_type;
+// `count` entries at `data` set to `value`.
+template <class T>
+void fill_on_device(const KernelHandle<T*, long long, T>& fill, T* data, size_t count, T value, unsigned blocks,
+                    cudaStream_t s) {
+  launch_grid(fill, dim3(blocks), dim3(256), 0, s, data, static_cast<long long>(count), value);
+}
+
+template <class V>
+void closure_out_of_core(const ClosureKernelTable<V>& k, V* host, const ClosurePlan& plan, Stream first_lane) {
   const int64_t n = plan.n, st = plan.super_tile, ns = (n + st - 1) / st;
   const auto extent = [&](int64_t t) { return std::min(st, n - t * st); };
   const auto at = [&](int64_t r, int64_t c) { return host + r * st * n + c * st; };
@@ -429,19 +267,17 @@ void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan, 
   for (int i = 0; i < plan.streams; ++i) {
     lanes.push_back(Lane{i == 0 ? std::move(first_lane) : Stream(), DeviceBuffer<V>(tile_entries), DeviceBuffer<V>(tile_entries), DeviceBuffer<V>(tile_entries)});
     // Padding is never read into a real entry; filled once so no buffer holds indeterminate values.
-    for (DeviceBuffer<V>* buffer : {&lanes.back().a, &lanes.back().b, &lanes.back().c}) {
-      device::closure::fill<V><<<256, 256, 0, lanes.back().stream.get()>>>(buffer->data(), static_cast<long long>(tile_entries), S::zero());
-      GQL_CUDA_CHECK_LAUNCH();
-    }
+    for (DeviceBuffer<V>* buffer : {&lanes.back().a, &lanes.back().b, &lanes.back().c})
+      fill_on_device(k.fill, buffer->data(), tile_entries, k.zero, 256, lanes.back().stream.get());
   }
   const auto sync_all = [&] {
     for (Lane& lane : lanes) lane.stream.synchronize();
   };
+  const int thread_tile = thread_tile_index(plan.register_tile.cols);
   const auto gemm = [&](const V* a, const V* b, const V* in, V* out, int64_t m, int64_t p, int64_t q, int64_t gi,
                         int64_t gk, int64_t gj, cudaStream_t s) {
-    with_thread_tile<V>(plan.register_tile, [&]<class Tile>() {
-      semiring_gemm<S, V, Tile>(device::closure::GemmArgs<V>{a, st, b, st, in, out, st, m, p, q, gi, gk, gj}, plan.dpx, s);
-    });
+    semiring_gemm(k, device::closure::GemmArgs<V>{a, st, b, st, in, out, st, m, p, q, gi, gk, gj}, plan.dpx,
+                  thread_tile, s);
   };
   Event diagonal_done;
   sync_all();
@@ -452,7 +288,7 @@ void closure_out_of_core(typename S::value_type* host, const ClosurePlan& plan, 
     // Stage 1: the diagonal super tile, closed in core in lane 0's A.
     Lane& first = lanes[0];
     copy_block(first.a.data(), st, at(K, K), n, ek, ek, cudaMemcpyHostToDevice, first.stream.get());
-    closure_on_device<S>(first.a.data(), nullptr, ek, st, gK, plan, first.stream.get());
+    closure_on_device(k, first.a.data(), nullptr, ek, st, gK, plan, first.stream.get());
     copy_block(at(K, K), n, first.a.data(), st, ek, ek, cudaMemcpyDeviceToHost, first.stream.get());
     diagonal_done.record(first.stream);
     // Stage 2: D(K, J) ⊕= D(K, K) D(K, J) and D(I, K) ⊕= D(I, K) D(K, K), into B from C.
@@ -514,25 +350,24 @@ ClosurePlan closure(Matrix<T>& D, const DeviceClosureOptions& options = {}, Matr
     throw Error(ErrorKind::usage, "closure: the predecessor matrix's shape differs from the matrix's");
   ClosurePlan plan = plan_closure<S>(n, options, pred != nullptr);
   if (n == 0) return plan;
+  const ClosureKernelTable<V>& k = detail::closure_kernel_table<S>();
   V* host = reinterpret_cast<V*>(D.data().data());
   if (plan.out_of_core) {
-    detail::closure_out_of_core<S>(host, plan, std::move(stream));
+    detail::closure_out_of_core(k, host, plan, std::move(stream));
     return plan;
   }
   const cudaStream_t s = stream.get();
   const int64_t ld = plan.padded;
   const size_t entries = static_cast<size_t>(ld) * static_cast<size_t>(ld);
   DeviceBuffer<V> d(entries);
-  device::closure::fill<V><<<1024, 256, 0, s>>>(d.data(), static_cast<long long>(entries), S::zero());
-  GQL_CUDA_CHECK_LAUNCH();
+  detail::fill_on_device(k.fill, d.data(), entries, k.zero, 1024, s);
   detail::copy_block(d.data(), ld, host, n, n, n, cudaMemcpyHostToDevice, s);
   DeviceBuffer<int32_t> p(pred ? entries : 0);
   if (pred) {
-    device::closure::fill<int32_t><<<1024, 256, 0, s>>>(p.data(), static_cast<long long>(entries), -1);
-    GQL_CUDA_CHECK_LAUNCH();
+    detail::fill_on_device(k.fill_predecessors, p.data(), entries, -1, 1024, s);
     detail::copy_block(p.data(), ld, pred->data().data(), n, n, n, cudaMemcpyHostToDevice, s);
   }
-  closure_on_device<S>(d.data(), pred ? p.data() : nullptr, n, ld, 0, plan, s);
+  closure_on_device(k, d.data(), pred ? p.data() : nullptr, n, ld, 0, plan, s);
   detail::copy_block(host, n, d.data(), ld, n, n, cudaMemcpyDeviceToHost, s);
   if (pred) detail::copy_block(pred->data().data(), n, p.data(), ld, n, n, cudaMemcpyDeviceToHost, s);
   stream.synchronize();

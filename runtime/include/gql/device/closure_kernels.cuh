@@ -16,22 +16,12 @@
 //
 // Every kernel bounds the intermediate k by the real size (padding never feeds a real entry, so any
 // zero works), and passes global vertex ids to con (positional operators). Only semiring.hpp is
-// included, so NVRTC compiles this header as it is.
+// included (through closure_shapes.cuh), so NVRTC compiles this header as it is.
 #pragma once
 
-#include "gql/semiring.hpp"
+#include "gql/device/closure_shapes.cuh"
 
 namespace gql::device::closure {
-
-using index = long long;
-
-// An i32 min-plus policy may declare `static constexpr bool con_adds = true` (con(a, b) == a + b and
-// agg == min): then the register kernel may use Hopper's DPX add-min (one instruction per update).
-template <class S>
-constexpr bool con_adds() {
-  if constexpr (requires { S::con_adds; }) return S::con_adds;
-  else return false;
-}
 
 template <class T>
 __global__ void fill(T* data, index count, T value) {
@@ -175,33 +165,13 @@ __global__ void fw_tile_rest(T* d, index n, index ld, index kt, index g0, bool s
   for (int r = 0; r < PER; ++r) d[(r0 + tile_row<TILE, PER>(r, threadIdx.y, spread)) * ld + c0 + col] = x[r];
 }
 
-// ---- the register-tiled semiring GEMM --------------------------------------------------------------
+// ---- the register-tiled semiring GEMM (its shapes and arguments: closure_shapes.cuh) --------------
 
-inline constexpr int gemm_tile = 128;  // outputs per block edge
-inline constexpr int gemm_a_stride = gemm_tile + 4;  // A's transposed rows, padded: conflict-free stores
-
-// A thread's register tile: ROWS x COLS outputs of the block's 128 x 128, so (128 / COLS) x
-// (128 / ROWS) threads. Its rows (and columns) come in groups of 4, spread evenly over the block
-// tile: with the thread's group at t * 4, a quarter warp's 16-byte shared loads touch distinct banks.
-// 8 x 16 halves the shared loads per update but needs about 170 registers; 8-byte values would
-// need twice that, so it serves 4-byte (and smaller) values only.
-template <int ROWS, int COLS>
-struct ThreadTile {
-  static_assert((ROWS == 8 && COLS == 8) || (ROWS == 8 && COLS == 16), "register tiles: 8x8 or 8x16");
-  static constexpr int rows = ROWS, cols = COLS;
-  static constexpr int threads_x = gemm_tile / COLS, threads_y = gemm_tile / ROWS;
-  static constexpr int threads = threads_x * threads_y;
-  template <class T>
-  static constexpr bool holds = COLS == 8 || sizeof(T) <= 4;
-  static __device__ __forceinline__ int row(int ty, int r) { return (r / 4) * (gemm_tile * 4 / ROWS) + ty * 4 + (r & 3); }
-  static __device__ __forceinline__ int col(int tx, int c) { return (c / 4) * (gemm_tile * 4 / COLS) + tx * 4 + (c & 3); }
-};
-using Tile8x8 = ThreadTile<8, 8>;
 // Blocks per multiprocessor the compiler must leave registers for: two for 4-byte values (8x8:
 // 128 registers, 8x16: 255; three blocks of 8x16 spill), one for 8-byte values.
 template <class T>
 inline constexpr int gemm_min_blocks = sizeof(T) <= 4 ? 2 : 1;
-using Tile8x16 = ThreadTile<8, 16>;
+inline constexpr int gemm_a_stride = gemm_tile + 4;  // A's transposed rows, padded: conflict-free stores
 
 // Intermediates per shared-memory stage (8 or 16; 8 for 8-byte types, whose two stages of 16 would
 // exceed 48 KB of static shared memory), and unrolled per step of the inner loop (more unrolling lets
@@ -219,26 +189,6 @@ static_assert(gemm_chunk == 8 || gemm_chunk == 16, "GQL_CLOSURE_GEMM_CHUNK: 8 or
 template <class T>
 inline constexpr int chunk_of = sizeof(T) <= 4 ? gemm_chunk : 8;
 
-// out(i, j) = agg(in(i, j), agg_k con(a(i, k), b(k, j))) for i < m, j < q, k < p; row-major operands.
-// Outputs whose row lies in [skip_rows_lo, skip_rows_hi) or whose column lies in [skip_cols_lo,
-// skip_cols_hi) are not written (in-core stages 2 and 3: the k-block's row and column, read by other
-// blocks meanwhile). in may be out, and a or b may overlap out where a block reads only the entries it
-// writes itself (the panels of stage 2): a block stores its outputs after its last read.
-template <class T>
-struct GemmArgs {
-  const T* a;
-  index lda;
-  const T* b;
-  index ldb;
-  const T* in;
-  T* out;
-  index ldc;
-  index m, p, q;
-  index gi, gk, gj;  // global ids of row 0, intermediate 0 and column 0
-  index skip_rows_lo = 0, skip_rows_hi = 0;
-  index skip_cols_lo = 0, skip_cols_hi = 0;
-};
-
 template <class T>
 struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) Quad {
   T v[4];
@@ -251,11 +201,6 @@ struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) Quad {
 //            leaves acc as it is either way; a block holding a NaN output runs `exact`;
 //   dpx      Hopper's add-min (min(a + b, acc) in one instruction) for i32 policies declaring con_adds.
 enum class Update { exact, native, dpx };
-
-template <class A, class B>
-inline constexpr bool same_type = false;
-template <class A>
-inline constexpr bool same_type<A, A> = true;
 
 template <class S, class T>
 constexpr bool has_native_agg() {
@@ -396,29 +341,6 @@ __device__ __forceinline__ void store_outputs(const T (&acc)[Tile::rows][Tile::c
   }
 }
 
-// Whether a block folds its outputs' old values in last, out = agg(in, agg_k con(...)), with the
-// accumulators starting at the identity: 4-byte integers under a min or max monoid (which commutes).
-// Then `in` is copied into shared memory asynchronously while the products run, instead of the block
-// first waiting for it in registers: blocks on a multiprocessor start together, so that wait is not
-// hidden by the other block's products. It made int32 DPX min-plus 7-8% faster on the H200 but fp32
-// 8-10% slower (docs/performance.md), so floats keep the plain order. GQL_CLOSURE_GEMM_STAGE_IN=0
-// keeps the plain order for all (for measuring).
-#ifndef GQL_CLOSURE_GEMM_STAGE_IN
-#define GQL_CLOSURE_GEMM_STAGE_IN 1
-#endif
-inline constexpr bool gemm_stage_in = GQL_CLOSURE_GEMM_STAGE_IN;
-template <class T>
-inline constexpr bool is_integer = static_cast<T>(1) / static_cast<T>(2) == static_cast<T>(0);
-template <class S, class T>
-constexpr bool stages_in() {
-  return gemm_stage_in && sizeof(T) == 4 && is_integer<T> && (S::monoid == Monoid::min || S::monoid == Monoid::max);
-}
-// Dynamic shared memory of semiring_gemm: the staged 128 x 128 tile of `in`.
-template <class S, class T>
-constexpr unsigned staged_in_bytes() {
-  return stages_in<S, T>() ? gemm_tile * gemm_tile * sizeof(T) : 0;
-}
-
 // Copies `bytes` (0..16) from global memory to shared memory without waiting, zero-filling the rest of
 // the 16; 16-byte aligned addresses.
 __device__ __forceinline__ void copy_async_16(void* shared_dst, const void* global_src, int bytes) {
@@ -518,10 +440,6 @@ __device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_
     load_and_update<S, T, Tile, use_dpx>(acc, g, stages, row0, col0);
     store_outputs<T, Tile>(acc, g, first_tile, tile_cols);
   }
-}
-
-inline __host__ __device__ index gemm_tiles(index m, index q) {
-  return (m + gemm_tile - 1) / gemm_tile * ((q + gemm_tile - 1) / gemm_tile);
 }
 
 // One product, or two in one launch (stage 2's two panels): one block of Tile::threads per output

@@ -1,12 +1,13 @@
 // How host code built without nvcc (the JIT's) gets the kernels of its GPU products (mxm, vxm,
-// mxv). The kernels that depend on the semiring are built by NVRTC from the spec's semiring structs
-// and found by their name expressions (spgemm_semiring_kernel_names, vxm_push_kernel_name); the rest
-// come precompiled with the library for each shape of gql/device/product_shapes.hpp. When the JIT
-// has loaded a spec's code, the spec's entry shims bind each product's semiring
-// (bind_spgemm_kernels, bind_vxm_kernels); gql::gpu::mxm, vxm and mxv then look their tables up
-// (registered_spgemm_kernels, registered_vxm_kernels), which builds them at the first product: the
-// GPU kernels are loaded, and the CUDA driver started, by the first call that needs them, not by
-// loading the code.
+// mxv) and closures. The kernels that depend on the semiring are built by NVRTC from the spec's
+// semiring structs and found by their name expressions (spgemm_semiring_kernel_names,
+// vxm_push_kernel_name, closure_kernel_names); the products' other kernels come precompiled with the
+// library for each shape of gql/device/product_shapes.hpp. When the JIT has loaded a spec's code, the
+// spec's entry shims bind each op's semiring (bind_spgemm_kernels, bind_vxm_kernels,
+// bind_closure_kernels); gql::gpu::mxm, vxm, mxv and closure then look their tables up
+// (registered_spgemm_kernels, registered_vxm_kernels, registered_closure_kernels), which builds them
+// at the first op: the GPU kernels are loaded, and the CUDA driver started, by the first call that
+// needs them, not by loading the code.
 #pragma once
 
 #include <cstddef>
@@ -15,7 +16,10 @@
 #include <string>
 #include <typeindex>
 #include <typeinfo>
+#include <vector>
 
+#include "gql/device/closure_kernel_table.hpp"
+#include "gql/device/closure_plan.hpp"
 #include "gql/device/load_balance.cuh"
 #include "gql/device/spgemm_kernel_table.hpp"
 #include "gql/device/vector_products.hpp"
@@ -52,6 +56,27 @@ std::string vxm_push_kernel_name(const std::string& semiring, const std::string&
 // (gql::device::device_semiring_t: ByteValued<S> when its values are bool).
 std::string device_semiring_name(const std::string& semiring, bool bool_values);
 
+// A kernel a closure may launch: its name expression and the entry of gpu::ClosureKernelTable it
+// fills.
+struct ClosureKernelName {
+  enum class Slot { fill, fill_predecessors, global_step, tile_diagonal, tile_panels, tile_rest, gemm };
+  Slot slot = Slot::fill;
+  // global_step: with predecessors (1) or without (0); tile_*: gpu::closure_tile_shape_index; gemm:
+  // gpu::thread_tile_index.
+  int index = 0;
+  // gemm: the DPX variant exactly when the semiring may run it (device::closure::dpx_capable, which
+  // the expression spells), else the plain one.
+  bool dpx_of_semiring = false;
+  std::string expression;
+};
+
+// The kernels a closure over the semiring named `semiring` with values of `value_type` (C++ names;
+// `value_bytes` each) may launch under `schedule`, whatever the matrix's size and the device's
+// memory (the k-block the runtime picks by size, streaming out of core), with predecessors or not.
+std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring, const std::string& value_type,
+                                                    size_t value_bytes, const gpu::ClosureSchedule& schedule,
+                                                    bool predecessors);
+
 namespace detail {
 // This library's tables by device semiring type (one per loaded kernel library: each links its own
 // copy of the runtime). A table is built by its steps, in the order added, at its first use.
@@ -69,6 +94,25 @@ void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver
 template <class TV, class TG, class V>
 void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resolver, const std::string& semiring,
                     const std::string& vector_type, const std::string& graph_type, device::LoadBalance balance);
+
+template <class V>
+void bind_closure_names(gpu::ClosureKernelTable<V>& table, const std::vector<ClosureKernelName>& names,
+                        const DeviceKernelResolver& resolver) {
+  using Slot = ClosureKernelName::Slot;
+  for (const ClosureKernelName& name : names) {
+    const void* address = resolver.kernel(name.expression);
+    const size_t at = static_cast<size_t>(name.index);
+    switch (name.slot) {
+      case Slot::fill: table.fill.address = address; break;
+      case Slot::fill_predecessors: table.fill_predecessors.address = address; break;
+      case Slot::global_step: table.global_step.at(at).address = address; break;
+      case Slot::tile_diagonal: table.tiles.at(at).diagonal.address = address; break;
+      case Slot::tile_panels: table.tiles.at(at).panels.address = address; break;
+      case Slot::tile_rest: table.tiles.at(at).rest.address = address; break;
+      case Slot::gemm: table.gemm[name.dpx_of_semiring && table.dpx_capable].at(at).address = address; break;
+    }
+  }
+}
 }  // namespace detail
 
 // Binds the device semiring S (named `semiring` in C++) to the resolver's kernels, sorting spilled
@@ -92,6 +136,34 @@ void bind_vxm_kernels(const DeviceKernelResolver& resolver, const std::string& s
                       const std::string& graph_type, device::LoadBalance balance) {
   detail::bind_vxm_shape<TV, TG, typename S::value_type>(typeid(VxmTableKey<S, TV, TG>), resolver, semiring,
                                                          vector_type, graph_type, balance);
+}
+
+// The key of a closure's table: its semiring.
+template <class S>
+struct ClosureTableKey {};
+
+// Binds the closures over the semiring S (named `semiring`, its values `value_type`) under `schedule`,
+// with predecessors or not, to the resolver's kernels. The resolver must outlive the table's first
+// use.
+template <class S>
+void bind_closure_kernels(const DeviceKernelResolver& resolver, const std::string& semiring,
+                          const std::string& value_type, const gpu::ClosureSchedule& schedule, bool predecessors) {
+  using V = typename S::value_type;
+  detail::add_kernel_table_step(
+      typeid(ClosureTableKey<S>),
+      [&resolver, names = closure_kernel_names(semiring, value_type, sizeof(V), schedule, predecessors)](
+          std::shared_ptr<void>& stored) {
+        if (!stored) stored = std::make_shared<gpu::ClosureKernelTable<V>>(gpu::closure_table_facts<S>());
+        detail::bind_closure_names(*static_cast<gpu::ClosureKernelTable<V>*>(stored.get()), names, resolver);
+      });
+}
+
+template <class S>
+const gpu::ClosureKernelTable<typename S::value_type>& registered_closure_kernels() {
+  const std::shared_ptr<void> stored = detail::kernel_table(typeid(ClosureTableKey<S>));
+  if (!stored)
+    throw Error(ErrorKind::internal, std::string("no GPU closure kernels were bound for the semiring ") + typeid(S).name());
+  return *static_cast<const gpu::ClosureKernelTable<typename S::value_type>*>(stored.get());
 }
 
 template <class S, class TV, class TG>

@@ -19,6 +19,7 @@
 
 #include "gql/device.hpp"
 #include "gql/device/closure.hpp"
+#include "gql/device/closure_kernels.cuh"
 #include "gql/device/lu_factor.hpp"
 #include "gql/device/lu_kernels.cuh"
 #include "gql/error.hpp"
@@ -147,7 +148,13 @@ void subtract_product(cublasHandle_t h, bool vendor, int64_t m, int64_t q, int64
                       int64_t ld, cudaStream_t s) {
   if (m <= 0 || q <= 0) return;
   if (vendor) return gemm_subtract(h, m, q, p, a, b, c, ld);
-  semiring_gemm<MinusTimes<T>, T>(device::closure::GemmArgs<T>{a, ld, b, ld, c, c, ld, m, p, q, 0, 0, 0}, false, s);
+  // The table holds the one kernel LU launches, not a closure's whole set.
+  static const ClosureKernelTable<T> kernels = [] {
+    ClosureKernelTable<T> t = closure_table_facts<MinusTimes<T>>();
+    t.gemm[0][0] = kernel_handle(device::closure::semiring_gemm<MinusTimes<T>, T, device::closure::Tile8x8, false>);
+    return t;
+  }();
+  semiring_gemm(kernels, device::closure::GemmArgs<T>{a, ld, b, ld, c, c, ld, m, p, q, 0, 0, 0}, false, 0, s);
 }
 
 }  // namespace detail

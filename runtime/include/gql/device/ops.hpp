@@ -4,8 +4,8 @@
 //
 // Host code. Compiled by nvcc (programs from gqlc, the JIT's nvcc path) it instantiates every kernel
 // template for the spec's semirings. Compiled by a host compiler (the JIT's NVRTC path) it offers the
-// products (mxm, vxm, mxv), with the semiring kernels NVRTC built (gql/device/jit_kernels.hpp), and
-// LU, whose kernels depend on no semiring (the runtime library holds it); closures need nvcc.
+// products (mxm, vxm, mxv) and closures, with the semiring kernels NVRTC built (gql/device/
+// jit_kernels.hpp), and LU, whose kernels depend on no semiring (the runtime library holds it).
 #pragma once
 
 #include <string>
@@ -22,6 +22,7 @@
 #pragma nv_diag_default 1675
 #endif
 #include "gql/device/byte_valued.cuh"
+#include "gql/device/closure_ops.hpp"
 #include "gql/device/lu_factor.hpp"
 #include "gql/device/product_on_device.hpp"
 #include "gql/device/vector_products.hpp"
@@ -29,7 +30,6 @@
 #include "gql/swapped_operands.hpp"
 
 #if defined(__CUDACC__)
-#include "gql/device/closure_ops.hpp"
 #include "gql/device/lu.hpp"
 #include "gql/device/spgemm_kernels.hpp"
 #include "gql/device/vxm.hpp"

@@ -89,10 +89,10 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
 }
 
 #ifdef GQL_JIT_HAVE_NVRTC
-// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds closures and products
-// (mxm, vxm, mxv), these over the shapes whose host driver the runtime library holds.
+// Why the NVRTC path cannot build a CUDA module ("" when it can): it builds closures, single-source
+// paths and products (mxm, vxm, mxv), these over the shapes whose host driver the runtime library
+// holds.
 std::string nvrtc_unfit(const compiler::CudaDeviceParts& parts) {
-  if (!parts.other_gpu_op.empty()) return "its GPU ops include " + parts.other_gpu_op + " (the NVRTC path builds products, closures, BFS and LU only)";
   for (const compiler::GpuProduct& p : parts.products) {
     if (p.kind == "mxm" && !spgemm_shape_precompiled(p.a_type, p.b_type, p.value_type))
       return "the product over " + p.semiring + " has a shape (" + p.a_type + ", " + p.b_type + " -> " + p.value_type +

@@ -84,6 +84,17 @@ std::vector<ClosureKernelName> closure_names(const compiler::GpuClosure& c) {
                               closure_schedule(c), c.predecessors);
 }
 
+gpu::SsspSchedule paths_schedule(const compiler::GpuPaths& p) {
+  gpu::SsspSchedule schedule;
+  schedule.kernel = p.delta_stepping ? gpu::PathsKernel::delta_stepping : gpu::PathsKernel::bellman_ford;
+  schedule.balance = static_cast<device::LoadBalance>(p.balance);
+  return schedule;
+}
+
+std::vector<PathsKernelName> paths_names(const compiler::GpuPaths& p) {
+  return paths_kernel_names("gqlgen::" + p.semiring, p.value_type, p.graph_type, paths_schedule(p));
+}
+
 }  // namespace
 
 std::vector<std::string> device_kernel_expressions(const compiler::CudaDeviceParts& parts) {
@@ -105,12 +116,14 @@ std::vector<std::string> device_kernel_expressions(const compiler::CudaDevicePar
   }
   for (const compiler::GpuClosure& c : parts.closures)
     for (const ClosureKernelName& name : closure_names(c)) add(name.expression);
+  for (const compiler::GpuPaths& p : parts.paths)
+    for (const PathsKernelName& name : paths_names(p)) add(name.expression);
   return out;
 }
 
 std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& parts) {
   std::string out =
-      "\n// Binds the GPU products and closures to the kernels NVRTC built (gql/device/jit_kernels.hpp).\n"
+      "\n// Binds the GPU products, closures and paths to the kernels NVRTC built (gql/device/jit_kernels.hpp).\n"
       "#include <gql/device/jit_kernels.hpp>\n\n"
       "extern \"C\" __attribute__((visibility(\"default\"))) void " + std::string(device_kernel_binding_symbol) +
       "(const gql::DeviceKernelResolver* kernels, std::exception_ptr* error) {\n  try {\n";
@@ -126,6 +139,13 @@ std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& part
   for (const compiler::GpuClosure& c : parts.closures)
     out += "    gql::bind_closure_kernels<gqlgen::" + c.semiring + ">(*kernels, \"gqlgen::" + c.semiring + "\", \"" +
            c.value_type + "\", " + cpp_literal(closure_schedule(c)) + ", " + (c.predecessors ? "true" : "false") + ");\n";
+  for (const compiler::GpuPaths& p : parts.paths) {
+    const gpu::SsspSchedule schedule = paths_schedule(p);
+    out += "    gql::bind_paths_kernels<gqlgen::" + p.semiring + ", " + p.graph_type + ">(*kernels, \"gqlgen::" +
+           p.semiring + "\", \"" + p.value_type + "\", \"" + p.graph_type + "\", gql::gpu::SsspSchedule{" +
+           "gql::gpu::PathsKernel::" + (p.delta_stepping ? "delta_stepping" : "bellman_ford") +
+           ", 0, gql::device::LoadBalance::" + device::balance_name(schedule.balance) + "});\n";
+  }
   return out + "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
 }
 

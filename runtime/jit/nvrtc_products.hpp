@@ -1,4 +1,4 @@
-// The semiring kernels of a spec's GPU products and closures through NVRTC and the cache: device source + name
+// The semiring kernels of a spec's GPU ops (products, closures, paths) through NVRTC and the cache: device source + name
 // expressions -> key (the source, the expressions, NVRTC's version and options, the architecture,
 // the embedded headers) -> disk cache (NVRTC on a miss) -> a CUDA library loaded with
 // cudaLibraryLoadData, whose kernels are found by their name expressions.
@@ -22,13 +22,13 @@
 
 namespace gql::jit {
 
-// The name expressions of the semiring kernels of the parts' products and closures, each once.
+// The name expressions of the semiring kernels of the parts' products, closures and paths, each once.
 std::vector<std::string> device_kernel_expressions(const compiler::CudaDeviceParts& parts);
 
 // The symbol, and the source appended to the host code, of the kernel library's binding of its
-// products and closures to loaded kernels: extern "C" void SYMBOL(const gql::DeviceKernelResolver*,
-// std::exception_ptr*) calls gql::bind_spgemm_kernels, bind_vxm_kernels or bind_closure_kernels for
-// each op's semiring.
+// GPU ops to loaded kernels: extern "C" void SYMBOL(const gql::DeviceKernelResolver*,
+// std::exception_ptr*) calls gql::bind_spgemm_kernels, bind_vxm_kernels, bind_closure_kernels or
+// bind_paths_kernels for each op's semiring.
 inline constexpr const char* device_kernel_binding_symbol = "gql_bind_device_kernels";
 std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& parts);
 

@@ -8,7 +8,8 @@
 // forgotten, as in a new process) and in-process (the same Compiler again). Then fof and components
 // again with their results taken on the device and called on streams of the test's, closures under
 // each design their schedules choose (shared tiles, 8x16 register tiles over i32, streamed out of
-// core, predecessors, reachability over bool), and the stdlib's LU checked by its residual.
+// core, predecessors, reachability over bool), the stdlib's single-source paths, and the stdlib's LU
+// checked by its residual.
 //
 //   test_jit_cuda [--small] [--cache DIR]
 // --small: small inputs (compute-sanitizer). --cache DIR: the kernel cache to use and keep (default:
@@ -279,6 +280,34 @@ void check_closures(const gql::Compiler& cuda_compiler, const gql::Compiler& ope
               static_cast<long long>(n));
 }
 
+// The stdlib's single-source paths through NVRTC (its Bellman-Ford loop recognized as one device
+// traversal, whose --explain line says so) against the OpenMP JIT: distances equal bit for bit
+// (the fixpoint does not depend on the order of the relaxations), on weighted generated graphs.
+void check_sssp(const gql::Compiler& cuda_compiler, const gql::Compiler& openmp_compiler) {
+  using Sssp = gql::BoundKernel<gql::Vector<float>(const gql::Csr<float>&, int32_t)>;
+  const std::string spec = std::string(GQL_SOURCE_DIR) + "/stdlib/std/sssp.gql";
+  Sssp on_gpu = cuda_compiler.compile_file(spec).kernel("sssp").bind<gql::Vector<float>(const gql::Csr<float>&, int32_t)>();
+  Sssp on_cpu = openmp_compiler.compile_file(spec).kernel("sssp").bind<gql::Vector<float>(const gql::Csr<float>&, int32_t)>();
+  const bool small = gql::gpu_test::small_inputs();
+  const int scale = small ? 8 : 14;
+  const std::vector<std::pair<std::string, gql::Csr<float>>> graphs = [&] {
+    std::vector<std::pair<std::string, gql::Csr<float>>> out;
+    out.emplace_back("kron:" + std::to_string(scale) + " weighted", gql::kronecker<float>({.scale = scale, .weighted = true}));
+    out.emplace_back("urand:" + std::to_string(scale) + ":4 weighted",
+                     gql::urand<float>({.scale = scale, .edge_factor = 4, .weighted = true}));
+    return out;
+  }();
+  for (const auto& [name, g] : graphs) {
+    gql::KernelContext explained(true);
+    const gql::Vector<float> got = on_gpu.run(explained, g, 0);
+    bool traversal = false;
+    for (const std::string& line : explained.plan()) traversal |= line.find("single-source paths") != std::string::npos;
+    GPU_CHECK_MSG(traversal, "sssp on " + name + ": the device traversal did not run");
+    GPU_CHECK_MSG(same_vector(got, on_cpu(g, 0)), "sssp on " + name);
+    std::printf("sssp %s through NVRTC: %lld reached, equal\n", name.c_str(), static_cast<long long>(got.nvals()));
+  }
+}
+
 // The stdlib's LU through the JIT on the GPU (the library's factorization, no nvcc): P A = L U to
 // a relative residual of 1e-12 in f64, the straightforward products computed here.
 void check_lu(const gql::Compiler& cuda_compiler) {
@@ -354,6 +383,7 @@ void run(const std::string& cache_arg) {
     compare(cuda, openmp);
     compare_placements(cuda_modules, cuda, openmp);
     check_closures(cuda_compiler, openmp_compiler);
+    check_sssp(cuda_compiler, openmp_compiler);
     check_lu(cuda_compiler);
   }
   if (fresh) fs::remove_all(cache);

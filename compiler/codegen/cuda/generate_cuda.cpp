@@ -56,9 +56,17 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
         c.per_thread = static_cast<int>(schedule.per_thread);
         c.predecessors = o.kind == ir::OpKind::closure_paths;
         parts.closures.push_back(std::move(c));
-      } else if (o.kind != ir::OpKind::mxm && o.kind != ir::OpKind::vxm && o.kind != ir::OpKind::mxv) {
-        if (parts.other_gpu_op.empty()) parts.other_gpu_op = ir::to_string(o.kind);
-      } else {
+      } else if (o.kind == ir::OpKind::single_source_paths) {
+        const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
+        const auto& schedule = std::get<ir::TraversalSchedule>(o.schedule);
+        GpuPaths p;
+        p.semiring = si.name;
+        p.value_type = cpp_type(si.value_type);
+        p.graph_type = element(o.inputs.at(0));
+        p.delta_stepping = schedule.method == ir::TraversalMethod::delta_stepping;
+        p.balance = device_balance(schedule.balance);
+        parts.paths.push_back(std::move(p));
+      } else {  // a product: mxm, vxm or mxv
         const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
         GpuProduct p;
         p.kind = ir::to_string(o.kind);
@@ -109,6 +117,7 @@ CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions
          "#include <gql/device/spgemm_small_rows.cuh>\n#include <gql/device/vxm_kernels.cuh>\n"
          "#include <gql/swapped_operands.hpp>\n";
   if (!parts.closures.empty()) out += "#include <gql/device/closure_kernels.cuh>\n";
+  if (!parts.paths.empty()) out += "#include <gql/device/sssp_kernels.cuh>\n";
   out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += codegen::emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += codegen::emit_semiring_policy(s) + "\n";

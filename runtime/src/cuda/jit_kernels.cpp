@@ -96,6 +96,25 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
   return out;
 }
 
+std::vector<PathsKernelName> paths_kernel_names(const std::string& semiring, const std::string& value_type,
+                                                const std::string& graph_type, const gpu::SsspSchedule& schedule) {
+  using Slot = PathsKernelName::Slot;
+  const std::string ns = "&gql::device::", threads = std::to_string(device::traversal_block);
+  std::vector<PathsKernelName> out{
+      {Slot::init, {}, ns + "paths_init<" + threads + ", " + semiring + ">"},
+      {Slot::start, {}, ns + "paths_start<" + value_type + ">"},
+      {Slot::relax, schedule.balance,
+       ns + "paths_relax<" + threads + ", gql::device::LoadBalance::" + device::balance_name(schedule.balance) + ", " +
+           semiring + ", " + graph_type + ">"},
+      {Slot::relax_batched, {}, ns + "paths_relax_batched<" + threads + ", " + semiring + ", " + graph_type + ">"}};
+  if (schedule.kernel == gpu::PathsKernel::delta_stepping) {
+    out.push_back({Slot::split_near_far, {}, ns + "paths_split_near_far<" + threads + ", " + value_type + ">"});
+    out.push_back({Slot::refill_near, {}, ns + "paths_refill_near<" + threads + ", " + value_type + ">"});
+    out.push_back({Slot::far_least, {}, ns + "paths_far_least<" + threads + ", " + semiring + ">"});
+  }
+  return out;
+}
+
 std::string device_semiring_name(const std::string& semiring, bool bool_values) {
   return bool_values ? "gql::device::ByteValued<" + semiring + ">" : semiring;
 }

@@ -1,7 +1,7 @@
 // What the CUDA generator tells the JIT's NVRTC path about a module: its GPU products (semiring,
-// element types, value size on the device, sort chunk) and closures (semiring, value type, schedule,
-// predecessors), the first GPU op that is neither, and a device source that holds the semirings and
-// no host code.
+// element types, value size on the device, sort chunk), closures (semiring, value type, schedule,
+// predecessors) and single-source paths (semiring, types, schedule), and a device source that holds
+// the semirings and no host code.
 #include <gtest/gtest.h>
 
 #include "gql/compiler/codegen.hpp"
@@ -33,7 +33,6 @@ kernel two(G: graph<bool>) -> (graph<u64>, graph<bool>) {
   rows { large >= 4096: dense; small: sort(chunk = 1024); }
 }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "");
   ASSERT_EQ(parts.products.size(), 2u);
   EXPECT_EQ(parts.products[0].semiring, "count_bool_bool_u64");
   EXPECT_EQ(parts.products[0].a_type, "bool");
@@ -60,7 +59,6 @@ kernel spread(G: graph<bool>, v: vector<f64>) -> (vector<f64>, vector<f64>) {
   return (pushed, pulled);
 } schedule cuda { balance warp; }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "");
   ASSERT_EQ(parts.products.size(), 2u);
   EXPECT_EQ(parts.products[0].kind, "vxm");
   EXPECT_EQ(parts.products[1].kind, "mxv");
@@ -83,7 +81,6 @@ kernel apsp_paths(D: matrix<f32>) -> (matrix<f32>, matrix<i32>) {
   return closure(D over min_plus, paths);
 }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "");
   EXPECT_TRUE(parts.products.empty());
   ASSERT_EQ(parts.closures.size(), 2u);
   const GpuClosure& shared = parts.closures[0];
@@ -99,7 +96,7 @@ kernel apsp_paths(D: matrix<f32>) -> (matrix<f32>, matrix<i32>) {
   EXPECT_NE(parts.source.find("struct min_plus_f32_f32_f32"), std::string::npos);
 }
 
-TEST(CudaDeviceParts, NamesTheFirstGpuOpWithoutAnNvrtcPath) {
+TEST(CudaDeviceParts, DescribesARecognizedPathsLoop) {
   const CudaDeviceParts parts = parts_of(R"(
 semiring min_plus(a: f64, b: f64) -> f64 { con(a, b) = a + b; agg = min; }
 fn differs(a: f64, b: f64) -> bool = a != b;
@@ -109,17 +106,24 @@ kernel sssp(G: graph<f64>, src: vertex) -> vector<f64> {
   var changed = true;
   var rounds = 0;
   while (changed && rounds < rows(G)) {
-    var reached = dist * G over min_plus;
+    @relax var reached = dist * G over min_plus;
     var better = union(dist, reached, min);
     changed = nvals(better) != nvals(dist) || reduce(intersect(better, dist, differs), or);
     dist = better;
     rounds = rounds + 1;
   }
   return dist;
-}
+} schedule cuda { @relax: method delta_stepping; balance warp; }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "single_source_paths");
-  EXPECT_TRUE(parts.closures.empty());
+  ASSERT_EQ(parts.products.size(), 1u);  // the loop's vxm, kept as the traversal's fallback
+  EXPECT_EQ(parts.products[0].kind, "vxm");
+  ASSERT_EQ(parts.paths.size(), 1u);
+  EXPECT_EQ(parts.paths[0].semiring, "min_plus_f64_f64_f64");
+  EXPECT_EQ(parts.paths[0].value_type, "double");
+  EXPECT_EQ(parts.paths[0].graph_type, "double");
+  EXPECT_TRUE(parts.paths[0].delta_stepping);
+  EXPECT_EQ(parts.paths[0].balance, 1);  // warp, in gql::device::LoadBalance's order
+  EXPECT_NE(parts.source.find("#include <gql/device/sssp_kernels.cuh>"), std::string::npos);
   EXPECT_EQ(parts.source.find("closure_kernels.cuh"), std::string::npos);  // NVRTC parses only what it needs
 }
 
@@ -139,10 +143,10 @@ kernel bfs(G: graph<bool>, src: vertex) -> vector<i32> {
   return depth;
 }
 )");
-  EXPECT_EQ(parts.other_gpu_op, "");  // the loop is recognized as a BFS: the library's search
+  // The loop is recognized as a BFS: the library's search.
   EXPECT_TRUE(parts.products.empty());
   const CudaDeviceParts lu = parts_of("kernel f(A: matrix<f64>) -> (matrix<f64>, vector<i32>) { return lu(A); }");
-  EXPECT_EQ(lu.other_gpu_op, "");  // the library's LU
+  EXPECT_TRUE(lu.closures.empty());  // the library's LU
   EXPECT_TRUE(lu.products.empty());
 }
 

@@ -277,6 +277,32 @@ TEST(JitCuda, ClosuresTakeTheNvrtcPath) {
 #endif
 }
 
+TEST(JitCuda, SingleSourcePathsTakeTheNvrtcPath) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  // The stdlib's Bellman-Ford loop, recognized as single-source paths (its vxm kept as the fallback).
+  Log log;
+  const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + "/stdlib/std/sssp.gql");
+  const std::string said = log.all();
+  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  EXPECT_NE(said.find("GPU kernels "), std::string::npos) << said;
+  EXPECT_NE(m.source().find("gql::bind_paths_kernels<gqlgen::min_plus_f32_f32_f32, float>(*kernels, "
+                            "\"gqlgen::min_plus_f32_f32_f32\", \"float\", \"float\", gql::gpu::SsspSchedule{"),
+            std::string::npos)
+      << m.source();
+  auto sssp = m.kernel("sssp").bind<Vector<float>(const Csr<float>&, int32_t)>();
+  const Csr<float> G(3, 3, {0, 2, 3, 3}, {1, 2, 2}, {1.0f, 5.0f, 2.0f});  // 0 -> 1 -> 2 is shorter than 0 -> 2
+  if (device_count() > 0) {
+    const Vector<float> dist = sssp(G, 0);
+    ASSERT_EQ(dist.nvals(), 3);
+    EXPECT_EQ(dist.values()[2], 3.0f);
+  } else {
+    EXPECT_THROW((void)sssp(G, 0), Error);
+  }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
 TEST(JitCuda, BfsAndLuTakeTheHostCompilerAlone) {
 #ifdef GQL_JIT_HAVE_NVRTC
   // The example's BFS (a recognized BFS loop) and the stdlib's LU: neither depends on a semiring of

@@ -239,6 +239,63 @@ TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
   std::filesystem::remove_all(dir);
 }
 
+// Single-source paths: the schedule's push and the batched rounds always, delta-stepping's kernels
+// when it asks for them.
+TEST(NvrtcProducts, PathsKernelNamesFollowTheSchedule) {
+  using Slot = PathsKernelName::Slot;
+  const std::vector<PathsKernelName> plain = paths_kernel_names("S", "float", "bool", gpu::SsspSchedule{});
+  std::vector<std::string> expressions;
+  for (const PathsKernelName& n : plain) expressions.push_back(n.expression);
+  EXPECT_EQ(expressions, (std::vector<std::string>{
+                             "&gql::device::paths_init<256, S>", "&gql::device::paths_start<float>",
+                             "&gql::device::paths_relax<256, gql::device::LoadBalance::edge, S, bool>",
+                             "&gql::device::paths_relax_batched<256, S, bool>"}));
+  EXPECT_EQ(plain[2].slot, Slot::relax);
+  EXPECT_EQ(plain[2].balance, device::LoadBalance::edge);
+  const std::vector<PathsKernelName> delta = paths_kernel_names(
+      "S", "double", "double", gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, device::LoadBalance::warp});
+  ASSERT_EQ(delta.size(), 7u);
+  EXPECT_EQ(delta[2].expression, "&gql::device::paths_relax<256, gql::device::LoadBalance::warp, S, double>");
+  EXPECT_EQ(delta[2].balance, device::LoadBalance::warp);
+  EXPECT_EQ(delta[4].slot, Slot::split_near_far);
+  EXPECT_EQ(delta[5].expression, "&gql::device::paths_refill_near<256, double>");
+  EXPECT_EQ(delta[6].expression, "&gql::device::paths_far_least<256, S>");
+}
+
+TEST(NvrtcProducts, PathsKernelsCompile) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "gql-nvrtc-paths-test").string();
+  std::filesystem::remove_all(dir);
+  DiskCache cache(dir, 64 << 20);
+  const std::string source = R"(
+#include <gql/device/nvrtc_stdint.cuh>
+#include <gql/device/sssp_kernels.cuh>
+namespace gqlgen {
+struct min_plus_f32 {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr gql::Monoid monoid = gql::Monoid::min;
+  static constexpr bool reads_values = true;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  GQL_HD static float con(float a, float b, long long, long long, long long) { return a + b; }
+  GQL_HD static float agg(float x, float y) { return x < y ? x : y; }
+  GQL_HD static float zero() { return 1e30f; }
+  GQL_HD static float terminal() { return 0; }
+};
+}  // namespace gqlgen
+)";
+  std::vector<std::string> kernels;
+  for (const PathsKernelName& name :
+       paths_kernel_names("gqlgen::min_plus_f32", "float", "float",
+                          gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, device::LoadBalance::edge}))
+    kernels.push_back(name.expression);
+  const CacheKey key = nvrtc_cache_key(source, kernels, 90);
+  const NvrtcImages read = read_nvrtc_products(build_nvrtc_products(cache, key, source, "paths.cu", kernels, 90).path);
+  for (const std::string& k : kernels) EXPECT_EQ(read.kernels.count(k), 1u) << k;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gql::jit
 #endif

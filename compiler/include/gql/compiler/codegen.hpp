@@ -50,14 +50,25 @@ struct GpuClosure {
   bool predecessors = false;
 };
 
-// What NVRTC needs of a CUDA module: its products and closures, the device source that defines their
-// semirings (the module's functions and semiring policies, in namespace gqlgen, with the runtime's
-// device headers), and, when some GPU op is none of those nor a BFS or LU (which need no kernel of
-// the spec's: the runtime library holds them whole), that op's kind.
+// A recognized single-source paths loop of a CUDA module as the JIT's NVRTC path builds it: the
+// semiring's policy struct (in namespace gqlgen), its value type and the graph's element type as
+// generated code spells them, and the schedule's choices of kernel (delta-stepping or Bellman-Ford;
+// the push's load balance in gql::device::LoadBalance's order).
+struct GpuPaths {
+  std::string semiring;
+  std::string value_type, graph_type;
+  bool delta_stepping = false;
+  int balance = 3;
+};
+
+// What NVRTC needs of a CUDA module: its products, closures and paths, and the device source that
+// defines their semirings (the module's functions and semiring policies, in namespace gqlgen, with
+// the runtime's device headers). A BFS and LU need no kernel of the spec's: the runtime library
+// holds them whole.
 struct CudaDeviceParts {
   std::vector<GpuProduct> products;
   std::vector<GpuClosure> closures;
-  std::string other_gpu_op;  // empty when every GPU op is a product, a closure, a BFS or LU
+  std::vector<GpuPaths> paths;
   std::string source;
 };
 CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions& options);

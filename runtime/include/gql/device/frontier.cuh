@@ -6,17 +6,9 @@
 
 #include "gql/device/csr_view.cuh"
 #include "gql/device/load_balance.cuh"
+#include "gql/device/step_counters.cuh"
 
 namespace gql::device {
-
-// What a step leaves for the host: the next frontier's size and edges, and the work it did.
-struct StepCounters {
-  unsigned long long next_size;       // vertices in the next frontier
-  unsigned long long next_out_edges;  // their out-degrees in G: the next frontier's edges
-  unsigned long long next_in_edges;   // their in-degrees (rows of GT): edges no longer open
-  unsigned long long examined;        // adjacency entries read (counted on the device by pull steps)
-  unsigned long long stopped;         // a step of a device-driven batch that did not run (see sssp.hpp)
-};
 
 __device__ __forceinline__ bool bit_is_set(const unsigned* bits, long long v) {
   return (bits[v >> 5] >> (v & 31)) & 1u;

@@ -2,12 +2,11 @@
 // structure on the device, the two queues (this step's and the next), the grid of a push step under
 // each LoadBalance (with the scan of the queue's degrees that splits its edges into equal tiles for
 // the edge-balanced one), and the step counters, read once per step through pinned memory (the
-// host's only wait in a step). Host code compiled by nvcc.
+// host's only wait in a step). Host code; compiles with nvcc or a host compiler (the scan of a
+// queue's degrees is the runtime library's, runtime/src/cuda/frontier_scan.cu).
 #pragma once
 
 #include <cuda_runtime_api.h>
-
-#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,7 +14,8 @@
 #include <utility>
 
 #include "gql/device.hpp"
-#include "gql/device/frontier.cuh"
+#include "gql/device/load_balance.cuh"
+#include "gql/device/step_counters.cuh"
 
 namespace gql::gpu {
 
@@ -66,6 +66,14 @@ void for_each_balance(F&& f) {
   f(std::integral_constant<LoadBalance, LoadBalance::edge>{});
 }
 
+// The scratch bytes scan_queue_degrees needs for queues of up to `n` vertices.
+size_t queue_scan_bytes(int64_t n, cudaStream_t stream);
+// scan[i] = the sum of the degrees (under `offsets`) of queue[0..i), degrees[i] = queue[i]'s degree,
+// on `stream`, in at most `blocks` blocks.
+void scan_queue_degrees(const offset_t* offsets, const index_t* queue, long long queue_size, long long* degrees,
+                        long long* scan, unsigned char* scratch, size_t scratch_bytes, unsigned blocks,
+                        cudaStream_t stream);
+
 // A graph's structure (row offsets and column indices) on the device; values stay on the host.
 class DeviceStructure {
  public:
@@ -98,15 +106,10 @@ class FrontierQueues {
         next_(static_cast<size_t>(std::max<int64_t>(n, 1))),
         degrees_(static_cast<size_t>(std::max<int64_t>(n, 1))),
         scan_(static_cast<size_t>(std::max<int64_t>(n, 1))),
+        scan_temp_(std::max<size_t>(queue_scan_bytes(std::max<int64_t>(n, 1), stream.get()), 1)),
         counters_(2),
         host_counters_(1),
-        resident_(resident_blocks()) {
-    size_t bytes = 0;
-    GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const long long*>(nullptr),
-                                                 static_cast<long long*>(nullptr), static_cast<int>(std::max<int64_t>(n, 1)),
-                                                 stream.get()));
-    scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
-  }
+        resident_(resident_blocks()) {}
 
   index_t* queue() noexcept { return queue_.data(); }
   index_t* next() noexcept { return next_.data(); }
@@ -119,12 +122,8 @@ class FrontierQueues {
 
   // scan()[i] = the sum of the degrees (under `offsets`) of queue()[0..i).
   void scan_degrees(const offset_t* offsets, long long queue_size) {
-    device::queue_degrees<traversal_block><<<grid_for(queue_size, resident_), traversal_block, 0, stream_.get()>>>(
-        offsets, queue_.data(), queue_size, degrees_.data());
-    GQL_CUDA_CHECK_LAUNCH();
-    size_t bytes = scan_temp_.size();
-    GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.data(), bytes, degrees_.data(), scan_.data(),
-                                                 static_cast<int>(queue_size), stream_.get()));
+    scan_queue_degrees(offsets, queue_.data(), queue_size, degrees_.data(), scan_.data(), scan_temp_.data(),
+                       scan_temp_.size(), grid_for(queue_size, resident_), stream_.get());
   }
 
   // Prepares a push step over the queue's `size` vertices with `edges` out-edges under `offsets`

@@ -1,12 +1,11 @@
 // How host code built without nvcc (the JIT's) gets the kernels of its GPU products (mxm, vxm,
-// mxv) and closures. The kernels that depend on the semiring are built by NVRTC from the spec's
+// mxv), closures and single-source paths. The kernels that depend on the semiring are built by NVRTC from the spec's
 // semiring structs and found by their name expressions (spgemm_semiring_kernel_names,
-// vxm_push_kernel_name, closure_kernel_names); the products' other kernels come precompiled with the
-// library for each shape of gql/device/product_shapes.hpp. When the JIT has loaded a spec's code, the
-// spec's entry shims bind each op's semiring (bind_spgemm_kernels, bind_vxm_kernels,
-// bind_closure_kernels); gql::gpu::mxm, vxm, mxv and closure then look their tables up
-// (registered_spgemm_kernels, registered_vxm_kernels, registered_closure_kernels), which builds them
-// at the first op: the GPU kernels are loaded, and the CUDA driver started, by the first call that
+// vxm_push_kernel_name, closure_kernel_names, paths_kernel_names); the products' other kernels come
+// precompiled with the library for each shape of gql/device/product_shapes.hpp. When the JIT has
+// loaded a spec's code, the spec's entry shims bind each op's semiring (bind_spgemm_kernels,
+// bind_vxm_kernels, bind_closure_kernels, bind_paths_kernels); the ops then look their tables up
+// (registered_spgemm_kernels, ...), which builds them at the first op: the GPU kernels are loaded, and the CUDA driver started, by the first call that
 // needs them, not by loading the code.
 #pragma once
 
@@ -21,6 +20,8 @@
 #include "gql/device/closure_kernel_table.hpp"
 #include "gql/device/closure_plan.hpp"
 #include "gql/device/load_balance.cuh"
+#include "gql/device/sssp_kernel_table.hpp"
+#include "gql/device/sssp_schedule.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
 #include "gql/device/vector_products.hpp"
 #include "gql/error.hpp"
@@ -77,6 +78,21 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
                                                     size_t value_bytes, const gpu::ClosureSchedule& schedule,
                                                     bool predecessors);
 
+// A kernel of device single-source paths: its name expression and the entry of
+// gpu::PathsKernelTable it fills.
+struct PathsKernelName {
+  enum class Slot { init, start, relax, relax_batched, split_near_far, refill_near, far_least };
+  Slot slot = Slot::init;
+  device::LoadBalance balance = device::LoadBalance::edge;  // relax: how it maps edges to threads
+  std::string expression;
+};
+
+// The kernels single-source paths over the semiring named `semiring` may launch under `schedule`,
+// values of `value_type` over graphs of `graph_type` (C++ names): delta-stepping's only when the
+// schedule asks for it.
+std::vector<PathsKernelName> paths_kernel_names(const std::string& semiring, const std::string& value_type,
+                                                const std::string& graph_type, const gpu::SsspSchedule& schedule);
+
 namespace detail {
 // This library's tables by device semiring type (one per loaded kernel library: each links its own
 // copy of the runtime). A table is built by its steps, in the order added, at its first use.
@@ -110,6 +126,24 @@ void bind_closure_names(gpu::ClosureKernelTable<V>& table, const std::vector<Clo
       case Slot::tile_panels: table.tiles.at(at).panels.address = address; break;
       case Slot::tile_rest: table.tiles.at(at).rest.address = address; break;
       case Slot::gemm: table.gemm[name.dpx_of_semiring && table.dpx_capable].at(at).address = address; break;
+    }
+  }
+}
+
+template <class V, class TG>
+void bind_paths_names(gpu::PathsKernelTable<V, TG>& table, const std::vector<PathsKernelName>& names,
+                      const DeviceKernelResolver& resolver) {
+  using Slot = PathsKernelName::Slot;
+  for (const PathsKernelName& name : names) {
+    const void* address = resolver.kernel(name.expression);
+    switch (name.slot) {
+      case Slot::init: table.init.address = address; break;
+      case Slot::start: table.start.address = address; break;
+      case Slot::relax: table.relax.at(static_cast<size_t>(name.balance)).address = address; break;
+      case Slot::relax_batched: table.relax_batched.address = address; break;
+      case Slot::split_near_far: table.split_near_far.address = address; break;
+      case Slot::refill_near: table.refill_near.address = address; break;
+      case Slot::far_least: table.far_least.address = address; break;
     }
   }
 }
@@ -164,6 +198,34 @@ const gpu::ClosureKernelTable<typename S::value_type>& registered_closure_kernel
   if (!stored)
     throw Error(ErrorKind::internal, std::string("no GPU closure kernels were bound for the semiring ") + typeid(S).name());
   return *static_cast<const gpu::ClosureKernelTable<typename S::value_type>*>(stored.get());
+}
+
+// The key of a paths table: its semiring and graph type.
+template <class S, class TG>
+struct PathsTableKey {};
+
+// Binds single-source paths over the semiring S (named `semiring`, its values `value_type`) on graphs
+// of TG (named `graph_type`) under `schedule` to the resolver's kernels. The resolver must outlive
+// the table's first use.
+template <class S, class TG>
+void bind_paths_kernels(const DeviceKernelResolver& resolver, const std::string& semiring,
+                        const std::string& value_type, const std::string& graph_type,
+                        const gpu::SsspSchedule& schedule) {
+  using Table = gpu::PathsKernelTable<typename S::value_type, TG>;
+  detail::add_kernel_table_step(
+      typeid(PathsTableKey<S, TG>),
+      [&resolver, names = paths_kernel_names(semiring, value_type, graph_type, schedule)](std::shared_ptr<void>& stored) {
+        if (!stored) stored = std::make_shared<Table>();
+        detail::bind_paths_names(*static_cast<Table*>(stored.get()), names, resolver);
+      });
+}
+
+template <class S, class TG>
+const gpu::PathsKernelTable<typename S::value_type, TG>& registered_paths_kernels() {
+  const std::shared_ptr<void> stored = detail::kernel_table(typeid(PathsTableKey<S, TG>));
+  if (!stored)
+    throw Error(ErrorKind::internal, std::string("no GPU paths kernels were bound for the semiring ") + typeid(S).name());
+  return *static_cast<const gpu::PathsKernelTable<typename S::value_type, TG>*>(stored.get());
 }
 
 template <class S, class TV, class TG>

@@ -7,8 +7,9 @@
 // otherwise). SsspSchedule{PathsKernel::delta_stepping} relaxes only the improved vertices below a
 // threshold each round (near-far delta-stepping, for min semirings), the rest waiting until the
 // threshold passes them. The fixpoint is the same whatever the order of the relaxations, so the
-// values equal the CPU's bit for bit. The graph stays on the device across searches. Host code
-// compiled by nvcc.
+// values equal the CPU's bit for bit. The graph stays on the device across searches. Host code; it
+// launches through a kernel table (sssp_kernel_table.hpp), so it compiles with nvcc (the kernel
+// templates instantiated here) or a host compiler (the JIT's, with the kernels NVRTC built).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -25,25 +26,34 @@
 #include "gql/cpu/traversal.hpp"
 #include "gql/device.hpp"
 #include "gql/device/frontier.hpp"
-#include "gql/device/sssp_kernels.cuh"
+#include "gql/device/sssp_kernel_table.hpp"
+#include "gql/device/sssp_schedule.hpp"
+
+#if defined(__CUDACC__)
+#include "gql/device/sssp_instances.hpp"
+#else
+#include "gql/device/jit_kernels.hpp"
+#endif
 
 namespace gql::gpu {
 
-// How device single-source paths step; never what they find.
-enum class PathsKernel {
-  bellman_ford,    // every vertex improved in a round is relaxed in the next
-  delta_stepping,  // only those below a threshold, raised by delta when none is left (min semirings)
-};
+using cpu::TraversalStats;
 
-struct SsspSchedule {
-  PathsKernel kernel = PathsKernel::bellman_ford;
-  // Delta-stepping's bucket width; 0: 32 x the mean weight / the mean out-degree (a warp's worth of
-  // edges per bucket and vertex). Integer values round it up to a whole step.
-  double delta = 0;
-  // How rounds over large frontiers map the frontier's edges to threads (small frontiers run in
-  // device-driven batches, a thread per vertex, whatever it says).
-  LoadBalance balance = LoadBalance::edge;
-};
+namespace detail {
+
+// The kernels of paths over the semiring S and graphs of TG: the templates instantiated here (nvcc),
+// or those the JIT bound from NVRTC's build (a host compiler).
+template <class S, class TG>
+const PathsKernelTable<typename S::value_type, TG>& paths_kernel_table() {
+#if defined(__CUDACC__)
+  static const PathsKernelTable<typename S::value_type, TG> table = paths_kernels<S, TG>();
+  return table;
+#else
+  return registered_paths_kernels<S, TG>();
+#endif
+}
+
+}  // namespace detail
 
 template <class S, class TG>
 class DevicePaths {
@@ -103,15 +113,11 @@ class DevicePaths {
   // through it, e.g. a negative cycle under min_plus).
   TraversalStats run(int64_t source, V source_value) {
     cpu::detail::check_source(n_, source, "single_source_paths");
-    const cudaStream_t s = stream_.get();
-    device::paths_init<device::traversal_block, S><<<detail::grid_for(n_, queues_->resident()),
-                                                     device::traversal_block, 0, s>>>(value_.data(), stamp_.data(),
-                                                                                      reached_.data(), n_);
-    GQL_CUDA_CHECK_LAUNCH();
+    launch(kernels_.init, detail::grid_for(n_, queues_->resident()), device::traversal_block, 0, stream_,
+           value_.data(), stamp_.data(), reached_.data(), n_);
     queues_->clear_counters();
-    device::paths_start<V><<<1, 1, 0, s>>>(source, source_value, g_.offsets(), value_.data(), reached_.data(),
-                                           queues_->queue(), queues_->counters());
-    GQL_CUDA_CHECK_LAUNCH();
+    launch(kernels_.start, 1, 1, 0, stream_, source, source_value, g_.offsets(), value_.data(), reached_.data(),
+           queues_->queue(), queues_->counters());
     device::StepCounters counters = queues_->read_counters();
     TraversalStats stats;
     int round = 0;  // rounds run so far (the stamp of the next is round + 1)
@@ -167,10 +173,9 @@ class DevicePaths {
     GQL_CUDA_CHECK(cudaMemsetAsync(batch_.data() + 1, 0, batch_rounds * sizeof(device::StepCounters), s));
     const unsigned grid = detail::grid_for(static_cast<long long>(batch_edge_limit), queues_->resident());
     for (int j = 1; j <= batch_rounds; ++j) {
-      device::paths_relax_batched<device::traversal_block, S, TG><<<grid, device::traversal_block, 0, s>>>(
-          view(), source, queues_->queue(), batch_.data() + j - 1, batch_edge_limit, value_.data(), reached_.data(),
-          stamp_.data(), round + j, queues_->next(), batch_.data() + j);
-      GQL_CUDA_CHECK_LAUNCH();
+      launch(kernels_.relax_batched, grid, device::traversal_block, 0, stream_, view(), source, queues_->queue(),
+             batch_.data() + j - 1, batch_edge_limit, value_.data(), reached_.data(), stamp_.data(), round + j,
+             queues_->next(), batch_.data() + j);
       queues_->swap_queues();
     }
     GQL_CUDA_CHECK(cudaMemcpyAsync(batch_host_.data() + 1, batch_.data() + 1,
@@ -199,14 +204,9 @@ class DevicePaths {
     if (edges > 0) {
       const unsigned grid = queues_->prepare_push(balance_, g_.offsets(), size, edges);
       ++round;
-      detail::with_balance(balance_, [&](auto balance) {
-        device::paths_relax<device::traversal_block, decltype(balance)::value, S, TG>
-            <<<grid, device::traversal_block, 0, stream_.get()>>>(view(), source, queues_->queue(), queues_->scan(),
-                                                                  size, edges, value_.data(), reached_.data(),
-                                                                  stamp_.data(), round, queues_->next(),
-                                                                  queues_->counters());
-        GQL_CUDA_CHECK_LAUNCH();
-      });
+      launch(kernels_.relax[static_cast<size_t>(balance_)], grid, device::traversal_block, 0, stream_, view(), source,
+             queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(), stamp_.data(), round,
+             queues_->next(), queues_->counters());
     }
     queues_->swap_queues();
     stats.edges_examined += edges;
@@ -238,11 +238,9 @@ class DevicePaths {
                                        cudaMemcpyHostToDevice, s));
         if (relaxed.next_size > 0) {
           const auto size = static_cast<long long>(relaxed.next_size);
-          device::paths_split_near_far<device::traversal_block, V>
-              <<<detail::grid_for(size, queues_->resident()), device::traversal_block, 0, s>>>(
-                  g_.offsets(), queues_->queue(), size, value_.data(), threshold, queues_->next(),
-                  queues_->counters(), far_.data(), far_size_.data(), in_far_.data());
-          GQL_CUDA_CHECK_LAUNCH();
+          launch(kernels_.split_near_far, detail::grid_for(size, queues_->resident()), device::traversal_block, 0,
+                 stream_, g_.offsets(), queues_->queue(), size, value_.data(), threshold, queues_->next(),
+                 queues_->counters(), far_.data(), far_size_.data(), in_far_.data());
         }
         queues_->swap_queues();
         counters = read_with_far_size(far_count);
@@ -252,10 +250,8 @@ class DevicePaths {
       least_host_[0] = S::zero();
       GQL_CUDA_CHECK(cudaMemcpyAsync(least_.data(), least_host_.data(), sizeof(V), cudaMemcpyHostToDevice, s));
       const auto waiting = static_cast<long long>(far_count);
-      device::paths_far_least<device::traversal_block, S>
-          <<<detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0, s>>>(
-              far_.data(), waiting, value_.data(), least_.data());
-      GQL_CUDA_CHECK_LAUNCH();
+      launch(kernels_.far_least, detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0, stream_,
+             far_.data(), waiting, value_.data(), least_.data());
       GQL_CUDA_CHECK(cudaMemcpyAsync(least_host_.data(), least_.data(), sizeof(V), cudaMemcpyDeviceToHost, s));
       stream_.synchronize();
       const V least = least_host_[0];
@@ -271,11 +267,9 @@ class DevicePaths {
       far_host_[0] = 0;
       GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
                                      cudaMemcpyHostToDevice, s));
-      device::paths_refill_near<device::traversal_block, V>
-          <<<detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0, s>>>(
-              g_.offsets(), far_.data(), waiting, value_.data(), threshold, queues_->queue(), queues_->counters(),
-              far_out_.data(), far_size_.data(), in_far_.data());
-      GQL_CUDA_CHECK_LAUNCH();
+      launch(kernels_.refill_near, detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0,
+             stream_, g_.offsets(), far_.data(), waiting, value_.data(), threshold, queues_->queue(),
+             queues_->counters(), far_out_.data(), far_size_.data(), in_far_.data());
       std::swap(far_, far_out_);
       counters = read_with_far_size(far_count);  // the least waiting vertex at least is near now
     }
@@ -293,6 +287,7 @@ class DevicePaths {
   static constexpr int batch_rounds = 16;
   static constexpr unsigned long long batch_edge_limit = 1u << 15;
 
+  const PathsKernelTable<V, TG>& kernels_ = detail::paths_kernel_table<S, TG>();
   int64_t n_;
   Stream stream_;
   detail::DeviceStructure g_;

@@ -7,8 +7,8 @@
 //
 // Host code. With nvcc the definitions are here. A host compiler (the JIT's host code) sees the
 // declaration of bfs_levels only, whose instantiations for every graph element type the runtime
-// library holds (a BFS's levels do not depend on a semiring, so it needs no kernels of the spec's);
-// single-source paths, whose kernels do, need nvcc.
+// library holds (a BFS's levels do not depend on a semiring, so it needs no kernels of the spec's),
+// and single-source paths with the kernels NVRTC built for the spec's semiring (sssp.hpp).
 #pragma once
 
 #include <cstdint>
@@ -19,9 +19,10 @@
 #include "gql/device.hpp"
 #include "gql/device/bfs_schedule.hpp"
 
+#include "gql/device/sssp.hpp"
+
 #if defined(__CUDACC__)
 #include "gql/device/bfs.hpp"
-#include "gql/device/sssp.hpp"
 #endif
 
 namespace gql::gpu {
@@ -48,7 +49,6 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
 ;
 #endif
 
-#if defined(__CUDACC__)
 // Single-source paths over a selective semiring S (see cpu::single_source_paths); the schedule
 // changes the order of the relaxations, not the values.
 template <class S, class TG>
@@ -62,6 +62,5 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
   if (stats) *stats = local;
   return search.values();
 }
-#endif
 
 }  // namespace gql::gpu

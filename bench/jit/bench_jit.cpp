@@ -36,8 +36,15 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 
+// The kernel made callable: fof bound with its C++ signature (the bind's check timed too), any other
+// kernel looked up.
+void make_callable(const gql::Module& m, const std::string& kernel) {
+  if (kernel == "fof") (void)m.kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
+  else (void)m.kernel(kernel);
+}
+
 void ready(const gql::Compiler& compiler, const std::string& spec, const std::string& kernel) {
-  (void)compiler.compile_file(spec).kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
+  make_callable(compiler.compile_file(spec), kernel);
 }
 
 // User + system seconds of this process and of its waited-for children (the host compilers).
@@ -107,7 +114,7 @@ int main(int argc, char** argv) try {
   // The same spec under another name: the generated source names it, so the key is new.
   const std::string text = read_text(spec), stem = std::filesystem::path(spec).stem().string();
   const auto ready_as = [&](const gql::Compiler& c, const std::string& name) {
-    (void)c.compile_source(text, name).kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
+    make_callable(c.compile_source(text, name), kernel);
   };
   for (int run = 0; run < cold_runs; ++run) time_cold(precompiled, [&] { ready_as(compiler, stem + "-" + std::to_string(run) + ".gql"); });
   if (cuda) {
@@ -143,7 +150,7 @@ int main(int argc, char** argv) try {
   const double hot_compile = since(t) / hot_runs;
   const gql::Module m = compiler.compile_file(spec);
   t = Clock::now();
-  for (int n = 0; n < hot_runs; ++n) (void)m.kernel(kernel).bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();
+  for (int n = 0; n < hot_runs; ++n) make_callable(m, kernel);
   const double hot_bind = since(t) / hot_runs;
 
   const std::string compiler_name = cuda ? "CUDA target"
@@ -177,7 +184,8 @@ int main(int argc, char** argv) try {
   emit("warm: main() to Compiler constructed", "gql-variant", summarize(warm_construct),
        "the part of main() to ready before compile_file (finding the compilers, the GPU's architecture)");
   emit("hot: compile_file again", "gql-variant", summarize({hot_compile}), "memoized module, mean of 100000");
-  emit("hot: kernel lookup + bind", "gql-variant", summarize({hot_bind}), "mean of 100000");
+  emit(kernel == "fof" ? "hot: kernel lookup + bind" : "hot: kernel lookup", "gql-variant", summarize({hot_bind}),
+       "mean of 100000");
   if (cuda) {
     std::fprintf(stderr,
                  "jit cuda %s: cold %.3f s (CPU %.2f s) in a fresh cache, %.3f s (CPU %.2f s) with the precompiled headers "

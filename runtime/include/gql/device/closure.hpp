@@ -333,6 +333,40 @@ void closure_out_of_core(const ClosureKernelTable<V>& k, V* host, const ClosureP
 
 }  // namespace detail
 
+// The closure under `plan` of the plan.n x plan.n row-major matrix at `host` in place, with
+// predecessors when `pred` (as many entries) is given, on `stream` (out of core: its first lane),
+// with the kernels of `k`. Returns when done.
+template <class V>
+void closure_in_place(const ClosureKernelTable<V>& k, V* host, int32_t* pred, const ClosurePlan& plan, Stream stream) {
+  const int64_t n = plan.n;
+  if (n == 0) return;
+  if (plan.out_of_core) return detail::closure_out_of_core(k, host, plan, std::move(stream));
+  const cudaStream_t s = stream.get();
+  const int64_t ld = plan.padded;
+  const size_t entries = static_cast<size_t>(ld) * static_cast<size_t>(ld);
+  DeviceBuffer<V> d(entries);
+  detail::fill_on_device(k.fill, d.data(), entries, k.zero, 1024, s);
+  detail::copy_block(d.data(), ld, host, n, n, n, cudaMemcpyHostToDevice, s);
+  DeviceBuffer<int32_t> p(pred ? entries : 0);
+  if (pred) {
+    detail::fill_on_device(k.fill_predecessors, p.data(), entries, -1, 1024, s);
+    detail::copy_block(p.data(), ld, pred, n, n, n, cudaMemcpyHostToDevice, s);
+  }
+  closure_on_device(k, d.data(), pred ? p.data() : nullptr, n, ld, 0, plan, s);
+  detail::copy_block(host, n, d.data(), ld, n, n, cudaMemcpyDeviceToHost, s);
+  if (pred) detail::copy_block(pred, n, p.data(), ld, n, n, cudaMemcpyDeviceToHost, s);
+  stream.synchronize();
+}
+
+// The library holds the driver for these value types (runtime/src/cuda/closure_driver.cpp), so that
+// code calling a closure only compiles the few lines of closure() below (a second of the JIT's host
+// compile otherwise).
+#define GQL_CLOSURE_VALUE_TYPES(X) X(bool) X(int32_t) X(int64_t) X(uint32_t) X(uint64_t) X(float) X(double)
+#define GQL_CLOSURE_DRIVER(V) \
+  extern template void closure_in_place<V>(const ClosureKernelTable<V>&, V*, int32_t*, const ClosurePlan&, Stream);
+GQL_CLOSURE_VALUE_TYPES(GQL_CLOSURE_DRIVER)
+#undef GQL_CLOSURE_DRIVER
+
 // closure(D over S) on the GPU in place, as gql::cpu::closure (pred from initial_predecessors, updated
 // along when given); runs on `stream` (out of core: its first lane). Returns the plan that ran.
 template <class S, class T>
@@ -348,29 +382,10 @@ ClosurePlan closure(Matrix<T>& D, const DeviceClosureOptions& options = {}, Matr
                                       ", not square");
   if (pred && (pred->n_rows() != n || pred->n_cols() != n))
     throw Error(ErrorKind::usage, "closure: the predecessor matrix's shape differs from the matrix's");
-  ClosurePlan plan = plan_closure<S>(n, options, pred != nullptr);
-  if (n == 0) return plan;
-  const ClosureKernelTable<V>& k = detail::closure_kernel_table<S>();
-  V* host = reinterpret_cast<V*>(D.data().data());
-  if (plan.out_of_core) {
-    detail::closure_out_of_core(k, host, plan, std::move(stream));
-    return plan;
-  }
-  const cudaStream_t s = stream.get();
-  const int64_t ld = plan.padded;
-  const size_t entries = static_cast<size_t>(ld) * static_cast<size_t>(ld);
-  DeviceBuffer<V> d(entries);
-  detail::fill_on_device(k.fill, d.data(), entries, k.zero, 1024, s);
-  detail::copy_block(d.data(), ld, host, n, n, n, cudaMemcpyHostToDevice, s);
-  DeviceBuffer<int32_t> p(pred ? entries : 0);
-  if (pred) {
-    detail::fill_on_device(k.fill_predecessors, p.data(), entries, -1, 1024, s);
-    detail::copy_block(p.data(), ld, pred->data().data(), n, n, n, cudaMemcpyHostToDevice, s);
-  }
-  closure_on_device(k, d.data(), pred ? p.data() : nullptr, n, ld, 0, plan, s);
-  detail::copy_block(host, n, d.data(), ld, n, n, cudaMemcpyDeviceToHost, s);
-  if (pred) detail::copy_block(pred->data().data(), n, p.data(), ld, n, n, cudaMemcpyDeviceToHost, s);
-  stream.synchronize();
+  const ClosurePlan plan = plan_closure<S>(n, options, pred != nullptr);
+  if (n > 0)
+    closure_in_place(detail::closure_kernel_table<S>(), reinterpret_cast<V*>(D.data().data()),
+                     pred ? pred->data().data() : nullptr, plan, std::move(stream));
   return plan;
 }
 

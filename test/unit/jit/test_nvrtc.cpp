@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "nvrtc_products.hpp"
 #include "disk_cache.hpp"
@@ -31,6 +32,30 @@ extern "C" __global__ void relax(const float* a, const float* b, float* c, int n
   if (i < n) c[i] = min_plus::agg(c[i], min_plus::con(a[i], b[i]));
 }
 )";
+
+// A device source of the runtime's `headers` and an f32 min-plus policy, gqlgen::min_plus_f32, as the
+// code generator writes one.
+std::string min_plus_f32_source(const std::vector<std::string>& headers) {
+  std::string source = "#include <gql/device/nvrtc_stdint.cuh>\n";
+  for (const std::string& h : headers) source += "#include <" + h + ">\n";
+  return source + R"(
+namespace gqlgen {
+struct min_plus_f32 {
+  using a_type = float;
+  using b_type = float;
+  using value_type = float;
+  static constexpr gql::Monoid monoid = gql::Monoid::min;
+  static constexpr bool reads_values = true;
+  static constexpr bool positional = false;
+  static constexpr bool has_terminal = false;
+  GQL_HD static float con(float a, float b, long long, long long, long long) { return a + b; }
+  GQL_HD static float agg(float x, float y) { return x < y ? x : y; }
+  GQL_HD static float zero() { return 1e30f; }
+  GQL_HD static float terminal() { return 0; }
+};
+}  // namespace gqlgen
+)";
+}
 
 TEST(Nvrtc, CompilesKernelsWithEmbeddedHeadersToCubin) {
   const CudaBinary binary = nvrtc_compile(min_plus_kernel, "relax.cu", 90, nvrtc_default_options());
@@ -118,26 +143,8 @@ TEST(NvrtcProducts, BuildsAProductsKernelsAndReadsThemBack) {
   const std::string dir = (std::filesystem::temp_directory_path() / "gql-test-nvrtc-products").string();
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 64 << 20);
-  const std::string source = R"(
-#include <gql/device/nvrtc_stdint.cuh>
-#include <gql/device/spgemm_large_rows.cuh>
-#include <gql/device/spgemm_small_rows.cuh>
-namespace gqlgen {
-struct min_plus_f32 {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  GQL_HD static float con(float a, float b, long long, long long, long long) { return a + b; }
-  GQL_HD static float agg(float x, float y) { return x < y ? x : y; }
-  GQL_HD static float zero() { return 1e30f; }
-  GQL_HD static float terminal() { return 0; }
-};
-}  // namespace gqlgen
-)";
+  const std::string source =
+      min_plus_f32_source({"gql/device/spgemm_large_rows.cuh", "gql/device/spgemm_small_rows.cuh"});
   const SpgemmSemiringKernelNames names = spgemm_semiring_kernel_names("gqlgen::min_plus_f32", 4, 0);
   const std::vector<std::string> kernels = {names.tiny_rows, names.large_rows};
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);
@@ -266,25 +273,7 @@ TEST(NvrtcProducts, PathsKernelsCompile) {
   const std::string dir = (std::filesystem::temp_directory_path() / "gql-nvrtc-paths-test").string();
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 64 << 20);
-  const std::string source = R"(
-#include <gql/device/nvrtc_stdint.cuh>
-#include <gql/device/sssp_kernels.cuh>
-namespace gqlgen {
-struct min_plus_f32 {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  GQL_HD static float con(float a, float b, long long, long long, long long) { return a + b; }
-  GQL_HD static float agg(float x, float y) { return x < y ? x : y; }
-  GQL_HD static float zero() { return 1e30f; }
-  GQL_HD static float terminal() { return 0; }
-};
-}  // namespace gqlgen
-)";
+  const std::string source = min_plus_f32_source({"gql/device/sssp_kernels.cuh"});
   std::vector<std::string> kernels;
   for (const PathsKernelName& name :
        paths_kernel_names("gqlgen::min_plus_f32", "float", "float",

@@ -91,6 +91,13 @@ gpu::SsspSchedule paths_schedule(const compiler::GpuPaths& p) {
   return schedule;
 }
 
+// The kernels' choice of a paths schedule (delta's width does not choose any).
+std::string cpp_literal(const gpu::SsspSchedule& s) {
+  return std::string("gql::gpu::SsspSchedule{gql::gpu::PathsKernel::") +
+         (s.kernel == gpu::PathsKernel::delta_stepping ? "delta_stepping" : "bellman_ford") +
+         ", 0, gql::device::LoadBalance::" + device::balance_name(s.balance) + "}";
+}
+
 std::vector<PathsKernelName> paths_names(const compiler::GpuPaths& p) {
   return paths_kernel_names("gqlgen::" + p.semiring, p.value_type, p.graph_type, paths_schedule(p));
 }
@@ -139,13 +146,10 @@ std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& part
   for (const compiler::GpuClosure& c : parts.closures)
     out += "    gql::bind_closure_kernels<gqlgen::" + c.semiring + ">(*kernels, \"gqlgen::" + c.semiring + "\", \"" +
            c.value_type + "\", " + cpp_literal(closure_schedule(c)) + ", " + (c.predecessors ? "true" : "false") + ");\n";
-  for (const compiler::GpuPaths& p : parts.paths) {
-    const gpu::SsspSchedule schedule = paths_schedule(p);
+  for (const compiler::GpuPaths& p : parts.paths)
     out += "    gql::bind_paths_kernels<gqlgen::" + p.semiring + ", " + p.graph_type + ">(*kernels, \"gqlgen::" +
-           p.semiring + "\", \"" + p.value_type + "\", \"" + p.graph_type + "\", gql::gpu::SsspSchedule{" +
-           "gql::gpu::PathsKernel::" + (p.delta_stepping ? "delta_stepping" : "bellman_ford") +
-           ", 0, gql::device::LoadBalance::" + device::balance_name(schedule.balance) + "});\n";
-  }
+           p.semiring + "\", \"" + p.value_type + "\", \"" + p.graph_type + "\", " + cpp_literal(paths_schedule(p)) +
+           ");\n";
   return out + "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
 }
 

@@ -33,28 +33,30 @@ extern "C" __global__ void relax(const float* a, const float* b, float* c, int n
 }
 )";
 
-// A device source of the runtime's `headers` and an f32 min-plus policy, gqlgen::min_plus_f32, as the
-// code generator writes one.
-std::string min_plus_f32_source(const std::vector<std::string>& headers) {
+// A min-plus policy over `type` named `name`, as the code generator writes one, with `extra` members.
+std::string min_plus_policy(const std::string& name, const std::string& type, const std::string& zero,
+                            const std::string& extra = "") {
+  const std::string& t = type;
+  return "struct " + name + " {\n  using a_type = " + t + ";\n  using b_type = " + t + ";\n  using value_type = " + t +
+         ";\n  static constexpr gql::Monoid monoid = gql::Monoid::min;\n"
+         "  static constexpr bool reads_values = true;\n  static constexpr bool positional = false;\n"
+         "  static constexpr bool has_terminal = false;\n" +
+         "  GQL_HD static " + t + " con(" + t + " a, " + t + " b, long long, long long, long long) { return a + b; }\n" +
+         "  GQL_HD static " + t + " agg(" + t + " x, " + t + " y) { return x < y ? x : y; }\n" +
+         "  GQL_HD static " + t + " zero() { return " + zero + "; }\n" +
+         "  GQL_HD static " + t + " terminal() { return 0; }\n" + extra + "};\n";
+}
+
+// A device source of the runtime's `headers` and `policies` in namespace gqlgen.
+std::string device_source(const std::vector<std::string>& headers, const std::string& policies) {
   std::string source = "#include <gql/device/nvrtc_stdint.cuh>\n";
   for (const std::string& h : headers) source += "#include <" + h + ">\n";
-  return source + R"(
-namespace gqlgen {
-struct min_plus_f32 {
-  using a_type = float;
-  using b_type = float;
-  using value_type = float;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  GQL_HD static float con(float a, float b, long long, long long, long long) { return a + b; }
-  GQL_HD static float agg(float x, float y) { return x < y ? x : y; }
-  GQL_HD static float zero() { return 1e30f; }
-  GQL_HD static float terminal() { return 0; }
-};
-}  // namespace gqlgen
-)";
+  return source + "namespace gqlgen {\n" + policies + "}  // namespace gqlgen\n";
+}
+
+// An f32 min-plus policy, gqlgen::min_plus_f32, with the runtime's `headers`.
+std::string min_plus_f32_source(const std::vector<std::string>& headers) {
+  return device_source(headers, min_plus_policy("min_plus_f32", "float", "1e30f"));
 }
 
 TEST(Nvrtc, CompilesKernelsWithEmbeddedHeadersToCubin) {
@@ -213,22 +215,10 @@ TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
   const std::string dir = (std::filesystem::temp_directory_path() / "gql-nvrtc-closure-test").string();
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 64 << 20);
-  const std::string policy = R"(
-  using a_type = int;
-  using b_type = int;
-  using value_type = int;
-  static constexpr gql::Monoid monoid = gql::Monoid::min;
-  static constexpr bool reads_values = true;
-  static constexpr bool positional = false;
-  static constexpr bool has_terminal = false;
-  GQL_HD static int con(int a, int b, long long, long long, long long) { return a + b; }
-  GQL_HD static int agg(int x, int y) { return x < y ? x : y; }
-  GQL_HD static int zero() { return 1 << 29; }
-  GQL_HD static int terminal() { return 0; }
-)";
-  const std::string source = "#include <gql/device/nvrtc_stdint.cuh>\n#include <gql/device/closure_kernels.cuh>\n"
-                             "namespace gqlgen {\nstruct plain {" + policy + "};\nstruct adds {" + policy +
-                             "  static constexpr bool con_adds = true;\n};\n}  // namespace gqlgen\n";
+  const std::string source =
+      device_source({"gql/device/closure_kernels.cuh"},
+                    min_plus_policy("plain", "int", "1 << 29") +
+                        min_plus_policy("adds", "int", "1 << 29", "  static constexpr bool con_adds = true;\n"));
   std::vector<std::string> kernels;
   std::vector<std::string> gemms;
   for (const char* semiring : {"gqlgen::plain", "gqlgen::adds"})

@@ -58,7 +58,6 @@ struct ClosureKernelTable {
   // The semiring's facts.
   V zero{};                        // padding and streamed buffers start at the identity
   bool dpx_capable = false;        // device::closure::dpx_capable
-  bool stages_in = false;          // device::closure::stages_in
   unsigned gemm_shared_bytes = 0;  // the GEMM's dynamic shared memory (device::closure::staged_in_bytes)
 };
 
@@ -69,7 +68,6 @@ ClosureKernelTable<typename S::value_type> closure_table_facts() {
   ClosureKernelTable<V> t;
   t.zero = S::zero();
   t.dpx_capable = device::closure::dpx_capable<S>();
-  t.stages_in = device::closure::stages_in<S, V>();
   t.gemm_shared_bytes = device::closure::staged_in_bytes<S, V>();
   return t;
 }

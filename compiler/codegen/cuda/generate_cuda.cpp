@@ -43,8 +43,8 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
   for (const ir::Stmt& s : block) {
     if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind) && !held_by_the_library(s.op.kind)) {
       const ir::Op& o = s.op;
+      const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
       if (o.kind == ir::OpKind::closure || o.kind == ir::OpKind::closure_paths) {
-        const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
         const auto& schedule = std::get<ir::ClosureSchedule>(o.schedule);
         GpuClosure c;
         c.semiring = si.name;
@@ -57,7 +57,6 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
         c.predecessors = o.kind == ir::OpKind::closure_paths;
         parts.closures.push_back(std::move(c));
       } else if (o.kind == ir::OpKind::single_source_paths) {
-        const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
         const auto& schedule = std::get<ir::TraversalSchedule>(o.schedule);
         GpuPaths p;
         p.semiring = si.name;
@@ -67,7 +66,6 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
         p.balance = device_balance(schedule.balance);
         parts.paths.push_back(std::move(p));
       } else {  // a product: mxm, vxm or mxv
-        const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
         GpuProduct p;
         p.kind = ir::to_string(o.kind);
         p.semiring = si.name;

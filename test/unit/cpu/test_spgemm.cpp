@@ -236,6 +236,20 @@ TEST(Spgemm, DenseRowsOfBCountedByBitmap) {
   check_all_ways<ConstantCon<int32_t, gql::Monoid::min, 7>>(gql::test::random_csr<int32_t>(120, 300, 0.03, 49), B, 50);
 }
 
+TEST(Spgemm, CountsOfManyDenseRowsOfB) {
+  // B's rows hold about 100 of 700 columns, so the counting product adds them whole (bit-sliced);
+  // A's first rows reach about 490 of them, more than the bit-sliced counters hold at once, the
+  // others about 14.
+  const auto A = gql::test::random_csr<bool>(40, 700, 0.02, 52, 3);
+  const auto B = gql::test::random_csr<bool>(700, 700, 0.15, 53, 0);
+  for (int threads : {1, 3}) {
+    gql::test::with_threads(threads, [&] {
+      SCOPED_TRACE(testing::Message() << "threads " << threads);
+      expect_matches_reference<gql::test::Paths>(A, B, nullptr, false, {});
+    });
+  }
+}
+
 // A (1 x width) times B (width x 3): A's row is full; B's row k holds column 0, column 1 when k is
 // even and column 2 when k is a multiple of 3. C's entry (0, 0) is reached by width products.
 std::pair<Csr<bool>, Csr<bool>> wide_count_operands(int64_t width) {

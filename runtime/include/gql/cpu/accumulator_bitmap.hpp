@@ -43,15 +43,23 @@ class ColumnBitmap {
   // Calls f(j) for every set bit in increasing order and clears the bitmap.
   template <class F>
   void drain(F&& f) {
-    for (size_t wi = 0; wi < n_words_; ++wi) {
-      uint64_t w = words_[wi];
-      if (w == 0) continue;
-      words_[wi] = 0;
+    drain_words([&](size_t wi, uint64_t w) {
       const auto base = static_cast<index_t>(wi * 64);
       do {
         f(base + static_cast<index_t>(std::countr_zero(w)));
         w &= w - 1;
       } while (w != 0);
+    });
+  }
+
+  // Calls f(word index, word) for every nonzero word in increasing order and clears the bitmap.
+  template <class F>
+  void drain_words(F&& f) {
+    for (size_t wi = 0; wi < n_words_; ++wi) {
+      const uint64_t w = words_[wi];
+      if (w == 0) continue;
+      words_[wi] = 0;
+      f(wi, w);
     }
   }
 
@@ -74,6 +82,7 @@ class ColumnBitmap {
   }
 
   size_t word_count() const noexcept { return n_words_; }
+  uint64_t* words() noexcept { return words_.get(); }
 
  private:
   size_t n_words_;
@@ -161,21 +170,6 @@ class BitmapAccumulator {
   // Adds every column of a whole bitmap row (n / 64 words) to the row's structure: a count_only
   // row only (no values are made); size() does not see these columns, take_count() does.
   void add_columns(const uint64_t* words) noexcept { present_.merge(words); }
-
-  // Adds a whole row of B, its columns both listed (cols[begin, end), in p's order) and held as a
-  // bitmap (words, n / 64): presence by one pass of ORs, then each column's cell takes make(p, j)
-  // with no presence test. Only without a mask and for semirings that never settle a cell; size()
-  // does not see these columns.
-  template <class Make>
-  void add_row(const uint64_t* words, const index_t* cols, offset_t begin, offset_t end, Make&& make) {
-    static_assert(!can_settle<S>);
-    present_.merge(words);
-    for (offset_t p = begin; p < end; ++p) {
-      const index_t j = cols[static_cast<size_t>(p)];
-      auto& cell = values_[static_cast<size_t>(j)];
-      cell = S::agg(static_cast<value_type>(cell), make(p, j));
-    }
-  }
 
   // The number of columns in a count_only row (also those of add_columns), and ends the row.
   int64_t take_count() noexcept {

@@ -18,7 +18,8 @@
 // When con reads neither operands nor positions it is a constant c, and an entry reached by p
 // products is c folded p times: c itself for an idempotent monoid (min, max, or, and, any: the
 // numeric phase keeps no values at all), c * p for an integer sum (the accumulator counts p in
-// 32 bits, half the cache footprint of 64-bit values; counts in 16 bits were measured no faster).
+// 32 bits, half the cache footprint of 64-bit values, and adds B's dense rows whole through
+// bit-sliced counters: accumulator_count.hpp).
 // B's rows hold each column once, so an entry of row i is reached at most once per entry of A's row
 // i: p <= min(row i's bound, its degree in A). Other semirings take the general path.
 #pragma once
@@ -38,6 +39,7 @@
 #include <omp.h>
 
 #include "gql/cpu/accumulator_bitmap.hpp"
+#include "gql/cpu/accumulator_count.hpp"
 #include "gql/cpu/accumulator_hash.hpp"
 #include "gql/cpu/huge_pages.hpp"
 #include "gql/cpu/mask.hpp"
@@ -132,26 +134,36 @@ struct ProductCount {
 // takes such a row with one pass of vector ORs over n_cols / 64 words instead of a bit update per
 // entry. In power-law graphs these few rows carry most products (kron:16: the 137 rows of 512 or
 // more entries, 0.2% of the rows, carry 72% of the products of A * A).
+//
+// The counting product's numeric phase adds only the rows of n_cols / 128 entries or more whole (a
+// pass over the bit-sliced counters costs about what scattering n_cols / 128 increments does: kron:16
+// single-threaded, the phase takes 2.0 s so, 3.3 s with n_cols / 256, 4.0 s with n_cols / 512); the
+// symbolic phase's pass is a single OR per word, which pays from n_cols / 256 entries on.
 struct DenseRows {
   std::vector<int32_t> slot;    // per row of B: its bitmap's index, or -1
+  std::vector<uint8_t> counted_whole;  // per bitmap: whether the counting product adds it whole
   std::vector<uint64_t> words;  // the bitmaps, words_per_row each
   size_t words_per_row = 0;
 
   const uint64_t* bits(int32_t s) const noexcept { return words.data() + static_cast<size_t>(s) * words_per_row; }
 };
 
-// The rows of B with at least n_cols / 128 entries (and at least 64) as bitmaps: each costs n_cols / 8
-// bytes, at most 16 bytes per entry it holds.
+// The rows of B with at least n_cols / 256 entries (and at least 64) as bitmaps: each costs n_cols / 8
+// bytes, at most 32 bytes per entry it holds.
 template <class TB>
 DenseRows dense_rows_of(const Csr<TB>& B) {
   DenseRows d;
   const int64_t m = B.n_cols();
-  const int64_t threshold = std::max<int64_t>(64, m / 128);
+  const int64_t threshold = std::max<int64_t>(64, m / 256);
+  const int64_t counted_whole_threshold = std::max<int64_t>(64, m / 128);
   d.words_per_row = static_cast<size_t>((m + 63) / 64);
   d.slot.assign(static_cast<size_t>(B.n_rows()), -1);
   int32_t count = 0;
   for (int64_t k = 0; k < B.n_rows(); ++k)
-    if (B.row_degree(k) >= threshold && count < std::numeric_limits<int32_t>::max()) d.slot[static_cast<size_t>(k)] = count++;
+    if (B.row_degree(k) >= threshold && count < std::numeric_limits<int32_t>::max()) {
+      d.slot[static_cast<size_t>(k)] = count++;
+      d.counted_whole.push_back(B.row_degree(k) >= counted_whole_threshold ? 1 : 0);
+    }
   d.words.assign(static_cast<size_t>(count) * d.words_per_row, 0);
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
@@ -226,29 +238,21 @@ inline void accumulate_product_row(Acc& acc, const Csr<TA>& A, const Csr<TB>& B,
   });
 }
 
-// Accumulates row i of A * B (no mask) into a bitmap accumulator of a semiring whose cells need no
-// presence test (not can_settle): B's dense rows set their columns' presence by bitmap, so a product
-// of theirs only updates its cell.
-template <class S, class Acc, class TA, class TB>
-inline void accumulate_product_row_by_dense_rows(Acc& acc, const Csr<TA>& A, const Csr<TB>& B, const DenseRows& dense,
-                                                 int64_t i) {
-  using a_type = typename S::a_type;
-  using b_type = typename S::b_type;
+// Counts the products reaching each entry of row i of A * B (no mask) into acc, which has begun the
+// row: B's dense rows whole, as bitmaps.
+template <class TA, class TB>
+inline void accumulate_count_row(CountAccumulator& acc, const Csr<TA>& A, const Csr<TB>& B, const DenseRows& dense,
+                                 int64_t i) {
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
-  for_each_row_entry<true>(A, B, i, [&](offset_t pa, index_t k) {
-    const a_type a = operand<S, a_type>(A, pa);
-    const offset_t pb_begin = b_off[static_cast<size_t>(k)], pb_end = b_off[static_cast<size_t>(k) + 1];
-    const auto make = [&](offset_t pb, index_t j) { return S::con(a, operand<S, b_type>(B, pb), i, k, j); };
-    const int32_t s = dense.slot[static_cast<size_t>(k)];
-    if (s >= 0) {
-      acc.add_row(dense.bits(s), b_col.data(), pb_begin, pb_end, make);
+  for_each_row_entry<true>(A, B, i, [&](offset_t, index_t k) {
+    const int32_t s = dense.slot.empty() ? -1 : dense.slot[static_cast<size_t>(k)];
+    if (s >= 0 && dense.counted_whole[static_cast<size_t>(s)]) {
+      acc.add_bitmap(dense.bits(s));
       return;
     }
-    for (offset_t pb = pb_begin; pb < pb_end; ++pb) {
-      const index_t j = b_col[static_cast<size_t>(pb)];
-      acc.template add<MaskMode::none, false>(j, [&] { return make(pb, j); });
-    }
+    const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
+    for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb) acc.add(b_col[static_cast<size_t>(pb)]);
   });
 }
 
@@ -355,12 +359,13 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     return std::min(count, m);
   };
 
-  // Runs phase(accumulator, i) for every row worth computing, in parallel, with accumulators of
-  // the semiring SA (S itself, or the product counter).
-  const auto for_each_row = [&]<class SA>(bool numeric, std::type_identity<SA>, auto&& phase) {
+  // Runs phase(accumulator, i) for every row worth computing, in parallel, with hash accumulators of
+  // the semiring SA (S itself, or the product counter) and dense ones of type DenseAcc.
+  const auto for_each_row = [&]<class SA, class DenseAcc>(bool numeric, std::type_identity<SA>,
+                                                          std::type_identity<DenseAcc>, auto&& phase) {
 #pragma omp parallel num_threads(n_threads) reduction(+ : rows_dense, rows_hash)
     {
-      std::optional<BitmapAccumulator<SA>> dense;  // built on first use: n cells per thread
+      std::optional<DenseAcc> dense;  // built on first use: n cells per thread
       HashAccumulator<SA> hash;
       if (numeric && omp_get_thread_num() == 0) touch_output();
 #pragma omp for schedule(dynamic, 1)
@@ -407,7 +412,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     if constexpr (M == MaskMode::none && !count_needs_values) {
       if (options.accumulator != Accumulator::hash) dense_rows = dense_rows_of(B);
     }
-    for_each_row(false, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
+    for_each_row(false, std::type_identity<S>{}, std::type_identity<BitmapAccumulator<S>>{}, [&](auto& acc, int64_t i) {
       if constexpr (M == MaskMode::none && !count_needs_values &&
                     std::is_same_v<std::remove_cvref_t<decltype(acc)>, BitmapAccumulator<S>>) {
         if (!dense_rows.slot.empty()) {
@@ -443,7 +448,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
 
     // Numeric phase: each row written in place, sorted by column.
     const auto general = [&] {
-      for_each_row(true, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
+      for_each_row(true, std::type_identity<S>{}, std::type_identity<BitmapAccumulator<S>>{}, [&](auto& acc, int64_t i) {
         accumulate_product_row<S, M, false>(acc, A, B, mask, i);
         if constexpr (stores_values<V>) {
           acc.write(out_cols + row_start(i), out_values + row_start(i));
@@ -458,7 +463,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     if constexpr (kind == ConstantCon::idempotent) {
       // Every entry is c: the structure is the whole answer.
       const V c = S::con({}, {}, 0, 0, 0);
-      for_each_row(true, std::type_identity<S>{}, [&](auto& acc, int64_t i) {
+      for_each_row(true, std::type_identity<S>{}, std::type_identity<BitmapAccumulator<S>>{}, [&](auto& acc, int64_t i) {
         accumulate_product_row<S, M, true>(acc, A, B, mask, i);
         const auto q = row_start(i);
         if constexpr (stores_values<V>) std::fill_n(out_values + q, acc.size(), c);
@@ -472,11 +477,10 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
         using U = std::make_unsigned_t<V>;
         const U c = static_cast<U>(S::con({}, {}, 0, 0, 0));
         using Counter = ProductCount<S>;
-        for_each_row(true, std::type_identity<Counter>{}, [&](auto& acc, int64_t i) {
-          if constexpr (M == MaskMode::none &&
-                        std::is_same_v<std::remove_cvref_t<decltype(acc)>, BitmapAccumulator<Counter>>) {
-            if (!dense_rows.slot.empty()) accumulate_product_row_by_dense_rows<Counter>(acc, A, B, dense_rows, i);
-            else accumulate_product_row<Counter, M, false>(acc, A, B, mask, i);
+        using DenseCounter = std::conditional_t<M == MaskMode::none, CountAccumulator, BitmapAccumulator<Counter>>;
+        for_each_row(true, std::type_identity<Counter>{}, std::type_identity<DenseCounter>{}, [&](auto& acc, int64_t i) {
+          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(acc)>, CountAccumulator>) {
+            accumulate_count_row(acc, A, B, dense_rows, i);
           } else {
             accumulate_product_row<Counter, M, false>(acc, A, B, mask, i);
           }

@@ -132,17 +132,17 @@ struct ProductCount {
 
 // B's rows with many entries, also held as bitmaps of n_cols bits: the structure of a product row
 // takes such a row with one pass of vector ORs over n_cols / 64 words instead of a bit update per
-// entry. In power-law graphs these few rows carry most products (kron:16: the 137 rows of 512 or
-// more entries, 0.2% of the rows, carry 72% of the products of A * A).
+// entry. In power-law graphs these few rows carry most products (kron:16: the 697 rows of n_cols / 256
+// or more entries, 1% of the rows, carry 91% of the products of A * A).
 //
 // The counting product's numeric phase adds only the rows of n_cols / 128 entries or more whole (a
 // pass over the bit-sliced counters costs about what scattering n_cols / 128 increments does: kron:16
 // single-threaded, the phase takes 2.0 s so, 3.3 s with n_cols / 256, 4.0 s with n_cols / 512); the
 // symbolic phase's pass is a single OR per word, which pays from n_cols / 256 entries on.
 struct DenseRows {
-  std::vector<int32_t> slot;    // per row of B: its bitmap's index, or -1
+  std::vector<int32_t> slot;           // per row of B: its bitmap's index, or -1
   std::vector<uint8_t> counted_whole;  // per bitmap: whether the counting product adds it whole
-  std::vector<uint64_t> words;  // the bitmaps, words_per_row each
+  std::vector<uint64_t> words;         // the bitmaps, words_per_row each
   size_t words_per_row = 0;
 
   const uint64_t* bits(int32_t s) const noexcept { return words.data() + static_cast<size_t>(s) * words_per_row; }

@@ -32,7 +32,7 @@ class BitSlicedCounts {
       : n_words_(n_words), planes_(n_words * max_planes, 0), zeros_(n_words, 0) {}
 
   // Sizes the planes for counts up to `most` (1 to max_count); every count must be zero.
-  void begin(int64_t most) noexcept { n_planes_ = std::bit_width(static_cast<uint64_t>(most)); }
+  void begin(int64_t most) noexcept { n_planes_ = static_cast<int>(std::bit_width(static_cast<uint64_t>(most))); }
 
   // Adds one to the count of every column set in bitmaps[0, count) (count <= bitmaps_per_add, each
   // n_words long) and sets those columns in `present`. No count may pass the `most` of begin().
@@ -73,7 +73,7 @@ class BitSlicedCounts {
   std::array<uint64_t, max_planes> take_word(size_t w) noexcept {
     std::array<uint64_t, max_planes> word{};
     for (int b = 0; b < P; ++b) {
-      word[b] = plane(b)[w];
+      word[static_cast<size_t>(b)] = plane(b)[w];
       plane(b)[w] = 0;
     }
     return word;
@@ -87,7 +87,7 @@ class BitSlicedCounts {
     // Bytes interleave plane by plane (unpack 8, 16, 32 bits), leaving 64-bit lane h of block k
     // with byte 2k + h of every plane.
     __m128i p[max_planes];
-    for (int b = 0; b < max_planes; ++b) p[b] = _mm_cvtsi64_si128(static_cast<long long>(word[b]));
+    for (size_t b = 0; b < max_planes; ++b) p[b] = _mm_cvtsi64_si128(static_cast<long long>(word[b]));
     const __m128i t0 = _mm_unpacklo_epi8(p[0], p[1]), t1 = _mm_unpacklo_epi8(p[2], p[3]);
     const __m128i t2 = _mm_unpacklo_epi8(p[4], p[5]), t3 = _mm_unpacklo_epi8(p[6], p[7]);
     const __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);
@@ -110,7 +110,7 @@ class BitSlicedCounts {
   static void counts_of_word_portable(const std::array<uint64_t, max_planes>& word, uint8_t (&counts)[64]) noexcept {
     for (int g = 0; g < 8; ++g) {
       uint64_t x = 0;
-      for (int b = 0; b < max_planes; ++b) x |= ((word[b] >> (8 * g)) & 0xFF) << (8 * b);
+      for (size_t b = 0; b < max_planes; ++b) x |= ((word[b] >> (8 * g)) & 0xFF) << (8 * b);
       x = transpose_step(x, 7, 0x00AA00AA00AA00AA);
       x = transpose_step(x, 14, 0x0000CCCC0000CCCC);
       x = transpose_step(x, 28, 0x00000000F0F0F0F0);

@@ -86,6 +86,22 @@ CompilerOptions cuda_options(Log& log) {
   return o;
 }
 
+// A module compiled for the CUDA target (compile(compiler) makes it) and what the compiler said,
+// checked to name no nvcc run.
+struct CompiledWithoutNvcc {
+  Module module;
+  std::string said;
+};
+template <class Compile>
+CompiledWithoutNvcc compile_without_nvcc(Compile&& compile) {
+  Log log;
+  Compiler compiler(cuda_options(log));
+  Module m = compile(compiler);
+  std::string said = log.all();
+  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  return {std::move(m), std::move(said)};
+}
+
 // The entry the verbose report names ("  entry PATH").
 std::string entry_path(const std::string& log) {
   const size_t at = log.find("entry ");
@@ -186,10 +202,7 @@ TEST(JitCuda, CallingWithoutAGpuThrowsACudaError) {
 
 TEST(JitCuda, ProductsTakeTheNvrtcPath) {
 #ifdef GQL_JIT_HAVE_NVRTC
-  Log log;
-  const Module m = Compiler(cuda_options(log)).compile_source(product_spec, product_name);
-  const std::string said = log.all();
-  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(product_spec, product_name); });
   EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
               said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
       << said;
@@ -225,10 +238,8 @@ TEST(JitCuda, VectorProductsTakeTheNvrtcPath) {
 #ifdef GQL_JIT_HAVE_NVRTC
   // The stdlib's connected components: two mxv (one over swapped operands' positions) between CPU
   // element-wise ops, all in the host code the host compiler builds.
-  Log log;
-  const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + "/stdlib/std/components.gql");
-  const std::string said = log.all();
-  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  const auto [m, said] = compile_without_nvcc(
+      [](Compiler& c) { return c.compile_file(std::string(GQL_SOURCE_DIR) + "/stdlib/std/components.gql"); });
   EXPECT_NE(said.find("GPU kernels "), std::string::npos) << said;
   EXPECT_NE(m.source().find("gql::bind_vxm_kernels<gql::cpu::SwappedOperands<gqlgen::"), std::string::npos);
   auto components = m.kernel("components").bind<Vector<int64_t>(const Csr<bool>&)>();
@@ -248,10 +259,7 @@ TEST(JitCuda, VectorProductsTakeTheNvrtcPath) {
 
 TEST(JitCuda, ClosuresTakeTheNvrtcPath) {
 #ifdef GQL_JIT_HAVE_NVRTC
-  Log log;
-  const Module m = Compiler(cuda_options(log)).compile_source(closure_spec, closure_name);
-  const std::string said = log.all();
-  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(closure_spec, closure_name); });
   EXPECT_NE(said.find("GPU kernels "), std::string::npos) << said;
   // One binding per closure, each with its schedule's kernels.
   EXPECT_NE(m.source().find("gql::bind_closure_kernels<gqlgen::min_plus_f32_f32_f32>(*kernels, "
@@ -280,10 +288,8 @@ TEST(JitCuda, ClosuresTakeTheNvrtcPath) {
 TEST(JitCuda, SingleSourcePathsTakeTheNvrtcPath) {
 #ifdef GQL_JIT_HAVE_NVRTC
   // The stdlib's Bellman-Ford loop, recognized as single-source paths (its vxm kept as the fallback).
-  Log log;
-  const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + "/stdlib/std/sssp.gql");
-  const std::string said = log.all();
-  EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+  const auto [m, said] = compile_without_nvcc(
+      [](Compiler& c) { return c.compile_file(std::string(GQL_SOURCE_DIR) + "/stdlib/std/sssp.gql"); });
   EXPECT_NE(said.find("GPU kernels "), std::string::npos) << said;
   EXPECT_NE(m.source().find("gql::bind_paths_kernels<gqlgen::min_plus_f32_f32_f32, float>(*kernels, "
                             "\"gqlgen::min_plus_f32_f32_f32\", \"float\", \"float\", gql::gpu::SsspSchedule{"),
@@ -308,10 +314,8 @@ TEST(JitCuda, BfsAndLuTakeTheHostCompilerAlone) {
   // The example's BFS (a recognized BFS loop) and the stdlib's LU: neither depends on a semiring of
   // the spec's, and the runtime library holds both whole, so neither nvcc nor NVRTC runs.
   for (const char* spec : {"/examples/bfs.gql", "/stdlib/std/lu.gql"}) {
-    Log log;
-    const Module m = Compiler(cuda_options(log)).compile_file(std::string(GQL_SOURCE_DIR) + spec);
-    const std::string said = log.all();
-    EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
+    const auto [m, said] =
+        compile_without_nvcc([&](Compiler& c) { return c.compile_file(std::string(GQL_SOURCE_DIR) + spec); });
     EXPECT_NE(said.find("no GPU kernels of its own"), std::string::npos) << said;
   }
   Log log;

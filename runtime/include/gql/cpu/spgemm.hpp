@@ -140,10 +140,10 @@ struct ProductCount {
 // single-threaded, the phase takes 2.0 s so, 3.3 s with n_cols / 256, 4.0 s with n_cols / 512); the
 // symbolic phase's pass is a single OR per word, which pays from n_cols / 256 entries on.
 struct DenseRows {
-  std::vector<int32_t> slot;           // per row of B: its bitmap's index, or -1
-  std::vector<uint8_t> counted_whole;  // per bitmap: whether the counting product adds it whole
-  std::vector<uint64_t> words;         // the bitmaps, words_per_row each
+  std::vector<int32_t> slot;    // per row of B: its bitmap's index, or -1
+  std::vector<uint64_t> words;  // the bitmaps, words_per_row each
   size_t words_per_row = 0;
+  int64_t counted_whole_degree = 0;  // the rows of at least this many entries the counting product adds whole
 
   const uint64_t* bits(int32_t s) const noexcept { return words.data() + static_cast<size_t>(s) * words_per_row; }
 };
@@ -155,15 +155,12 @@ DenseRows dense_rows_of(const Csr<TB>& B) {
   DenseRows d;
   const int64_t m = B.n_cols();
   const int64_t threshold = std::max<int64_t>(64, m / 256);
-  const int64_t counted_whole_threshold = std::max<int64_t>(64, m / 128);
   d.words_per_row = static_cast<size_t>((m + 63) / 64);
+  d.counted_whole_degree = std::max<int64_t>(64, m / 128);
   d.slot.assign(static_cast<size_t>(B.n_rows()), -1);
   int32_t count = 0;
   for (int64_t k = 0; k < B.n_rows(); ++k)
-    if (B.row_degree(k) >= threshold && count < std::numeric_limits<int32_t>::max()) {
-      d.slot[static_cast<size_t>(k)] = count++;
-      d.counted_whole.push_back(B.row_degree(k) >= counted_whole_threshold ? 1 : 0);
-    }
+    if (B.row_degree(k) >= threshold && count < std::numeric_limits<int32_t>::max()) d.slot[static_cast<size_t>(k)] = count++;
   d.words.assign(static_cast<size_t>(count) * d.words_per_row, 0);
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
@@ -246,13 +243,13 @@ inline void accumulate_count_row(CountAccumulator& acc, const Csr<TA>& A, const 
   const auto b_off = B.row_offsets();
   const auto b_col = B.col_indices();
   for_each_row_entry<true>(A, B, i, [&](offset_t, index_t k) {
+    const offset_t pb_begin = b_off[static_cast<size_t>(k)], pb_end = b_off[static_cast<size_t>(k) + 1];
     const int32_t s = dense.slot.empty() ? -1 : dense.slot[static_cast<size_t>(k)];
-    if (s >= 0 && dense.counted_whole[static_cast<size_t>(s)]) {
+    if (s >= 0 && pb_end - pb_begin >= dense.counted_whole_degree) {
       acc.add_bitmap(dense.bits(s));
       return;
     }
-    const offset_t pb_end = b_off[static_cast<size_t>(k) + 1];
-    for (offset_t pb = b_off[static_cast<size_t>(k)]; pb < pb_end; ++pb) acc.add(b_col[static_cast<size_t>(pb)]);
+    for (offset_t pb = pb_begin; pb < pb_end; ++pb) acc.add(b_col[static_cast<size_t>(pb)]);
   });
 }
 

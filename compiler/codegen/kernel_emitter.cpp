@@ -2,11 +2,13 @@
 // targets: they differ in which functions run each op, see Dialect), and main() for AOT programs.
 #include "codegen/kernel_emitter.hpp"
 
+#include <map>
 #include <string>
 
 #include "codegen/cpp_expr.hpp"
 #include "codegen/cuda/product_limits.hpp"
 #include "codegen/semiring_policy.hpp"
+#include "gql/compiler/plan.hpp"
 #include "gql/compiler/version.hpp"
 #include "gql/error.hpp"
 
@@ -42,22 +44,61 @@ class KernelEmitter {
     names_.parameter = [](int n) { return "p" + std::to_string(n); };
     names_.operand = [](int n) { return std::string(n == 0 ? "a" : "b"); };
     names_.position = [](int n) { return std::string(n == 0 ? "i" : n == 1 ? "k" : "j"); };
+    std::map<std::string, int> uses;
+    name_ops(kernel_.body, uses);
   }
 
   std::string emit() {
-    std::string out = result_type(kernel_.results) + " " + kernel_.name + "(";
+    if (!dialect_.resident_values) return signature(kernel_.name, false) + " {\n" + body() + "}\n";
+    // The body over Residents, then the host-signature wrapper: it borrows the arguments where the
+    // caller keeps them and brings the result to the host.
+    std::string out = "namespace resident {\n" + signature(kernel_.name, true) + " {\n" +
+                      "  const gql::Stream stream = gql::Stream::for_call(ctx);\n" + body() + "}\n}  // namespace resident\n";
+    out += signature(kernel_.name, false) + " {\n";
+    std::string args;
     for (int id : kernel_.parameters) {
-      const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
-      out += (v.type.is_scalar() ? cpp_scalar_type(v.type.element) + " " : "const " + container_type(v.type) + "& ") +
-             name(id) + ", ";
+      if (variable(id).type.is_scalar()) {
+        args += name(id) + ", ";
+        continue;
+      }
+      out += "  auto a" + name(id) + " = " + value_type(variable(id).type) + "::borrow(" + name(id) + ");\n";
+      args += "a" + name(id) + ", ";
     }
-    out += "gql::KernelContext& ctx) {\n";
-    block(kernel_.body, 1, out);
-    out += "}\n";
+    out += "  return gql::gpu::take_host(resident::" + kernel_.name + "(" + args + "ctx), gql::Stream::for_call(ctx));\n}\n";
     return out;
   }
 
  private:
+  // `RESULT NAME(PARAMS..., gql::KernelContext& ctx)`: over host containers, or Residents.
+  std::string signature(const std::string& function, bool resident) const {
+    std::string out = (resident ? resident_result_type() : result_type(kernel_.results)) + " " + function + "(";
+    for (int id : kernel_.parameters) {
+      const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
+      if (v.type.is_scalar()) out += cpp_scalar_type(v.type.element) + " ";
+      else out += resident ? value_type(v.type) + "& " : "const " + container_type(v.type) + "& ";
+      out += name(id) + ", ";
+    }
+    return out + "gql::KernelContext& ctx)";
+  }
+
+  std::string body() {
+    std::string out;
+    block(kernel_.body, 1, out);
+    return out;
+  }
+
+  // A variable's C++ type in the kernel body: the container, or its Resident.
+  std::string value_type(const Type& t) const {
+    if (!dialect_.resident_values || t.is_scalar()) return container_type(t);
+    return "gql::gpu::Resident<" + container_type(t) + ">";
+  }
+  std::string resident_result_type() const {
+    if (kernel_.results.size() == 1) return value_type(kernel_.results[0]);
+    std::string out = "std::tuple<";
+    for (size_t n = 0; n < kernel_.results.size(); ++n) out += (n ? ", " : "") + value_type(kernel_.results[n]);
+    return out + ">";
+  }
+
   std::string name(int id) const {
     const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
     if (v.role == ir::VariableRole::temporary) return "t" + std::to_string(id);
@@ -68,18 +109,7 @@ class KernelEmitter {
   std::string expr(const ir::Expr& e) const { return emit_expr(e, names_); }
 
   void block(const ir::Block& stmts, int depth, std::string& out) {
-    for (size_t n = 0; n < stmts.size(); ++n) {
-      makes_result_ = n + 1 < stmts.size() && makes_returned_value(stmts[n], stmts[n + 1]);
-      stmt(stmts[n], depth, out);
-    }
-    makes_result_ = false;
-  }
-
-  // `s` writes the local that `next` returns as the kernel's whole result: the value need not be
-  // anywhere but where the caller takes it (a GPU product leaves it on the device when asked).
-  bool makes_returned_value(const ir::Stmt& s, const ir::Stmt& next) const {
-    return s.kind == ir::StmtKind::op && next.kind == ir::StmtKind::return_ && next.results.size() == 1 &&
-           s.op.outputs.size() == 1 && s.op.outputs[0] == next.results[0] && !is_parameter(next.results[0]);
+    for (const ir::Stmt& s : stmts) stmt(s, depth, out);
   }
 
   void stmt(const ir::Stmt& s, int depth, std::string& out) {
@@ -87,7 +117,7 @@ class KernelEmitter {
     switch (s.kind) {
       case ir::StmtKind::declare: {
         const ir::Variable& v = variable(s.variable);
-        out += pad + container_type(v.type) + " " + name(s.variable);
+        out += pad + value_type(v.type) + " " + name(s.variable);
         if (s.value) out += " = " + expr(*s.value);
         else if (v.type.is_scalar()) out += "{}";
         out += ";\n";
@@ -119,13 +149,16 @@ class KernelEmitter {
       case ir::StmtKind::return_: {
         auto value = [&](int id) {
           // Parameters are borrowed: a returned parameter is copied; locals are moved out.
-          if (variable(id).type.is_scalar()) return name(id);
-          return is_parameter(id) ? name(id) + ".clone()" : "std::move(" + name(id) + ")";
+          const Type& t = variable(id).type;
+          if (t.is_scalar()) return name(id);
+          if (!is_parameter(id)) return "std::move(" + name(id) + ")";
+          if (dialect_.resident_values) return value_type(t) + "(" + name(id) + ".host(stream).clone())";
+          return name(id) + ".clone()";
         };
         if (s.results.size() == 1) {
           out += pad + "return " + value(s.results[0]) + ";\n";
         } else {
-          out += pad + "return " + result_type(kernel_.results) + "(";
+          out += pad + "return " + (dialect_.resident_values ? resident_result_type() : result_type(kernel_.results)) + "(";
           for (size_t n = 0; n < s.results.size(); ++n) out += (n ? ", " : "") + value(s.results[n]);
           out += ");\n";
         }
@@ -139,8 +172,20 @@ class KernelEmitter {
 
   std::string mask(const ir::Op& o) const {
     if (!o.mask) return ns(o) + "no_mask()";
-    return ns(o) + "mask(" + name(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
+    return ns(o) + "mask(" + read_on_host(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
   }
+
+  // With resident values: the products take Residents and read them on the device; every other op
+  // reads and writes host containers (the Resident copies them to the host when they are not there).
+  bool takes_residents(const ir::Op& o) const {
+    return dialect_.resident_values && plan::placement(o.kind, module_.target) == plan::Placement::device;
+  }
+  std::string read_on_host(int id) const { return dialect_.resident_values ? name(id) + ".host(stream)" : name(id); }
+  std::string write_on_host(int id) const {
+    return dialect_.resident_values ? name(id) + ".host_for_write(stream)" : name(id);
+  }
+  std::string operand(const ir::Op& o, int id) const { return takes_residents(o) ? name(id) : read_on_host(id); }
+  std::string output(const ir::Op& o, int id) const { return takes_residents(o) ? name(id) : write_on_host(id); }
 
   // A lambda for an element-wise function: parameters p0 (p1) of the given types.
   std::string element_lambda(const ir::ElementFunction& f) const {
@@ -160,8 +205,7 @@ class KernelEmitter {
     if (module_.target == ir::Target::cuda) {
       const cuda::ProductLimits limits = cuda_product_limits(p);
       return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
-             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"" +
-             (makes_result_ ? ", true" : "") + "}";
+             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"}";
     }
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"
@@ -223,12 +267,29 @@ class KernelEmitter {
            std::to_string(l.threads) + ", \"" + label(o) + "\"}";
   }
 
-  // How --explain names an op: "KERNEL @label", or "KERNEL: mxm -> C" (temporaries: "result").
-  std::string label(const ir::Op& o) const {
+  // How --explain names an op: "KERNEL @label", or "KERNEL: mxm -> C" (temporaries: "result"); the
+  // runtime also keys an op's state by it, so ops that would share a name get " (2)", " (3)", ... in
+  // the order they appear.
+  std::string label(const ir::Op& o) const { return labels_.at(&o); }
+
+  std::string base_label(const ir::Op& o) const {
     if (!o.label.empty()) return kernel_.name + " @" + o.label;
     const ir::Variable& out = variable(o.outputs.at(0));
     return kernel_.name + ": " + ir::to_string(o.kind) + " -> " +
            (out.role == ir::VariableRole::temporary ? std::string("result") : out.name);
+  }
+
+  void name_ops(const ir::Block& stmts, std::map<std::string, int>& uses) {
+    for (const ir::Stmt& s : stmts) {
+      if (s.kind == ir::StmtKind::op && !s.op.outputs.empty()) {
+        const std::string base = base_label(s.op);
+        const int n = ++uses[base];
+        labels_[&s.op] = n == 1 ? base : base + " (" + std::to_string(n) + ")";
+      }
+      name_ops(s.prelude, uses);
+      name_ops(s.body, uses);
+      name_ops(s.otherwise, uses);
+    }
   }
 
   // A recognized traversal's schedule as --explain says it: direction and frontier, and on the GPU
@@ -262,17 +323,27 @@ class KernelEmitter {
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
     out += pad + "{  // " + label(o) + ": the BFS-levels loop as one traversal\n";
     if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
-    // Pull steps read in-edges: the transpose, which push-only searches do without.
-    std::string transposed = G;
-    if (t.direction != ir::Direction::push) {
-      out += pad + "  const auto transposed = gql::cpu::transpose(" + G + ");\n";
-      transposed = "transposed";
+    // Pull steps read in-edges: the transpose (the graph itself when it is symmetric, else made once
+    // per graph value), which push-only searches do without.
+    const std::string source = "static_cast<int64_t>(" + expr(o.shape.at(0)) + ")";
+    const std::string direction = n + "DirectionOptions{" + n + "Direction::" + dir + ", " + std::to_string(t.alpha) +
+                                  ", " + std::to_string(t.beta) + "}";
+    if (dialect_.resident_values) {
+      // The GPU's search reads the graph (and its transpose) on the device and leaves the levels there.
+      out += pad + "  " + n + "TraversalStats stats;\n";
+      out += pad + "  " + n + "bfs_levels(" + name(o.outputs.at(0)) + ", " + G + ", " + source + ", " + direction +
+             ", /*reads_transpose=*/" + bool_text(t.direction != ir::Direction::push) + ", &stats, " + bfs_schedule(t) +
+             ", ctx);\n";
+    } else {
+      std::string transposed = G;
+      if (t.direction != ir::Direction::push) {
+        out += pad + "  const auto& transposed = gql::cpu::transpose_of(" + G + ");\n";
+        transposed = "transposed";
+      }
+      out += pad + "  " + n + "TraversalStats stats;\n";
+      out += pad + "  " + name(o.outputs.at(0)) + " = " + n + "bfs_levels(" + G + ", " + transposed + ", " + source +
+             ", " + direction + ", &stats);\n";
     }
-    out += pad + "  " + n + "TraversalStats stats;\n";
-    out += pad + "  " + name(o.outputs.at(0)) + " = " + n + "bfs_levels(" + G + ", " + transposed +
-           ", static_cast<int64_t>(" + expr(o.shape.at(0)) + "), " + n + "DirectionOptions{" + n + "Direction::" + dir +
-           ", " + std::to_string(t.alpha) + ", " + std::to_string(t.beta) + "}, &stats" +
-           (n == "gql::gpu::" ? ", " + bfs_schedule(t) + ", gql::Stream::for_call(ctx)" : std::string()) + ");\n";
     out += pad + "  ctx.work().edges += stats.edges_examined;\n";
     out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels (" + traversal_schedule_text(o) +
            "), \") + std::to_string(stats.levels) + " +
@@ -285,12 +356,13 @@ class KernelEmitter {
   // the loop computes (paths_are_exact); otherwise, or when it fails, the loop as written.
   void single_source_paths(const ir::Stmt& s, const std::string& pad, std::string& out, int depth) {
     const ir::Op& o = s.op;
-    const std::string n = ns(o), G = name(o.inputs.at(0)), target = name(o.outputs.at(0));
+    // The traversal reads host graphs (on the GPU it uploads its own copy).
+    const std::string n = ns(o), G = read_on_host(o.inputs.at(0)), target = name(o.outputs.at(0));
     out += pad + "{  // " + label(o) + ": the Bellman-Ford loop as one traversal\n";
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
     out += pad + "  " + n + "TraversalStats stats;\n";
-    out += pad + "  std::optional<std::decay_t<decltype(" + target + ")>> paths;\n";
+    out += pad + "  std::optional<" + container_type(variable(o.outputs.at(0)).type) + "> paths;\n";
     out += pad + "  try {\n";
     out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", static_cast<int64_t>(" +
            expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats" +
@@ -303,7 +375,7 @@ class KernelEmitter {
     out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
     out += pad + "  }\n";
     out += pad + "  if (paths && paths_are_exact(" + G + ", *paths)) {\n";
-    out += pad + "    " + target + " = std::move(*paths);\n";
+    out += pad + "    " + (dialect_.resident_values ? target + ".set_host(std::move(*paths))" : target + " = std::move(*paths)") + ";\n";
     out += pad + "    ctx.work().edges += stats.edges_examined;\n";
     out += pad + "    ctx.explain(std::string(\"" + label(o) + ": single-source paths (" + traversal_schedule_text(o) +
            "), \") + std::to_string(stats.levels) + " +
@@ -316,20 +388,20 @@ class KernelEmitter {
   }
 
   void op(const ir::Op& o, const std::string& pad, std::string& out) const {
-    auto in = [&](size_t n) { return name(o.inputs.at(n)); };
-    const std::string target = o.outputs.empty() ? "" : name(o.outputs[0]);
+    auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
+    const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
     const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
     switch (o.kind) {
       case ir::OpKind::construct: {
         const Type& t = variable(o.outputs[0]).type;
         std::string args;
         for (size_t n = 0; n < o.shape.size(); ++n) args += (n ? ", " : "") + expr(o.shape[n]);
-        if (o.dense && t.kind == TypeKind::vector)
-          out += pad + target + " = " + container_type(t) + "::dense(" + args + ", " + expr(*o.value) + ");\n";
-        else if (o.dense)
-          out += pad + target + " = " + container_type(t) + "(" + args + ", " + expr(*o.value) + ");\n";
-        else
-          out += pad + target + " = " + container_type(t) + "(" + args + ");\n";
+        std::string value;
+        if (o.dense && t.kind == TypeKind::vector) value = container_type(t) + "::dense(" + args + ", " + expr(*o.value) + ")";
+        else if (o.dense) value = container_type(t) + "(" + args + ", " + expr(*o.value) + ")";
+        else value = container_type(t) + "(" + args + ")";
+        const std::string made = name(o.outputs[0]);
+        out += pad + (dialect_.resident_values ? made + ".set_host(" + value + ")" : made + " = " + value) + ";\n";
         return;
       }
       case ir::OpKind::copy:
@@ -353,7 +425,7 @@ class KernelEmitter {
         out += pad + ns(o) + "apply(" + common + ", " + in(0) + ", " + element_lambda(*o.function) + ");\n";
         return;
       case ir::OpKind::reduce:
-        out += pad + target + " = " + ns(o) + "reduce<" + monoid_enumerator(o.monoid) + ", " +
+        out += pad + name(o.outputs[0]) + " = " + ns(o) + "reduce<" + monoid_enumerator(o.monoid) + ", " +
                cpp_scalar_type(variable(o.outputs[0]).type.element) + ">(" + in(0) + ");\n";
         return;
       case ir::OpKind::assign_scalar:
@@ -373,11 +445,11 @@ class KernelEmitter {
                ", ctx);\n";
         return;
       case ir::OpKind::closure_paths:
-        out += pad + ns(o) + "closure_paths<" + semiring(o) + ">(" + target + ", " + name(o.outputs.at(1)) + ", " +
+        out += pad + ns(o) + "closure_paths<" + semiring(o) + ">(" + target + ", " + output(o, o.outputs.at(1)) + ", " +
                in(0) + ", " + closure_options(o) + ", ctx);\n";
         return;
       case ir::OpKind::lu:
-        out += pad + ns(o) + "lu(" + target + ", " + name(o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
+        out += pad + ns(o) + "lu(" + target + ", " + output(o, o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
                ", ctx);\n";
         return;
       case ir::OpKind::bfs_levels:
@@ -393,7 +465,7 @@ class KernelEmitter {
   const ir::Kernel& kernel_;
   const Dialect& dialect_;
   ExprNames names_;
-  bool makes_result_ = false;  // the statement being emitted makes the returned value (block())
+  std::map<const ir::Op*, std::string> labels_;  // every op's label (name_ops)
 };
 
 std::string param_kind(const Type& t) {
@@ -436,7 +508,9 @@ std::string emit_main(const ir::Module& module) {
            "        inv.run([&](gql::KernelContext& ctx) { return gqlgen::" + k.name + "(" + args + "ctx); });\n" +
            "      }},\n";
   }
-  out += "  };\n  return gql::run_program(argc, argv, kernels);\n}\n";
+  // A CUDA program starts the device after loading its inputs, apart from the kernel's time.
+  out += std::string("  };\n  return gql::run_program(argc, argv, kernels") +
+         (module.target == ir::Target::cuda ? ", gql::start_device" : "") + ");\n}\n";
   return out;
 }
 

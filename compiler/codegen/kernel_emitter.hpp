@@ -15,6 +15,10 @@ struct Dialect {
   // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op kind.
   std::function<std::string(ir::OpKind)> ops_namespace;
   std::string traversal_header;  // declares bfs_levels / single_source_paths (recognized loops)
+  // Containers are gql::gpu::Resident values (current on the host, the device or both): the kernel
+  // body takes them, ops that run on the host read host(), and a wrapper with the host signature
+  // borrows the arguments and hands the result back on the host (gql/device/resident.hpp).
+  bool resident_values = false;
 };
 
 // The whole generated file: header comment, includes, functions, semiring policies, kernels in
@@ -22,7 +26,8 @@ struct Dialect {
 std::string emit_program(const ir::Module& module, const std::string& source_name, bool with_main,
                          const Dialect& dialect);
 
-// `ResultType NAME(params..., gql::KernelContext& ctx) { ... }` in the caller's namespace.
+// `ResultType NAME(params..., gql::KernelContext& ctx) { ... }` in the caller's namespace; with
+// resident values, the body is `resident::NAME` over Residents and NAME is its host-signature wrapper.
 std::string emit_kernel(const ir::Module& module, const ir::Kernel& kernel, const Dialect& dialect);
 
 // main(): every kernel of the module on the command line, through gql::run_program; kernels are

@@ -159,6 +159,30 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<
                   ", " + std::to_string(c.streams) + " streams");
 }
 
+// Where a CUDA op runs and which side of its values it reads and writes (placement.cpp).
+std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
+  const auto names = [&](const std::vector<int>& ids) {
+    std::string text;
+    for (size_t n = 0; n < ids.size(); ++n) {
+      const ir::Variable& v = k.variables.at(static_cast<size_t>(ids[n]));
+      text += (n ? ", " : "") + (v.role == ir::VariableRole::temporary ? std::string("a temporary") : v.name);
+    }
+    return text;
+  };
+  const std::string reads = o.inputs.empty() ? "" : "reads " + names(o.inputs) + " ";
+  switch (placement(o.kind, ir::Target::cuda)) {
+    case Placement::device:
+      return "placement: on the device; " + reads + "there (uploaded once per value), leaves " + names(o.outputs) +
+             " there" + (o.mask ? " (its mask is read on the host)" : "");
+    case Placement::device_from_host:
+      return "placement: on the device from host containers; " + reads + "on the host, writes " + names(o.outputs) +
+             " there";
+    case Placement::host: break;
+  }
+  return "placement: on the host; " + reads + "there (downloaded once when the device wrote it last), writes " +
+         names(o.outputs) + " there";
+}
+
 void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, std::vector<OpPlan>& out) {
   for (const ir::Stmt& s : block) {
     collect(m, k, s.prelude, out);
@@ -190,6 +214,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     if (const auto* ls = std::get_if<ir::LuSchedule>(&o.schedule))
       p.lines.push_back("right-looking LU with partial pivoting, panel " + std::to_string(ls->tile) +
                         ", trailing update by " + (ls->gemm == ir::Gemm::vendor ? "vendor BLAS gemm" : "generated gemm"));
+    if (m.target == ir::Target::cuda) p.lines.push_back(placement_line(o, k));
     if (p.lines.empty()) continue;  // constructions, copies: nothing to decide
     out.push_back(std::move(p));
   }

@@ -35,7 +35,7 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
   std::string out = "\n// Entry points for gql::Module (see gql/jit.hpp): type-erased arguments and result.\n";
   const bool cuda = module.target == compiler::ir::Target::cuda;
   out += "#include <exception>\n#include <gql/kernel_context.hpp>\n";
-  out += cuda ? "#include <optional>\n#include <gql/device.hpp>\n#include <gql/device/placement.hpp>\n"
+  out += cuda ? "#include <gql/device.hpp>\n#include <gql/device/placement.hpp>\n"
                 "#include <gql/error.hpp>\n\n"
               : "\n";
   for (const compiler::ir::Kernel& k : module.kernels) {
@@ -48,26 +48,35 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
              "      throw gql::Error(gql::ErrorKind::cuda, \"kernel '" + k.name +
              "' was compiled for CUDA and this machine has no CUDA device (gql::Target::openmp runs it on the CPU)\");\n";
     const std::string result_type = cpp_type(result_of(k));
-    std::string call = "    auto value = gqlgen::" + k.name + "(";
-    for (size_t n = 0; n < k.parameters.size(); ++n) {
-      const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;
-      const std::string i = std::to_string(n);
-      if (cuda && !t.is_scalar()) {
-        // The caller may pass a device container (BoundKernel of a device type): the ops get a host copy.
-        out += "    std::optional<" + cpp_type(t) + "> copy" + i + ";\n";
-        call += "gql::gpu::argument_on_host<" + cpp_type(t) + ">(args[" + i + "], " + i + ", *ctx, copy" + i + "), ";
-      } else {
-        call += "*static_cast<const " + cpp_type(t) + "*>(args[" + i + "]), ";
+    if (cuda) {
+      // Arguments borrowed where the caller keeps them (host or device, BoundKernel's types); the
+      // result handed over from the side the caller asks for.
+      out += "    const gql::Stream stream = gql::Stream::for_call(*ctx);\n";
+      std::string call = "    auto value = gqlgen::resident::" + k.name + "(";
+      for (size_t n = 0; n < k.parameters.size(); ++n) {
+        const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;
+        const std::string i = std::to_string(n);
+        if (t.is_scalar()) {
+          call += "*static_cast<const " + cpp_type(t) + "*>(args[" + i + "]), ";
+        } else {
+          out += "    auto a" + i + " = gql::gpu::argument<" + cpp_type(t) + ">(args[" + i + "], " + i + ", *ctx);\n";
+          call += "a" + i + ", ";
+        }
       }
+      out += call + "*ctx);\n";
+      out += "    if (ctx->result_on_device())\n"
+             "      *static_cast<gql::on_device_t<" + result_type + ">*>(result) = gql::gpu::take_device(std::move(value), stream);\n"
+             "    else\n"
+             "      *static_cast<" + result_type + "*>(result) = gql::gpu::take_host(std::move(value), stream);\n";
+    } else {
+      std::string call = "    auto value = gqlgen::" + k.name + "(";
+      for (size_t n = 0; n < k.parameters.size(); ++n) {
+        const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;
+        call += "*static_cast<const " + cpp_type(t) + "*>(args[" + std::to_string(n) + "]), ";
+      }
+      out += call + "*ctx);\n";
+      out += "    *static_cast<" + result_type + "*>(result) = std::move(value);\n";
     }
-    out += call + "*ctx);\n";
-    // A CUDA kernel's caller may take the result on the device (BoundKernel of a device type).
-    if (cuda)
-      out += "    if (ctx->result_on_device()) {\n"
-             "      *static_cast<gql::on_device_t<" + result_type + ">*>(result) = gql::gpu::result_on_device(std::move(value), *ctx);\n"
-             "      return;\n"
-             "    }\n";
-    out += "    *static_cast<" + result_type + "*>(result) = std::move(value);\n";
     out += "  } catch (...) {\n    *error = std::current_exception();\n  }\n}\n";
   }
   return out;

@@ -14,9 +14,9 @@ std::string entry_symbol(const std::string& kernel);
 // One extern "C" function per kernel, appended to the generated kernels: it unpacks the argument
 // pack (args[i] points to the i-th argument), calls gqlgen::KERNEL and move-assigns the result,
 // catching what it throws (jit_detail::Entry). A CUDA module's entries first check that there is a
-// device: without one they throw gql::Error(cuda); they copy arguments the caller passes in device
-// memory to the host (KernelContext::argument_on_device) and deliver the result on the device when
-// the caller takes it there (KernelContext::result_on_device; gql/device/placement.hpp).
+// device: without one they throw gql::Error(cuda); they call gqlgen::resident::KERNEL with each
+// argument borrowed where the caller keeps it (KernelContext::argument_on_device) and hand the result
+// over on the side the caller takes it (KernelContext::result_on_device; gql/device/placement.hpp).
 std::string generate_entry_shims(const compiler::ir::Module& module);
 
 // The kernel's signature as compiled for `target`.

@@ -200,7 +200,9 @@ Csr<T> build_csr(EdgeList<T>&& edges, const ReadOptions& options, const std::str
     }
   }
   edges = {};
-  return build_pass<T>(both, order, false, options.duplicates, true, false, source).csr;
+  Csr<T> symmetric = build_pass<T>(both, order, false, options.duplicates, true, false, source).csr;
+  symmetric.derived().mark_symmetric();  // pull steps over it need no transpose
+  return symmetric;
 }
 
 #define GQL_INSTANTIATE(T) template Csr<T> build_csr<T>(EdgeList<T>&&, const ReadOptions&, const std::string&);

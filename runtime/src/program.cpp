@@ -105,6 +105,7 @@ void Invocation::print_stats(int64_t result_size) const {
   if (!stats_) return;
   const auto& w = context_.work();
   std::cout << "kernel:  " << kernel_ << '\n';
+  if (device_start_seconds_ >= 0) std::printf("device start: %.6f s (before the kernel's time)\n", device_start_seconds_);
   std::printf("time:    %.6f s\n", seconds_);
   std::fflush(stdout);
   const double t = seconds_ > 0 ? seconds_ : 1e-9;
@@ -186,7 +187,7 @@ GQL_INSTANTIATE_SCALAR(double)
 
 }  // namespace program_detail
 
-int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
+int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, void (*start_device)()) {
   const char* program = argc > 0 ? argv[0] : "prog";
   auto usage_error = [&](const std::string& message) {
     std::cerr << program << ": " << message << '\n';
@@ -253,7 +254,7 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
     if (!values.count(p.name)) return usage_error("missing argument --" + p.name);
 
   try {
-    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read);
+    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read, start_device);
     kernel->run(invocation);
     return 0;
   } catch (const Error& e) {

@@ -105,13 +105,18 @@ void check_semiring(const std::string& name, const Csr<TG>& G) {
             const cpu::TraversalOptions options{cpu::Direction::automatic, 15, 18, 0, "w"};
             const gpu::TraversalOptions gpu_options{options, balance};
             const auto run_both = [&](const auto& m) {
+              // The GPU's ops take the kernel's values as Residents: w holds its earlier contents.
+              gpu::Resident<Vector<V>> w(std::move(got));
+              auto rv = gpu::Resident<Vector<TV>>::borrow(*v);
+              auto rG = gpu::Resident<Csr<TG>>::borrow(G);
               if (product_of_graph) {
                 cpu::mxv<S>(expected, m, replace, G, *v, options, cpu_ctx);
-                gpu::mxv<S>(got, m, replace, G, *v, gpu_options, gpu_ctx);
+                gpu::mxv<S>(w, m, replace, rG, rv, gpu_options, gpu_ctx);
               } else {
                 cpu::vxm<S>(expected, m, replace, *v, G, options, cpu_ctx);
-                gpu::vxm<S>(got, m, replace, *v, G, gpu_options, gpu_ctx);
+                gpu::vxm<S>(w, m, replace, rv, rG, gpu_options, gpu_ctx);
               }
+              got = w.take_host(Stream());
             };
             if (mask_kind == 0) run_both(cpu::no_mask());
             else run_both(cpu::mask(mask_vector, mask_kind == 2));

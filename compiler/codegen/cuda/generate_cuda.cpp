@@ -8,6 +8,7 @@
 #include "codegen/kernel_emitter.hpp"
 #include "codegen/semiring_policy.hpp"
 #include "gql/compiler/codegen.hpp"
+#include "gql/compiler/plan.hpp"
 #include "gql/compiler/types.hpp"
 #include "gql/compiler/version.hpp"
 #include "gql/error.hpp"
@@ -15,11 +16,7 @@
 namespace gql::compiler {
 namespace {
 
-bool runs_on_gpu(ir::OpKind kind) {
-  return kind == ir::OpKind::mxm || kind == ir::OpKind::vxm || kind == ir::OpKind::mxv ||
-         kind == ir::OpKind::closure || kind == ir::OpKind::closure_paths || kind == ir::OpKind::lu ||
-         kind == ir::OpKind::bfs_levels || kind == ir::OpKind::single_source_paths;
-}
+bool runs_on_gpu(ir::OpKind kind) { return plan::placement(kind, ir::Target::cuda) != plan::Placement::host; }
 
 // GPU ops whose whole device part the runtime library holds, whatever the spec: a BFS's levels and
 // LU depend on no semiring of the spec's.
@@ -98,7 +95,7 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
     throw Error(ErrorKind::internal, "generate_cuda: the module was lowered for another target");
   const codegen::Dialect dialect{"cuda", "gql/device/ops.hpp",
                                  [](ir::OpKind kind) { return std::string(runs_on_gpu(kind) ? "gql::gpu" : "gql::cpu"); },
-                                 "gql/device/traversal.hpp"};
+                                 "gql/device/traversal.hpp", /*resident_values=*/true};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 }
 

@@ -50,6 +50,10 @@ namespace gql {
 // Number of CUDA devices visible (0 when there is no device or no driver; never throws).
 int device_count() noexcept;
 
+// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds), so that a
+// program can start the device before it times a kernel. Error(cuda) when there is no device.
+void start_device();
+
 // ---- Memory budget ------------------------------------------------------------------------------
 
 // Parses a memory size: a byte count, or a number with a binary suffix K, M, G or T (optionally
@@ -286,9 +290,12 @@ class DeviceCsr {
   int64_t n_rows() const noexcept { return n_rows_; }
   int64_t n_cols() const noexcept { return n_cols_; }
   int64_t nvals() const noexcept { return nvals_; }
-  DeviceBuffer<offset_t>& row_offsets() noexcept { return row_offsets_; }
-  DeviceBuffer<index_t>& col_indices() noexcept { return col_indices_; }
-  DeviceBuffer<storage_t<T>>& values() noexcept { return values_; }
+  // Writing access drops what was derived from the contents (gql/derived.hpp).
+  DeviceBuffer<offset_t>& row_offsets() noexcept { return derived_.clear(), row_offsets_; }
+  DeviceBuffer<index_t>& col_indices() noexcept { return derived_.clear(), col_indices_; }
+  DeviceBuffer<storage_t<T>>& values() noexcept { return derived_.clear(), values_; }
+  // What is kept with these contents: a search's state over them, their transpose, symmetry, ...
+  const Derived& derived() const noexcept { return derived_; }
   const DeviceBuffer<offset_t>& row_offsets() const noexcept { return row_offsets_; }
   const DeviceBuffer<index_t>& col_indices() const noexcept { return col_indices_; }
   const DeviceBuffer<storage_t<T>>& values() const noexcept { return values_; }
@@ -307,7 +314,9 @@ class DeviceCsr {
     col_indices_.copy_to_host(std::span<index_t>(cols), stream);
     if constexpr (stores_values<T>) values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
     stream.synchronize();
-    return Csr<T>(n_rows_, n_cols_, std::move(offsets), std::move(cols), std::move(vals));
+    Csr<T> host(n_rows_, n_cols_, std::move(offsets), std::move(cols), std::move(vals));
+    if (derived_.symmetric()) host.derived().mark_symmetric();
+    return host;
   }
 
  private:
@@ -317,6 +326,7 @@ class DeviceCsr {
   DeviceBuffer<offset_t> row_offsets_;
   DeviceBuffer<index_t> col_indices_;
   DeviceBuffer<storage_t<T>> values_;
+  Derived derived_;
 };
 
 // Copies a host graph to the device on `stream` (asynchronous; `graph` must outlive the copy,
@@ -327,6 +337,7 @@ DeviceCsr<T> to_device(const Csr<T>& graph, const Stream& stream) {
   out.row_offsets().copy_from_host(graph.row_offsets(), stream);
   out.col_indices().copy_from_host(graph.col_indices(), stream);
   if constexpr (stores_values<T>) out.values().copy_from_host(graph.values(), stream);
+  if (graph.derived().symmetric()) out.derived().mark_symmetric();
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "gql/derived.hpp"
 #include "gql/error.hpp"
 
 namespace gql {
@@ -61,9 +62,12 @@ class Csr {
   std::span<const offset_t> row_offsets() const noexcept { return row_offsets_; }
   std::span<const index_t> col_indices() const noexcept { return col_indices_; }
   std::span<const storage_t<T>> values() const noexcept { return values_; }
-  std::span<offset_t> row_offsets() noexcept { return row_offsets_; }
-  std::span<index_t> col_indices() noexcept { return col_indices_; }
-  std::span<storage_t<T>> values() noexcept { return values_; }
+  // Writing access: what was derived from the contents is dropped (gql/derived.hpp).
+  std::span<offset_t> row_offsets() noexcept { return derived_.clear(), std::span<offset_t>(row_offsets_); }
+  std::span<index_t> col_indices() noexcept { return derived_.clear(), std::span<index_t>(col_indices_); }
+  std::span<storage_t<T>> values() noexcept { return derived_.clear(), std::span<storage_t<T>>(values_); }
+  // What is kept with these contents: their transpose, device copy, symmetry, ...
+  const Derived& derived() const noexcept { return derived_; }
 
   // The value of the p-th stored entry (true for pattern graphs).
   T value_at(offset_t p) const noexcept {
@@ -104,6 +108,7 @@ class Csr {
   std::vector<offset_t> row_offsets_;
   std::vector<index_t> col_indices_;
   std::vector<storage_t<T>> values_;  // empty for pattern graphs
+  Derived derived_;
 };
 
 // Dense row-major matrix.
@@ -126,12 +131,16 @@ class Matrix {
 
   int64_t n_rows() const noexcept { return n_rows_; }
   int64_t n_cols() const noexcept { return n_cols_; }
-  storage_t<T>& operator()(int64_t r, int64_t c) noexcept { return data_[static_cast<size_t>(r * n_cols_ + c)]; }
+  storage_t<T>& operator()(int64_t r, int64_t c) noexcept {
+    derived_.clear();
+    return data_[static_cast<size_t>(r * n_cols_ + c)];
+  }
   const storage_t<T>& operator()(int64_t r, int64_t c) const noexcept {
     return data_[static_cast<size_t>(r * n_cols_ + c)];
   }
-  std::span<storage_t<T>> data() noexcept { return data_; }
+  std::span<storage_t<T>> data() noexcept { return derived_.clear(), std::span<storage_t<T>>(data_); }
   std::span<const storage_t<T>> data() const noexcept { return data_; }
+  const Derived& derived() const noexcept { return derived_; }
 
   void validate() const {
     if (n_rows_ < 0 || n_cols_ < 0 || data_.size() != static_cast<size_t>(n_rows_ * n_cols_))
@@ -142,6 +151,7 @@ class Matrix {
   int64_t n_rows_ = 0;
   int64_t n_cols_ = 0;
   std::vector<storage_t<T>> data_;
+  Derived derived_;
 };
 
 // A vector of n entries, stored dense (every entry present) or sparse (sorted unique indices + values).
@@ -186,7 +196,8 @@ class Vector {
   // Sparse storage only (empty for a dense vector).
   std::span<const index_t> indices() const noexcept { return indices_; }
   std::span<const storage_t<T>> values() const noexcept { return values_; }
-  std::span<storage_t<T>> values() noexcept { return values_; }
+  std::span<storage_t<T>> values() noexcept { return derived_.clear(), std::span<storage_t<T>>(values_); }
+  const Derived& derived() const noexcept { return derived_; }
 
   void validate() const {
     auto fail = [](const char* why) { throw Error(ErrorKind::internal, std::string("invalid vector: ") + why); };
@@ -207,6 +218,7 @@ class Vector {
   bool dense_ = false;
   std::vector<index_t> indices_;
   std::vector<storage_t<T>> values_;
+  Derived derived_;
 };
 
 // The language's rows/cols/nvals for every container (a vector is n x 1).

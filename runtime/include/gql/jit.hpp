@@ -13,9 +13,9 @@
 //
 // A CUDA kernel's result can be taken on the device, and its arguments passed from there: bind it
 // with the device twins of the types (gql::DeviceCsr, DeviceMatrix, DeviceVector from
-// gql/device.hpp), e.g. bind<gql::DeviceCsr<uint64_t>(const gql::DeviceCsr<bool>&)>(). A product
-// that makes the returned value then leaves it on the device; other results are copied there, and
-// device arguments are copied to the host for the kernel's ops. async() and async_on(stream) run a
+// gql/device.hpp), e.g. bind<gql::DeviceCsr<uint64_t>(const gql::DeviceCsr<bool>&)>(). Device
+// arguments go straight into the kernel's device ops, and a result the device made is returned
+// without a copy (gql/device/resident.hpp says where each op reads its values). async() and async_on(stream) run a
 // call on another thread and return a std::future at once; on a stream, every device operation of
 // the call is issued on that stream, and calls on one stream run in the order they were made.
 //

@@ -7,7 +7,6 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -35,11 +34,13 @@ class KernelContext {
   }
   std::span<const std::string> plan() const noexcept { return plan_; }
 
-  // State an operation keeps across the iterations of its loop (e.g. a traversal's direction and
-  // its graph's transpose), made on first use from `args` and owned by the context.
+  // State an operation keeps across the iterations of its loop (e.g. a traversal's direction), made
+  // on first use from `args` and owned by the context. `key` names the op (its label, which the code
+  // generator makes unique within a kernel); a key never yields state of another type. What is derived
+  // from a value (its transpose, its device copy) belongs to the value instead (gql/derived.hpp).
   template <class State, class... Args>
   State& op_state(const std::string& key, Args&&... args) {
-    auto& slot = op_state_[key];
+    auto& slot = op_state_[key + '\0' + typeid(State).name()];
     if (!slot) slot = std::make_shared<State>(std::forward<Args>(args)...);
     return *std::static_pointer_cast<State>(slot);
   }
@@ -49,27 +50,12 @@ class KernelContext {
   void* gpu_stream() const noexcept { return gpu_stream_; }
   void set_gpu_stream(void* stream) noexcept { gpu_stream_ = stream; }
 
-  // GPU kernels whose result the caller takes on the device: the operation that makes the returned
-  // value may leave it there (kept here, type-erased, until the call's entry takes it) instead of
-  // copying it to the host.
+  // GPU kernels whose result the caller takes on the device (the entry hands it over from there).
   bool result_on_device() const noexcept { return result_on_device_; }
   void set_result_on_device(bool on_device) noexcept { result_on_device_ = on_device; }
-  template <class DeviceValue>
-  void keep_device_result(DeviceValue&& value) {
-    device_result_ = std::make_shared<std::remove_cvref_t<DeviceValue>>(std::forward<DeviceValue>(value));
-    device_result_type_ = &typeid(std::remove_cvref_t<DeviceValue>);
-  }
-  bool holds_device_result() const noexcept { return device_result_ != nullptr; }
-  // The kept result when it is a DeviceValue (then it is no longer kept), else null.
-  template <class DeviceValue>
-  std::shared_ptr<DeviceValue> take_device_result() {
-    if (!device_result_ || *device_result_type_ != typeid(DeviceValue)) return nullptr;
-    device_result_type_ = nullptr;
-    return std::static_pointer_cast<DeviceValue>(std::exchange(device_result_, nullptr));
-  }
 
-  // GPU kernels whose caller passes device containers: bit n set when argument n is one (the entry
-  // copies it to the host for the kernel's ops).
+  // GPU kernels whose caller passes device containers: bit n set when argument n is one (the kernel
+  // reads it there; gql/device/placement.hpp).
   bool argument_on_device(int n) const noexcept { return n < 64 && (device_arguments_ >> n & 1u) != 0; }
   void set_device_arguments(uint64_t mask) noexcept { device_arguments_ = mask; }
 
@@ -78,8 +64,6 @@ class KernelContext {
   void* gpu_stream_ = nullptr;
   bool result_on_device_ = false;
   uint64_t device_arguments_ = 0;
-  std::shared_ptr<void> device_result_;
-  const std::type_info* device_result_type_ = nullptr;
   bool explain_;
   WorkCounts work_;
   std::vector<std::string> plan_;

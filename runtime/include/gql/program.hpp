@@ -37,13 +37,15 @@ struct ParamSpec {
 // One call of a kernel from the command line: the parsed arguments and the output options.
 class Invocation {
  public:
+  // `start_device` (CUDA programs) runs after the inputs are loaded and before the kernel is timed.
   Invocation(std::string kernel, std::map<std::string, std::string> values, std::string out_path,
-             bool stats, bool explain, ReadOptions read = {})
+             bool stats, bool explain, ReadOptions read = {}, void (*start_device)() = nullptr)
       : kernel_(std::move(kernel)),
         values_(std::move(values)),
         out_path_(std::move(out_path)),
         stats_(stats),
         read_(read),
+        start_device_(start_device),
         context_(explain) {}
 
   // Inputs, loaded from a file path or a generator spec (gql/io.hpp's rules).
@@ -71,6 +73,11 @@ class Invocation {
   template <class F>
   auto timed(F&& body) {
     ProgressLine progress(kernel_);
+    if (start_device_) {
+      const auto begin = std::chrono::steady_clock::now();
+      start_device_();
+      device_start_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    }
     const auto start = std::chrono::steady_clock::now();
     auto result = body(context_);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -88,8 +95,10 @@ class Invocation {
   std::string out_path_;
   bool stats_;
   ReadOptions read_;  // --symmetrize, --drop-self-loops, --duplicates: applied to every graph input
+  void (*start_device_)();
   KernelContext context_;
   double seconds_ = 0;
+  double device_start_seconds_ = -1;  // -1: no device
 };
 
 struct KernelEntry {
@@ -100,8 +109,8 @@ struct KernelEntry {
 };
 
 // Parses argv, runs the chosen kernel, and returns the process exit status (0 ok, 1 runtime
-// error, 2 usage error). Never throws.
-int run_program(int argc, char** argv, std::span<const KernelEntry> kernels);
+// error, 2 usage error). Never throws. CUDA programs pass gql::start_device, timed apart from the kernel.
+int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, void (*start_device)() = nullptr);
 
 // ---- implementation details of the templates above ---------------------------------------------
 

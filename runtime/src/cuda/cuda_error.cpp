@@ -24,4 +24,6 @@ int device_count() noexcept {
   return count;
 }
 
+void start_device() { GQL_CUDA_CHECK(cudaFree(nullptr)); }
+
 }  // namespace gql

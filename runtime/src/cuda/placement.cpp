@@ -1,15 +1,11 @@
-// A CUDA kernel's arguments and results where its caller keeps them, made once here for every
-// element type (gql/device/placement.hpp declares them extern).
+// The Residents of every container and element type, made once here (gql/device/placement.hpp
+// declares them extern), so that the host code the JIT compiles only calls them.
 #include "gql/device/placement.hpp"
 
 namespace gql::gpu {
 
-#define GQL_PLACED_CONTAINERS(T, C)                                                           \
-  template on_device_t<C<T>> result_on_device<C<T>>(C<T>, KernelContext&);                   \
-  template const C<T>& argument_on_host<C<T>>(const void*, int, KernelContext&, std::optional<C<T>>&);
-#define GQL_PLACED(T) GQL_PLACED_CONTAINERS(T, Csr) GQL_PLACED_CONTAINERS(T, Matrix) GQL_PLACED_CONTAINERS(T, Vector)
+#define GQL_PLACED(T) template class Resident<Csr<T>>; template class Resident<Matrix<T>>; template class Resident<Vector<T>>;
 GQL_PLACED_ELEMENT_TYPES(GQL_PLACED)
 #undef GQL_PLACED
-#undef GQL_PLACED_CONTAINERS
 
 }  // namespace gql::gpu

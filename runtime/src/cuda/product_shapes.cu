@@ -9,19 +9,21 @@
 namespace gql {
 
 #define GQL_INSTANTIATE_SHAPE(A, B, V, C)                                                                    \
-  template void gpu::multiply_into<C, A, B, V>(Csr<C>&, const cpu::MatrixMask&, bool, const Csr<A>&, const Csr<B>&, \
-                                               const gpu::ProductOptions&, const SpgemmKernelTable<A, B, V>&,     \
-                                               KernelContext&);                                                   \
+  template void gpu::multiply_into<C, A, B, V>(gpu::Resident<Csr<C>>&, const cpu::MatrixMask&, bool,            \
+                                               const DeviceCsr<A>&, const DeviceCsr<B>&, const gpu::ProductOptions&, \
+                                               const SpgemmKernelTable<A, B, V>&, KernelContext&);                \
   template SpgemmKernelTable<A, B, V> spgemm_shape_kernels<A, B, V>();
 GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_INSTANTIATE_SHAPE)
 #undef GQL_INSTANTIATE_SHAPE
 
 #define GQL_INSTANTIATE_VXM_SHAPE(TV, TG, V, TW)                                                                    \
-  template void gpu::vxm_into<TW, TV, TG, V>(Vector<TW>&, const cpu::VectorMask&, bool, const Vector<TV>&,            \
-                                             const Csr<TG>&, const gpu::TraversalOptions&, KernelContext&,            \
+  template void gpu::vxm_into<TW, TV, TG, V>(gpu::Resident<Vector<TW>>&, const cpu::VectorMask&, bool,               \
+                                             gpu::Resident<Vector<TV>>&, gpu::Resident<Csr<TG>>&,                     \
+                                             const gpu::TraversalOptions&, KernelContext&,                            \
                                              const gpu::VxmKernelTable<TV, TG, V>&, V, bool);                        \
-  template void gpu::mxv_into<TW, TG, TV, V>(Vector<TW>&, const cpu::VectorMask&, bool, const Csr<TG>&,               \
-                                             const Vector<TV>&, const gpu::TraversalOptions&, KernelContext&,         \
+  template void gpu::mxv_into<TW, TG, TV, V>(gpu::Resident<Vector<TW>>&, const cpu::VectorMask&, bool,               \
+                                             gpu::Resident<Csr<TG>>&, gpu::Resident<Vector<TV>>&,                     \
+                                             const gpu::TraversalOptions&, KernelContext&,                            \
                                              const gpu::VxmKernelTable<TV, TG, V>&, V, bool);                        \
   template gpu::VxmKernelTable<TV, TG, V> gpu::vxm_shape_kernels<TV, TG, V>();
 GQL_VXM_PRECOMPILED_SHAPES(GQL_INSTANTIATE_VXM_SHAPE)

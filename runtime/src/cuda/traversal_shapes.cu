@@ -9,7 +9,9 @@ namespace gql::gpu {
 
 #define GQL_BFS_LEVELS(TG)                                                                                      \
   template Vector<int32_t> bfs_levels<TG>(const Csr<TG>&, const Csr<TG>&, int64_t, const DirectionOptions&, \
-                                          TraversalStats*, const BfsSchedule&, Stream);
+                                          TraversalStats*, const BfsSchedule&, Stream);                         \
+  template void bfs_levels<TG>(Resident<Vector<int32_t>>&, Resident<Csr<TG>>&, int64_t, const DirectionOptions&, \
+                               bool, TraversalStats*, const BfsSchedule&, KernelContext&);
 GQL_FOR_EACH_ELEMENT_TYPE(GQL_BFS_LEVELS)
 #undef GQL_BFS_LEVELS
 

@@ -21,6 +21,15 @@ struct OpPlan {
 // stays as written. Run on a checked module before planning and code generation.
 void recognize_traversals(ir::Module& module);
 
+// Where a CUDA kernel's ops run and where they read and write the kernel's values (plan/placement.cpp):
+// one table for the code generator and the printed plan.
+enum class Placement {
+  host,              // runs on the host (gql::cpu): reads and writes host containers
+  device,            // runs on the GPU over the values where they are: reads on the device, leaves its result there
+  device_from_host,  // runs on the GPU from host containers (uploads its own copies, returns host results)
+};
+Placement placement(ir::OpKind kind, ir::Target target);
+
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);
 

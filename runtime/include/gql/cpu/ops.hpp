@@ -90,29 +90,13 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
 namespace detail {
 
 // What one vxm/mxv op keeps across the iterations of its loop: Beamer's direction state (it has
-// hysteresis) and the transpose of its graph, built once for pulling.
-template <class TG>
+// hysteresis) and its step counts. The transpose pull steps read belongs to the graph (transpose_of),
+// so a graph rewritten inside the loop is never read through an old transpose.
 struct TraversalState {
   explicit TraversalState(const DirectionOptions& d) : chooser(d) {}
   DirectionChooser chooser;
-  const Csr<TG>* graph = nullptr;
-  int64_t graph_nvals = -1;
-  Csr<TG> transposed;
   int64_t steps = 0, pulls = 0;
 };
-
-template <class TG>
-TraversalState<TG>& traversal_state(KernelContext& ctx, const TraversalOptions& options, const Csr<TG>& G,
-                                    bool need_transpose) {
-  auto& state = ctx.op_state<TraversalState<TG>>(
-      options.label, DirectionOptions{options.direction, options.alpha, options.beta});
-  if (need_transpose && (state.graph != &G || state.graph_nvals != G.nvals())) {
-    state.transposed = transpose(G);
-    state.graph = &G;
-    state.graph_nvals = G.nvals();
-  }
-  return state;
-}
 
 // Out-edges of the vector's entries: the edges a push step reads (the traversal's work measure).
 template <class TV, class TG>
@@ -130,9 +114,9 @@ int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
 template <class TW, class TG, class Product>
 void traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, const Csr<TG>& G, const char* op,
                     Direction plain, const TraversalOptions& options, KernelContext& ctx, Product&& product) {
-  auto& state = traversal_state(ctx, options, G, options.direction != plain);
+  auto& state = ctx.op_state<TraversalState>(options.label, DirectionOptions{options.direction, options.alpha, options.beta});
   bool pulled = false;
-  auto result = product(options.direction == plain ? nullptr : &state.transposed, state.chooser, &pulled);
+  auto result = product(options.direction == plain ? nullptr : &transpose_of(G), state.chooser, &pulled);
   ++state.steps;
   state.pulls += pulled;
   ctx.explain(std::string(options.label) + ": " + op + " " + (pulled ? "pull" : "push") + " step, " +

@@ -24,7 +24,17 @@ Csr<T> transpose(const Csr<T>& g) {
       cols[q] = static_cast<index_t>(i);
       if constexpr (stores_values<T>) values[q] = g.values()[static_cast<size_t>(p)];
     }
-  return Csr<T>(m, n, std::move(offsets), std::move(cols), std::move(values));
+  Csr<T> out(m, n, std::move(offsets), std::move(cols), std::move(values));
+  if (g.derived().symmetric()) out.derived().mark_symmetric();
+  return out;
+}
+
+// The transpose that pull steps read: g itself when g is known to be symmetric, else g's transpose,
+// made once and kept with g's contents (dropped when g is written; gql/derived.hpp).
+template <class T>
+const Csr<T>& transpose_of(const Csr<T>& g) {
+  if (g.derived().symmetric()) return g;
+  return g.derived().template get<Csr<T>>("transpose", [&] { return transpose(g); });
 }
 
 }  // namespace gql::cpu

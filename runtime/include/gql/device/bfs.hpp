@@ -35,48 +35,28 @@ using cpu::TraversalStats;
 class DeviceBfs {
  public:
   // Uploads the structure of G and of its transpose GT (once when GT is G, as for symmetric graphs).
-  template <class TG>
   // The search runs on `stream` (a kernel call's, or its own).
+  template <class TG>
   DeviceBfs(const Csr<TG>& G, const Csr<TG>& GT, BfsSchedule schedule = {}, Stream stream = Stream())
       : n_(G.n_rows()), schedule_(schedule), stream_(std::move(stream)), g_(G, stream_) {
-    if (G.n_rows() != G.n_cols() || GT.n_rows() != G.n_rows() || GT.n_cols() != G.n_cols() || GT.nvals() != G.nvals())
-      throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
+    check_shapes(G, GT);
     if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT, stream_);
-    const size_t words = static_cast<size_t>((n_ + 31) / 32);
-    visited_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
-    unreachable_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
-    front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
-    next_front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
-    narrow_ = DeviceBuffer<unsigned char>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
-    schedule_.batch_levels = std::max(schedule_.batch_levels, 1);
-    batch_ = DeviceBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
-    batch_host_ = HostBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
-    queues_.emplace(n_, stream_);
-    if (gt_) {
-      device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
-          gt_offsets(), n_, unreachable_.data());
-    } else {
-      // No transpose (a symmetric graph, or a push-only search of a directed one): the vertices that
-      // no entry of G targets.
-      GQL_CUDA_CHECK(cudaMemsetAsync(unreachable_.data(), 0xff, unreachable_.bytes(), stream_.get()));
-      device::clear_targets<traversal_block><<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block,
-                                               0, stream_.get()>>>(g_.view().col_indices, g_.nvals(),
-                                                                   unreachable_.data());
-    }
-    GQL_CUDA_CHECK_LAUNCH();
-    if (schedule_.kernel == BfsKernel::edge_centric && g_.nvals() > 0) {
-      sources_ = DeviceBuffer<index_t>(static_cast<size_t>(g_.nvals()));
-      device::entry_rows<traversal_block><<<detail::grid_for(n_ * 32, queues_->resident()), traversal_block, 0,
-                                            stream_.get()>>>(g_.offsets(), n_, sources_.data());
-      GQL_CUDA_CHECK_LAUNCH();
-    }
-    stream_.synchronize();
+    prepare();
+  }
+  // Reads the structure of device graphs G and GT in place (GT may be G); both must outlive the search.
+  template <class TG>
+  DeviceBfs(const DeviceCsr<TG>& G, const DeviceCsr<TG>& GT, BfsSchedule schedule = {}, Stream stream = Stream())
+      : n_(G.n_rows()), schedule_(schedule), stream_(std::move(stream)), g_(G) {
+    check_shapes(G, GT);
+    if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT);
+    prepare();
   }
   // The queues refer to the stream: a search stays where it was built.
   DeviceBfs(const DeviceBfs&) = delete;
   DeviceBfs& operator=(const DeviceBfs&) = delete;
 
   int64_t n_vertices() const noexcept { return n_; }
+  const Stream& stream() const noexcept { return stream_; }
   // The graph's structure on the device, for checks that run there.
   device::CsrView<bool> graph() const noexcept { return g_.view(); }
 
@@ -136,6 +116,44 @@ class DeviceBfs {
   }
 
  private:
+  template <class Graph>
+  static void check_shapes(const Graph& G, const Graph& GT) {
+    if (G.n_rows() != G.n_cols() || GT.n_rows() != G.n_rows() || GT.n_cols() != G.n_cols() || GT.nvals() != G.nvals())
+      throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
+  }
+  // The search's buffers and the vertices no edge reaches, once per graph.
+  void prepare() {
+    const size_t words = static_cast<size_t>((n_ + 31) / 32);
+    visited_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    unreachable_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    next_front_ = DeviceBuffer<unsigned>(std::max<size_t>(words, 1));
+    narrow_ = DeviceBuffer<unsigned char>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
+    schedule_.batch_levels = std::max(schedule_.batch_levels, 1);
+    batch_ = DeviceBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
+    batch_host_ = HostBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
+    queues_.emplace(n_, stream_);
+    if (gt_) {
+      device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+          gt_offsets(), n_, unreachable_.data());
+    } else {
+      // No transpose (a symmetric graph, or a push-only search of a directed one): the vertices that
+      // no entry of G targets.
+      GQL_CUDA_CHECK(cudaMemsetAsync(unreachable_.data(), 0xff, unreachable_.bytes(), stream_.get()));
+      device::clear_targets<traversal_block><<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block,
+                                               0, stream_.get()>>>(g_.view().col_indices, g_.nvals(),
+                                                                   unreachable_.data());
+    }
+    GQL_CUDA_CHECK_LAUNCH();
+    if (schedule_.kernel == BfsKernel::edge_centric && g_.nvals() > 0) {
+      sources_ = DeviceBuffer<index_t>(static_cast<size_t>(g_.nvals()));
+      device::entry_rows<traversal_block><<<detail::grid_for(n_ * 32, queues_->resident()), traversal_block, 0,
+                                            stream_.get()>>>(g_.offsets(), n_, sources_.data());
+      GQL_CUDA_CHECK_LAUNCH();
+    }
+    stream_.synchronize();
+  }
+
   using StepCounters = device::StepCounters;
   static constexpr int traversal_block = device::traversal_block;
   static constexpr int unseen_wide = std::numeric_limits<int>::max();

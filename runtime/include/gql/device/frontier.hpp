@@ -75,6 +75,7 @@ void scan_queue_degrees(const offset_t* offsets, const index_t* queue, long long
                         cudaStream_t stream);
 
 // A graph's structure (row offsets and column indices) on the device; values stay on the host.
+// Uploaded from a host graph, or read in place from a device graph that outlives it.
 class DeviceStructure {
  public:
   template <class T>
@@ -82,19 +83,30 @@ class DeviceStructure {
       : n_rows_(g.n_rows()),
         n_cols_(g.n_cols()),
         nvals_(g.nvals()),
-        offsets_(static_cast<size_t>(g.n_rows()) + 1),
-        columns_(static_cast<size_t>(g.nvals())) {
-    offsets_.copy_from_host(g.row_offsets(), stream);
-    if (nvals_ > 0) columns_.copy_from_host(g.col_indices(), stream);
+        owned_offsets_(static_cast<size_t>(g.n_rows()) + 1),
+        owned_columns_(static_cast<size_t>(g.nvals())),
+        offsets_(owned_offsets_.data()),
+        columns_(owned_columns_.data()) {
+    owned_offsets_.copy_from_host(g.row_offsets(), stream);
+    if (nvals_ > 0) owned_columns_.copy_from_host(g.col_indices(), stream);
   }
+  template <class T>
+  explicit DeviceStructure(const DeviceCsr<T>& g)
+      : n_rows_(g.n_rows()),
+        n_cols_(g.n_cols()),
+        nvals_(g.nvals()),
+        offsets_(g.row_offsets().data()),
+        columns_(g.col_indices().data()) {}
   int64_t nvals() const noexcept { return nvals_; }
-  const offset_t* offsets() const noexcept { return offsets_.data(); }
-  device::CsrView<bool> view() const noexcept { return {n_rows_, n_cols_, offsets_.data(), columns_.data(), nullptr}; }
+  const offset_t* offsets() const noexcept { return offsets_; }
+  device::CsrView<bool> view() const noexcept { return {n_rows_, n_cols_, offsets_, columns_, nullptr}; }
 
  private:
   int64_t n_rows_, n_cols_, nvals_;
-  DeviceBuffer<offset_t> offsets_;
-  DeviceBuffer<index_t> columns_;
+  DeviceBuffer<offset_t> owned_offsets_;  // empty when the structure is read in place
+  DeviceBuffer<index_t> owned_columns_;
+  const offset_t* offsets_;
+  const index_t* columns_;
 };
 
 // The queues of a frontier traversal over n vertices and the counters of its steps.

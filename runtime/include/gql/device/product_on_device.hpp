@@ -1,7 +1,7 @@
 // The part of a GPU product C<mask, replace> = A * B that depends only on its element types: upload
-// A, B and the mask, run the SpGEMM driver with a table of kernels, bring the product back and write
-// it into C. gql::gpu::mxm (gql/device/ops.hpp) converts the operands and picks the kernels for its
-// semiring.
+// the mask, run the SpGEMM driver with a table of kernels over A and B on the device, and leave the
+// product there as C (or merge it into C on the host). gql::gpu::mxm (gql/device/ops.hpp) converts
+// the operands and picks the kernels for its semiring.
 //
 // Host code. With nvcc the definitions are here, instantiated wherever they are used; a host
 // compiler sees the declaration of multiply_into only and links the instantiations the runtime
@@ -13,6 +13,7 @@
 
 #include "gql/cpu/mask.hpp"
 #include "gql/device.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
 #include "gql/device/spgemm_plan.hpp"
 #include "gql/graph.hpp"
@@ -38,9 +39,6 @@ struct ProductOptions {
   int sorted_chunk_items = 0;
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
-  // The product makes the kernel's returned value (the last write before the return): when the
-  // caller takes the result on the device and C starts empty, it stays there (KernelContext).
-  bool makes_kernel_result = false;
 };
 
 // The driver's plan for a product whose values are V, from the schedule's options.
@@ -61,20 +59,20 @@ SpgemmPlan product_plan(const ProductOptions& options) {
   return plan;
 }
 
-// C<mask, replace> = A * B with the given kernels. The mask (structural, plain or complemented) is
-// applied on the device while the products are accumulated, so masked-out entries are never
-// formed; the result is then written into C as GraphBLAS's assignment says. Bool results travel as
-// bytes (V = unsigned char for TC = bool) and become a pattern graph. Adds the products to ctx's work
-// counts and explains the plan.
+// C<mask, replace> = A * B with the given kernels, A and B on the device. The mask (structural, plain
+// or complemented) is applied on the device while the products are accumulated, so masked-out
+// entries are never formed. The product stays on the device as C's value when it is C's whole new
+// value (no mask, or a mask and an empty C); otherwise it is merged into C on the host as GraphBLAS's
+// assignment says. Bool results travel as bytes (V = unsigned char for TC = bool) and become a
+// pattern graph on the host. Adds the products to ctx's work counts and explains the plan.
 template <class TC, class AT, class BT, class V>
-void multiply_into(Csr<TC>& C, const cpu::MatrixMask& mask, bool replace, const Csr<AT>& A, const Csr<BT>& B,
-                   const ProductOptions& options, const SpgemmKernelTable<AT, BT, V>& kernels, KernelContext& ctx)
+void multiply_into(Resident<Csr<TC>>& C, const cpu::MatrixMask& mask, bool replace, const DeviceCsr<AT>& dA,
+                   const DeviceCsr<BT>& dB, const ProductOptions& options, const SpgemmKernelTable<AT, BT, V>& kernels,
+                   KernelContext& ctx)
 #if defined(__CUDACC__)
 {
-  cpu::check_mask_shape(mask, A.n_rows(), B.n_cols(), options.label);
+  cpu::check_mask_shape(mask, dA.n_rows(), dB.n_cols(), options.label);
   Stream stream = Stream::for_call(ctx);
-  const DeviceCsr<AT> dA = to_device(A, stream);
-  const DeviceCsr<BT> dB = to_device(B, stream);
   DeviceBuffer<offset_t> mask_offsets;
   DeviceBuffer<index_t> mask_columns;
   device::MaskView view;
@@ -86,38 +84,45 @@ void multiply_into(Csr<TC>& C, const cpu::MatrixMask& mask, bool replace, const 
     view = {mask_offsets.data(), mask_columns.data(), mask.complement ? device::MaskKind::deny : device::MaskKind::allow};
   }
   SpgemmStats stats;
-  DeviceCsr<V> on_device =
+  DeviceCsr<V> product =
       spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream, &stats, kernels);
-  // Into an empty C the assignment is the masked product itself, so a result the caller takes on
-  // the device need not come to the host (bool results are filtered on the host, below).
-  const bool stays_on_device = options.makes_kernel_result && ctx.result_on_device() && C.nvals() == 0 &&
-                               std::is_same_v<TC, V> && C.n_rows() == A.n_rows() && C.n_cols() == B.n_cols();
+  // Into an empty C the masked assignment is the masked product itself (bool results are filtered on
+  // the host, below).
+  if (mask.mode() != cpu::MaskMode::none && (C.rows() != dA.n_rows() || C.cols() != dB.n_cols()))
+    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(C.rows()) + " x " +
+                                      std::to_string(C.cols()) + ", the result " + std::to_string(dA.n_rows()) +
+                                      " x " + std::to_string(dB.n_cols()));
+  const bool whole = mask.mode() == cpu::MaskMode::none || C.nvals() == 0;
+  const bool stays_on_device = whole && std::is_same_v<TC, V>;
   ctx.work().products += stats.products;
   ctx.explain(std::string(options.label) + ": mxm on the GPU" +
               (mask.mode() == cpu::MaskMode::none ? std::string()
                                                   : std::string(mask.complement ? ", complemented mask" : ", mask") +
                                                         " applied while accumulating") +
-              ", " + describe(stats) + (stays_on_device ? ", result kept on the device" : ""));
-  if (stays_on_device) {
-    stream.synchronize();  // the caller may use the result on another stream once the call returns
-    ctx.keep_device_result(std::move(on_device));
-    return;
+              ", " + describe(stats) + (stays_on_device ? ", result on the device" : ", result merged on the host"));
+  if constexpr (std::is_same_v<TC, V>) {
+    if (stays_on_device) {
+      stream.synchronize();  // the next op may read it on another stream
+      C.set_device(std::move(product));
+      return;
+    }
   }
-  Csr<V> product = on_device.to_host(stream);
+  Csr<V> host = product.to_host(stream);
   if constexpr (std::is_same_v<TC, bool> && std::is_same_v<V, unsigned char>) {
     // As on the CPU, entries whose value is false are left out.
-    std::vector<offset_t> offsets(static_cast<size_t>(product.n_rows()) + 1, 0);
+    std::vector<offset_t> offsets(static_cast<size_t>(host.n_rows()) + 1, 0);
     std::vector<index_t> cols;
-    cols.reserve(static_cast<size_t>(product.nvals()));
-    for (int64_t i = 0; i < product.n_rows(); ++i) {
-      for (offset_t p = product.row_offsets()[i]; p < product.row_offsets()[i + 1]; ++p)
-        if (product.values()[p]) cols.push_back(product.col_indices()[p]);
+    cols.reserve(static_cast<size_t>(host.nvals()));
+    for (int64_t i = 0; i < host.n_rows(); ++i) {
+      for (offset_t p = host.row_offsets()[i]; p < host.row_offsets()[i + 1]; ++p)
+        if (host.values()[p]) cols.push_back(host.col_indices()[p]);
       offsets[static_cast<size_t>(i) + 1] = static_cast<offset_t>(cols.size());
     }
-    cpu::assign_result(C, Csr<bool>(product.n_rows(), product.n_cols(), std::move(offsets), std::move(cols)), mask,
-                       replace, /*within_mask=*/true);
+    cpu::assign_result(C.host_for_write(stream),
+                       Csr<bool>(host.n_rows(), host.n_cols(), std::move(offsets), std::move(cols)), mask, replace,
+                       /*within_mask=*/true);
   } else {
-    cpu::assign_result(C, std::move(product), mask, replace, /*within_mask=*/true);
+    cpu::assign_result(C.host_for_write(stream), std::move(host), mask, replace, /*within_mask=*/true);
   }
 }
 #else

@@ -1,7 +1,9 @@
 // The traversal loops that generated CUDA code calls: gql::gpu::bfs_levels and
 // gql::gpu::single_source_paths, with the parameters and results of gql::cpu's (cpu/traversal.hpp).
-// Host containers in and out; the graph is uploaded, the search runs on the device (bfs.hpp,
-// sssp.hpp) reading back a few counters per step, and the result comes back. Device memory is
+// The search runs on the device (bfs.hpp, sssp.hpp) reading back a few counters per step. A BFS reads
+// the kernel's graph where it is on the device and leaves its levels there (a Resident); its device
+// state belongs to the graph value, so many searches on one graph set it up once. Single-source
+// paths take host containers. Device memory is
 // charged to MemoryBudget::global() (GQL_DEVICE_MEMORY_LIMIT caps it: an oversized graph is an
 // Error(oom)).
 //
@@ -12,12 +14,19 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "gql/cpu/direction.hpp"
+#include "gql/cpu/transpose.hpp"
 #include "gql/cpu/traversal.hpp"
+#include "gql/derived.hpp"
 #include "gql/device.hpp"
 #include "gql/device/bfs_schedule.hpp"
+#include "gql/device/levels_vector.hpp"
+#include "gql/device/resident.hpp"
 
 #include "gql/device/sssp.hpp"
 
@@ -31,19 +40,94 @@ using cpu::Direction;
 using cpu::DirectionOptions;
 using cpu::TraversalStats;
 
+#if defined(__CUDACC__)
+namespace detail {
+
+// A BFS's device state over one graph value (its device graphs, visited sets and queues), kept with
+// the graph's contents (gql/derived.hpp): many searches on one graph set it up once, and take turns.
+struct KeptSearch {
+  std::mutex turn;
+  std::optional<DeviceBfs> bfs;
+};
+
+inline std::string kept_search_key(const BfsSchedule& schedule, bool transposed) {
+  return "gpu/bfs/" + std::to_string(static_cast<int>(schedule.kernel)) + "/" +
+         std::to_string(static_cast<int>(schedule.balance)) + "/" + std::to_string(static_cast<int>(schedule.frontier)) +
+         "/" + std::to_string(schedule.batch_levels) + (transposed ? "/pull" : "/symmetric");
+}
+
+// Runs one search from `source` on the kept state (made by `make` on first use) after what `stream`
+// holds; returns with the levels on the device.
+template <class Make>
+TraversalStats kept_search(const Derived& graph, const std::string& key, Make&& make, int64_t source,
+                           const DirectionOptions& options, const Stream& stream,
+                           DeviceVector<int32_t>* levels, Vector<int32_t>* host_levels) {
+  KeptSearch& search = graph.template get<KeptSearch>(key);
+  std::lock_guard turn(search.turn);
+  if (!search.bfs) make(search.bfs);
+  Event ready;
+  ready.record(stream);  // the search follows what the call queued before it
+  ready.wait_on(search.bfs->stream());
+  const TraversalStats stats = search.bfs->run(source, options);
+  if (levels) {
+    const DeviceBfs::LevelsView view = search.bfs->device_levels();
+    *levels = levels_vector(view.narrow, view.wide, search.bfs->n_vertices(), search.bfs->stream());
+  }
+  if (host_levels) *host_levels = search.bfs->levels();
+  return stats;
+}
+
+}  // namespace detail
+#endif
+
 // BFS levels from `source` (see cpu::bfs_levels): GT is the transpose of G, read by pull steps (G
 // itself for a symmetric graph, uploaded once then). The schedule changes how it steps, not what it
-// finds; the search runs on `stream`.
+// finds. The search's device state belongs to G's contents, so many searches on one graph value
+// upload it once.
 template <class TG>
 Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options = {},
                            TraversalStats* stats = nullptr, const BfsSchedule& schedule = {},
                            Stream stream = Stream())
 #if defined(__CUDACC__)
 {
-  DeviceBfs search(G, GT, schedule, std::move(stream));
-  const TraversalStats local = search.run(source, options);
+  const bool transposed = static_cast<const void*>(&GT) != static_cast<const void*>(&G);
+  Vector<int32_t> levels;
+  const TraversalStats local = detail::kept_search(
+      G.derived(), detail::kept_search_key(schedule, transposed),
+      [&](std::optional<DeviceBfs>& bfs) {
+        const DeviceCsr<TG>& dG = device_copy(G, stream);
+        bfs.emplace(dG, transposed ? device_copy(GT, stream) : dG, schedule);
+      },
+      source, options, stream, nullptr, &levels);
   if (stats) *stats = local;
-  return search.levels();
+  return levels;
+}
+#else
+;
+#endif
+
+// The op of a CUDA kernel: levels = the BFS levels of G from `source`, computed on the device and left
+// there. Pull steps (`reads_transpose`) read G's transpose: G itself when G is symmetric, else made
+// once per graph value.
+template <class TG>
+void bfs_levels(Resident<Vector<int32_t>>& levels, Resident<Csr<TG>>& G, int64_t source,
+                const DirectionOptions& options, bool reads_transpose, TraversalStats* stats,
+                const BfsSchedule& schedule, KernelContext& ctx)
+#if defined(__CUDACC__)
+{
+  const Stream stream = Stream::for_call(ctx);
+  const DeviceCsr<TG>& dG = G.device(stream);
+  const bool transposed = reads_transpose && !dG.derived().symmetric();
+  DeviceVector<int32_t> out;
+  const TraversalStats local = detail::kept_search(
+      dG.derived(), detail::kept_search_key(schedule, transposed),
+      [&](std::optional<DeviceBfs>& bfs) {
+        // A directed graph's transpose is made on the host once per value, and uploaded once.
+        bfs.emplace(dG, transposed ? device_copy(cpu::transpose_of(G.host(stream)), stream) : dG, schedule);
+      },
+      source, options, stream, &out, nullptr);
+  if (stats) *stats = local;
+  levels.set_device(std::move(out));
 }
 #else
 ;

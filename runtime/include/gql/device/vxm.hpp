@@ -28,6 +28,7 @@
 #include "gql/cpu/transpose.hpp"
 #pragma nv_diag_default 1675
 #include "gql/device.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/device/frontier.hpp"
 #include "gql/device/vector_products.hpp"
 #include "gql/device/vxm_kernels.cuh"
@@ -35,30 +36,27 @@
 
 namespace gql::gpu {
 
-// A vxm op's graph on the device, kept across its loop's iterations.
+// A vxm op's device state, kept across its loop's iterations: its stream, queues and scratch, and a
+// view of its graph's device copy (which belongs to the graph: gql/device/device_copy.hpp).
 template <class TG>
 class VxmGraph {
  public:
   // The products run on the stream of the call that made it (Stream::for_call).
   explicit VxmGraph(const KernelContext& ctx) : stream_(Stream::for_call(ctx)) {}
 
-  // Uploads G unless it is the graph already held (same object, same entry count).
-  void bind(const Csr<TG>& G, bool with_values) {
-    if (graph_ == &G && nvals_ == G.nvals() && with_values_ == with_values) return;
-    queues_.reset();
-    structure_.reset();
-    weights_ = {};
-    structure_.emplace(G, stream_);
+  // Reads G's device graph in place (a host graph's device copy belongs to it: gql/device/
+  // device_copy.hpp); the queues follow G's size.
+  void bind(const DeviceCsr<TG>& G, bool with_values) {
+    structure_.emplace(G);
+    weights_ = nullptr;
     if constexpr (stores_values<TG>) {
-      if (with_values && G.nvals() > 0) {
-        weights_ = DeviceBuffer<storage_t<TG>>(static_cast<size_t>(G.nvals()));
-        weights_.copy_from_host(G.values(), stream_);
-      }
+      if (with_values && G.nvals() > 0) weights_ = G.values().data();
     }
-    queues_.emplace(G.n_rows(), stream_);
-    graph_ = &G;
-    nvals_ = G.nvals();
-    with_values_ = with_values;
+    if (!queues_ || rows_ != G.n_rows()) {
+      queues_.reset();
+      queues_.emplace(G.n_rows(), stream_);
+      rows_ = G.n_rows();
+    }
   }
 
   // Scratch of the products, kept across the loop's iterations (a cudaFree per product would wait
@@ -77,23 +75,22 @@ class VxmGraph {
   const offset_t* offsets() const noexcept { return structure_->offsets(); }
   device::CsrView<TG> view() const noexcept {
     const device::CsrView<bool> s = structure_->view();
-    return {s.n_rows, s.n_cols, s.row_offsets, s.col_indices, weights_.empty() ? nullptr : weights_.data()};
+    return {s.n_rows, s.n_cols, s.row_offsets, s.col_indices, weights_};
   }
 
  private:
   Stream stream_;
-  const Csr<TG>* graph_ = nullptr;
-  int64_t nvals_ = -1;
-  bool with_values_ = false;
   std::optional<detail::DeviceStructure> structure_;
-  DeviceBuffer<storage_t<TG>> weights_;
+  const storage_t<TG>* weights_ = nullptr;
+  int64_t rows_ = -1;
   std::optional<detail::FrontierQueues> queues_;
   DeviceBuffer<unsigned char> scratch_[slots];
 };
 
 // t<mask> = v * G (no assignment): the columns the mask allows that at least one product reached.
 template <class TV, class TG, class V>
-Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const cpu::VectorMask& mask, VxmGraph<TG>& device_graph,
+Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const DeviceCsr<TG>& dG, const cpu::VectorMask& mask,
+                      VxmGraph<TG>& device_graph,
                       const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values, LoadBalance balance,
                       int64_t& frontier_edges) {
   using Cell = storage_t<V>;  // bools are bytes on both sides
@@ -102,7 +99,7 @@ Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const cpu::VectorMa
     throw Error(ErrorKind::usage, "vxm: the vector has " + std::to_string(v.size()) + " entries, the graph " +
                                       std::to_string(rows) + " rows");
   cpu::check_mask_size(mask, n, "vxm");
-  device_graph.bind(G, reads_values);
+  device_graph.bind(dG, reads_values);
   const Stream& stream = device_graph.stream();
   // The frontier: v's entries whose rows have entries, and the number of products.
   std::vector<index_t> ks;
@@ -163,53 +160,39 @@ Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const cpu::VectorMa
 }
 
 template <class TW, class TV, class TG, class V>
-void vxm_into(Vector<TW>& w, const cpu::VectorMask& mask, bool replace, const Vector<TV>& v, const Csr<TG>& G,
-              const TraversalOptions& options, KernelContext& ctx, const VxmKernelTable<TV, TG, V>& kernels, V zero,
-              bool reads_values) {
+void vxm_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace, Resident<Vector<TV>>& v,
+              Resident<Csr<TG>>& G, const TraversalOptions& options, KernelContext& ctx,
+              const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values) {
   auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu", std::as_const(ctx));
+  const Stream& stream = device_graph.stream();
   int64_t edges = 0;
-  auto result = vxm_product(v, G, mask, device_graph, kernels, zero, reads_values, options.balance, edges);
+  // The frontier is made on the host (v and G's degrees there), the products on G's device graph.
+  auto result = vxm_product(v.host(stream), G.host(stream), G.device(stream), mask, device_graph, kernels, zero,
+                            reads_values, options.balance, edges);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": vxm on the GPU, push (balance " + to_string(options.balance) +
               ") over " + std::to_string(edges) + " frontier edges");
-  cpu::assign_result(w, std::move(result), mask, replace);
+  cpu::assign_result(w.host_for_write(stream), std::move(result), mask, replace);
 }
 
-namespace detail {
-
-// An mxv op's state across its loop: G's transpose on the host (built once per graph, as the CPU's
-// pull state) and on the device.
-template <class TG>
-struct MxvState {
-  explicit MxvState(const KernelContext& ctx) : device_graph(ctx) {}
-  const Csr<TG>* graph = nullptr;
-  int64_t graph_nvals = -1;
-  Csr<TG> transposed;
-  VxmGraph<TG> device_graph;
-};
-
-}  // namespace detail
-
 template <class TW, class TG, class TV, class V>
-void mxv_into(Vector<TW>& w, const cpu::VectorMask& mask, bool replace, const Csr<TG>& G, const Vector<TV>& v,
-              const TraversalOptions& options, KernelContext& ctx, const VxmKernelTable<TV, TG, V>& kernels, V zero,
-              bool reads_values) {
-  if (v.size() != G.n_cols())
-    throw Error(ErrorKind::usage, "mxv: the vector has " + std::to_string(v.size()) + " entries, the graph " +
-                                      std::to_string(G.n_cols()) + " columns");
-  auto& state = ctx.op_state<detail::MxvState<TG>>(std::string(options.label) + "/gpu-mxv", std::as_const(ctx));
-  if (state.graph != &G || state.graph_nvals != G.nvals()) {
-    state.transposed = cpu::transpose(G);
-    state.graph = &G;
-    state.graph_nvals = G.nvals();
-  }
+void mxv_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace, Resident<Csr<TG>>& G,
+              Resident<Vector<TV>>& v, const TraversalOptions& options, KernelContext& ctx,
+              const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values) {
+  if (v.rows() != G.cols())
+    throw Error(ErrorKind::usage, "mxv: the vector has " + std::to_string(v.rows()) + " entries, the graph " +
+                                      std::to_string(G.cols()) + " columns");
+  auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu-mxv", std::as_const(ctx));
+  const Stream& stream = device_graph.stream();
   int64_t edges = 0;
-  auto result = vxm_product(v, state.transposed, mask, state.device_graph, kernels, zero, reads_values,
-                            options.balance, edges);
+  // G's transpose and its device copy belong to G's host contents (made once per graph value).
+  const Csr<TG>& transposed = cpu::transpose_of(G.host(stream));
+  auto result = vxm_product(v.host(stream), transposed, device_copy(transposed, stream), mask, device_graph, kernels,
+                            zero, reads_values, options.balance, edges);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": mxv on the GPU, push (balance " + to_string(options.balance) +
               ") over the transpose, " + std::to_string(edges) + " frontier edges");
-  cpu::assign_result(w, std::move(result), mask, replace);
+  cpu::assign_result(w.host_for_write(stream), std::move(result), mask, replace);
 }
 
 template <class TV, class TG, class V>

@@ -65,7 +65,13 @@ struct PureContext {
   std::string what;                          // "con of semiring 'paths'", for messages
   std::map<std::string, ir::Expr> names;     // parameters, operands, positions, lets
   bool positions = false;                    // i, k, j allowed
+  // A name's value is copied where it is used, so chained lets can double a body's size at each
+  // step: the operations copied so far in this body (lower_pure_body), bounded by max_inlined_nodes.
+  size_t* inlined_nodes = nullptr;
 };
+
+// The most operations one pure body may hold once its lets are copied where they are used.
+inline constexpr size_t max_inlined_nodes = size_t{1} << 16;
 
 class Analyzer {
  public:

@@ -780,6 +780,11 @@ class KernelChecker {
   }
 
   std::optional<Value> construct(const ast::Expr& e, Target& t, ir::Block& out) {
+    if (!e.type_arg) {  // graph(...) without <T>: neither a constructor nor a conversion
+      d_.error(e.span, "a new " + e.text + " needs its element type: " + e.text + "<T>(" +
+                           (e.text == "vector" ? "n" : "rows, cols") + ")");
+      return std::nullopt;
+    }
     auto type = a_.resolve_type(*e.type_arg, {});
     if (!type) return std::nullopt;
     if (!unmaskable(t, "a new " + kind_name(*type), e.span)) return std::nullopt;

@@ -11,6 +11,13 @@ namespace gql::compiler::sema {
 
 namespace {
 
+// Operations in an expression tree (what using a let copies).
+size_t node_count(const ir::Expr& e) {
+  size_t n = 1;
+  for (const ir::Expr& operand : e.operands) n += node_count(operand);
+  return n;
+}
+
 const char* const builtin_functions[] = {"min", "max", "abs", "sqrt"};
 
 Value scalar_value(ir::Expr e, bool flexible = false) {
@@ -352,6 +359,15 @@ std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& conte
     }
     case ast::ExprKind::name: {
       if (auto it = context.names.find(e.text); it != context.names.end()) {
+        if (context.inlined_nodes != nullptr) {
+          *context.inlined_nodes += node_count(it->second);
+          if (*context.inlined_nodes > max_inlined_nodes) {
+            diagnostics_.error(e.span, context.what + " grows past " + std::to_string(max_inlined_nodes) +
+                                           " operations here: each use of a 'let' copies its value; use each "
+                                           "value fewer times or split the body into functions");
+            return std::nullopt;
+          }
+        }
         ir::Expr found = it->second;
         found.span = e.span;
         return scalar_value(std::move(found));
@@ -426,6 +442,8 @@ std::optional<ir::Expr> Analyzer::lower_pure_body(const ast::Body& body, PureCon
                                                   std::optional<Scalar> expected) {
   if (body.value) return lower_pure(*body.value, context, expected);
   PureContext inner = context;
+  size_t inlined = 0;
+  if (inner.inlined_nodes == nullptr) inner.inlined_nodes = &inlined;
   for (const ast::Stmt& s : body.statements) {
     if (s.kind == ast::StmtKind::return_) return lower_pure(*s.value, inner, expected);
     std::optional<Scalar> declared;

@@ -1,7 +1,9 @@
 // gqlc: the command line over gql::compiler. Argument parsing and printing only.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <new>
 #include <string>
 
 #include "gql/compiler/codegen.hpp"
@@ -49,9 +51,7 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw gql::Error(gql::ErrorKind::io, "cannot write the generated file", {path});
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   gql::compiler::Options options;
   std::string file, emit, output, kernels_out;
   bool check = false, keep_source = false;
@@ -144,4 +144,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+// What gqlc cannot finish (a spec too large for memory, say) is reported, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("gqlc: out of memory\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gqlc: internal error: %s\n", e.what());
+  }
+  return 1;
 }

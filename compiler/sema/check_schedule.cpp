@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gql/limits.hpp"
 #include "sema/analyzer.hpp"
 
 namespace gql::compiler::sema {
@@ -156,7 +157,7 @@ class ScheduleChecker {
     const ast::DirectiveValue& v = d.values[0];
     if (n == "threads") {
       if (word(v, "auto")) return s.number = 0, s;
-      if (!integer(v, 1, 4096, "threads", false)) return std::nullopt;
+      if (!integer(v, 1, gql::max_threads, "threads", false)) return std::nullopt;
       s.number = v.integer;
       return s;
     }

@@ -360,9 +360,10 @@ std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& conte
     case ast::ExprKind::name: {
       if (auto it = context.names.find(e.text); it != context.names.end()) {
         if (context.inlined_nodes != nullptr) {
+          const bool within = *context.inlined_nodes <= max_inlined_nodes;  // said once, where it crosses
           *context.inlined_nodes += node_count(it->second);
           if (*context.inlined_nodes > max_inlined_nodes) {
-            diagnostics_.error(e.span, context.what + " grows past " + std::to_string(max_inlined_nodes) +
+            if (within) diagnostics_.error(e.span, context.what + " grows past " + std::to_string(max_inlined_nodes) +
                                            " operations here: each use of a 'let' copies its value; use each "
                                            "value fewer times or split the body into functions");
             return std::nullopt;

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "element_types.hpp"
+#include "file_bytes.hpp"
 #include "gql/edge_list.hpp"
 
 namespace gql {
@@ -162,6 +163,9 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
 
 template <class T>
 Csr<T> build_csr(EdgeList<T>&& edges, const ReadOptions& options, const std::string& source) {
+  // A header may declare 2^31 vertices over a body of a few bytes: their row offsets alone are 16 GiB.
+  detail::check_fits_in_memory((static_cast<size_t>(edges.n_rows) + 1) * sizeof(offset_t) * (options.symmetrize ? 2 : 1),
+                               "a graph of " + std::to_string(edges.n_rows) + " rows", source);
   const bool drop_loops = options.self_loops == SelfLoops::drop;
   if (!options.symmetrize)
     return build_pass<T>(edges, {}, drop_loops, options.duplicates, false, false, source).csr;

@@ -9,6 +9,9 @@
 #include <cstring>
 #include <memory>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "gql/error.hpp"
 
 namespace gql::detail {
@@ -22,6 +25,9 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 [[noreturn]] void fail(const std::string& path, const std::string& why) {
   throw Error(ErrorKind::io, why, {path});
 }
+
+// Deflate turns at most about 1032 output bytes into one input byte (its longest match per code).
+constexpr size_t max_deflate_ratio = 1032;
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -53,14 +59,17 @@ bool is_gzip(std::string_view bytes) noexcept {
 
 std::string gunzip(std::string_view bytes, const std::string& name) {
   std::string out;
-  // The last member's trailer holds its size mod 2^32: a good first guess for one-member files.
+  // The last member's trailer holds its size mod 2^32: a good first guess for one-member files, but
+  // only a guess (a crafted trailer claims gigabytes): never more than deflate can make of the input.
+  const size_t most = bytes.size() * max_deflate_ratio + 1024;
   size_t capacity = bytes.size() * 4;
   if (bytes.size() >= 4) {
     uint32_t isize = 0;
     std::memcpy(&isize, bytes.data() + bytes.size() - 4, 4);
-    capacity = std::max<size_t>(capacity, isize);
+    capacity = std::max<size_t>(capacity, std::min<size_t>(isize, most));
   }
-  out.resize(std::max<size_t>(capacity, 1024));
+  const size_t available = available_memory_bytes();
+  out.resize(std::min(std::max<size_t>(capacity, 1024), std::max<size_t>(available / 2, 1024)));
   size_t produced = 0;
   size_t consumed = 0;
   while (consumed < bytes.size()) {
@@ -70,7 +79,15 @@ std::string gunzip(std::string_view bytes, const std::string& name) {
     int rc = Z_OK;
     size_t member_in = 0;
     while (rc != Z_STREAM_END) {
-      if (produced == out.size()) out.resize(out.size() * 2);
+      if (produced == out.size()) {
+        // Grown by what actually inflated, within the memory the machine has.
+        if (out.size() * 2 > available)
+          throw Error(ErrorKind::oom,
+                      "gzip data inflates past " + std::to_string(out.size() >> 20) + " MiB and the " +
+                          std::to_string(available >> 20) + " MiB of memory available",
+                      {name});
+        out.resize(out.size() * 2);
+      }
       const size_t in_left = bytes.size() - consumed - member_in;
       z.avail_in = static_cast<uInt>(std::min<size_t>(in_left, 1u << 30));
       z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed + member_in));
@@ -105,6 +122,30 @@ std::string gunzip(std::string_view bytes, const std::string& name) {
   }
   out.resize(produced);
   return out;
+}
+
+size_t available_memory_bytes() {
+  size_t available = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE));
+  if (File f{std::fopen("/proc/meminfo", "r")}) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, f.get()) != nullptr)
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) available = static_cast<size_t>(kib) * 1024;
+  }
+  // A process capped by ulimit -v gets no more than its cap.
+  rlimit cap{};
+  if (getrlimit(RLIMIT_AS, &cap) == 0 && cap.rlim_cur != RLIM_INFINITY)
+    available = std::min<size_t>(available, static_cast<size_t>(cap.rlim_cur));
+  return available;
+}
+
+void check_fits_in_memory(size_t bytes, const std::string& what, const std::string& source) {
+  const size_t available = available_memory_bytes();
+  if (bytes > available)
+    throw Error(ErrorKind::oom,
+                what + " needs " + std::to_string(bytes >> 20) + " MiB; " + std::to_string(available >> 20) +
+                    " MiB of memory are available",
+                {source});
 }
 
 std::string read_file(const std::string& path) {

@@ -1,6 +1,7 @@
 // Whole-file input and output for the readers and writers; gzip is transparent both ways.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,14 @@ std::string gunzip(std::string_view bytes, const std::string& name);
 
 // Writes `bytes` to `path`, gzip-compressed when the path ends in ".gz".
 void write_file(const std::string& path, std::string_view bytes);
+
+// Memory the system can give without swapping (MemAvailable, else all of it), within the process's
+// address-space cap (ulimit -v) when it has one.
+size_t available_memory_bytes();
+
+// Throws Error(oom) naming `source` when `bytes` (what `what` needs) exceed the memory available: a
+// file's header cannot make the reader ask for more than the machine has.
+void check_fits_in_memory(size_t bytes, const std::string& what, const std::string& source);
 
 // The file name without a trailing ".gz", lower-cased extension included (for format detection).
 std::string extension_without_gz(const std::string& path);

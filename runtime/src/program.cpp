@@ -10,6 +10,8 @@
 #include <iostream>
 #include <limits>
 
+#include "gql/limits.hpp"
+
 namespace gql {
 namespace {
 
@@ -160,7 +162,8 @@ void write_result(const std::string& path, T x) {
     line = std::to_string(x);  // promotes 8-bit integers, so they print as numbers
   }
   if (path == "-") {
-    std::cout << line << '\n';
+    std::cout << line << '\n' << std::flush;
+    if (!std::cout) throw Error(ErrorKind::io, "cannot write the result", {"standard output"});
     return;
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
@@ -235,8 +238,10 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
     } else if (arg == "--threads") {
       const char* v = next();
       int threads = 0;
-      if (!v || std::from_chars(v, v + std::string_view(v).size(), threads).ec != std::errc() || threads < 1)
-        return usage_error("--threads needs a positive whole number");
+      // The bound the schedules' `threads` directive has: more threads than that is a mistake.
+      if (!v || std::from_chars(v, v + std::string_view(v).size(), threads).ec != std::errc() || threads < 1 ||
+          threads > max_threads)
+        return usage_error("--threads needs a whole number from 1 to " + std::to_string(max_threads));
       omp_set_num_threads(threads);
     } else if (arg.rfind("--", 0) == 0) {
       const std::string name = arg.substr(2);

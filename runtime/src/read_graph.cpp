@@ -24,7 +24,10 @@ Csr<T> apply_policies(Csr<T> graph, const ReadOptions& options, const std::strin
 }
 
 template <class T>
-Matrix<T> densify(const Csr<T>& graph) {
+Matrix<T> densify(const Csr<T>& graph, const std::string& source) {
+  detail::check_fits_in_memory(static_cast<size_t>(graph.n_rows()) * static_cast<size_t>(graph.n_cols()) * sizeof(storage_t<T>),
+                               "a dense " + std::to_string(graph.n_rows()) + " x " + std::to_string(graph.n_cols()) + " matrix",
+                               source);
   Matrix<T> out(graph.n_rows(), graph.n_cols());
   for (int64_t r = 0; r < graph.n_rows(); ++r)
     for (offset_t p = graph.row_offsets()[r]; p < graph.row_offsets()[r + 1]; ++p)
@@ -93,9 +96,9 @@ Matrix<T> read_matrix(const std::string& path_or_spec, const ReadOptions& option
   if (!is_generator_spec(path_or_spec) && resolve(options.format, path_or_spec) == Format::matrix_market) {
     const std::string bytes = detail::read_file(path_or_spec);
     if (detail::is_matrix_market_array(bytes)) return detail::read_matrix_market_array<T>(bytes, path_or_spec);
-    return densify(parse_graph<T>(bytes, Format::matrix_market, path_or_spec, options));
+    return densify(parse_graph<T>(bytes, Format::matrix_market, path_or_spec, options), path_or_spec);
   }
-  return densify(read_graph<T>(path_or_spec, options));
+  return densify(read_graph<T>(path_or_spec, options), path_or_spec);
 }
 
 template <class T>

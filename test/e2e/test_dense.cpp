@@ -182,5 +182,18 @@ TEST(Dense, SingularMatrixIsReported) {
   EXPECT_NE(r.output.find("singular"), std::string::npos) << r.output;
 }
 
+// 2^32 x 2^32 once wrapped to 0 elements in int64 and the store wrote where the arguments chose.
+TEST(Dense, DimensionsOutsideTheIndexTypesAreRefused) {
+  for (const char* kernel : {"sized", "sized_graph"}) {
+    SCOPED_TRACE(kernel);
+    for (const char* args : {"--rows 4294967296 --cols 4294967296", "--rows 1 --cols 4294967296", "--rows -1 --cols 2"}) {
+      const RunResult r = run(program("specs_dense") + " " + kernel + " " + args);
+      EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+      EXPECT_NE(r.output.find("is outside 0 .. 2^31"), std::string::npos) << args << ": " << r.output;
+    }
+    EXPECT_EQ(read_text(run_ok("specs_dense", kernel, "--rows 3 --cols 2", "one.txt")), "1\n");
+  }
+}
+
 }  // namespace
 }  // namespace gql::e2e

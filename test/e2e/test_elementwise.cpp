@@ -54,5 +54,13 @@ TEST(Elementwise, ApplyUnionIntersectAndReduce) {
   }
 }
 
+// A scalar result that cannot be written (standard output on a full disk) is an error, not exit 0.
+TEST(Elementwise, AnUnwritableScalarResultFails) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const RunResult r = run("(" + program("specs_elementwise") + " total --G grid:5x4 >/dev/full)");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot write the result"), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace gql::e2e

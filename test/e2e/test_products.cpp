@@ -152,6 +152,9 @@ TEST(Products, WrongArgumentsGetUsageAndExitTwo) {
   EXPECT_EQ(run(program(kProgram) + " count2").status, 2);
   EXPECT_EQ(run(program(kProgram) + " count2 --G kron:4 --H kron:4").status, 2);
   EXPECT_EQ(run(program(kProgram) + " count2 --G kron:4 --threads zero").status, 2);
+  const RunResult too_many = run(program(kProgram) + " count2 --G kron:4 --threads 100000");
+  EXPECT_EQ(too_many.status, 2) << too_many.output;
+  EXPECT_NE(too_many.output.find("from 1 to 4096"), std::string::npos) << too_many.output;
   const RunResult missing = run(program(kProgram) + " count2 --G /nonexistent/graph.mtx");
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.output.find("/nonexistent/graph.mtx"), std::string::npos) << missing.output;

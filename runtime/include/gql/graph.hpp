@@ -25,6 +25,14 @@ inline constexpr int64_t max_vertices = int64_t{1} << 31;  // 2^31 - 1 ids fit i
 template <class T>
 inline constexpr bool stores_values = !std::is_same_v<T, bool>;
 
+// A container's dimension, checked: rows, columns and lengths lie in 0 .. max_vertices, so every
+// id fits index_t and a dense size (rows * cols) fits int64_t. Error(usage) otherwise.
+inline int64_t checked_dimension(int64_t n, const char* what) {
+  if (n < 0 || n > max_vertices)
+    throw Error(ErrorKind::usage, std::string(what) + " " + std::to_string(n) + " is outside 0 .. 2^31");
+  return n;
+}
+
 // Dense storage of an element: std::vector<bool> is bit-packed and has no data(), so booleans in
 // dense matrices and vectors are stored as bytes (0 or 1).
 template <class T>
@@ -38,12 +46,14 @@ class Csr {
   Csr() : row_offsets_(1, 0) {}
   // An empty graph of the given shape (no entries).
   Csr(int64_t n_rows, int64_t n_cols)
-      : n_rows_(n_rows), n_cols_(n_cols), row_offsets_(static_cast<size_t>(n_rows) + 1, 0) {}
+      : n_rows_(checked_dimension(n_rows, "a graph's number of rows")),
+        n_cols_(checked_dimension(n_cols, "a graph's number of columns")),
+        row_offsets_(static_cast<size_t>(n_rows) + 1, 0) {}
   // Takes ownership of the three arrays; for T = bool `values` must be empty.
   Csr(int64_t n_rows, int64_t n_cols, std::vector<offset_t> row_offsets,
       std::vector<index_t> col_indices, std::vector<storage_t<T>> values = {})
-      : n_rows_(n_rows),
-        n_cols_(n_cols),
+      : n_rows_(checked_dimension(n_rows, "a graph's number of rows")),
+        n_cols_(checked_dimension(n_cols, "a graph's number of columns")),
         row_offsets_(std::move(row_offsets)),
         col_indices_(std::move(col_indices)),
         values_(std::move(values)) {}
@@ -119,9 +129,16 @@ class Matrix {
 
   Matrix() = default;
   Matrix(int64_t n_rows, int64_t n_cols, storage_t<T> fill = storage_t<T>{})
-      : n_rows_(n_rows), n_cols_(n_cols), data_(static_cast<size_t>(n_rows * n_cols), fill) {}
+      : n_rows_(checked_dimension(n_rows, "a matrix's number of rows")),
+        n_cols_(checked_dimension(n_cols, "a matrix's number of columns")),
+        data_(static_cast<size_t>(n_rows * n_cols), fill) {}
   Matrix(int64_t n_rows, int64_t n_cols, std::vector<storage_t<T>> data)
-      : n_rows_(n_rows), n_cols_(n_cols), data_(std::move(data)) {}
+      : n_rows_(checked_dimension(n_rows, "a matrix's number of rows")),
+        n_cols_(checked_dimension(n_cols, "a matrix's number of columns")),
+        data_(std::move(data)) {
+    if (data_.size() != static_cast<size_t>(n_rows_ * n_cols_))
+      throw Error(ErrorKind::internal, "a dense matrix's storage does not match its shape");
+  }
 
   Matrix(Matrix&&) noexcept = default;
   Matrix& operator=(Matrix&&) noexcept = default;
@@ -163,7 +180,7 @@ class Vector {
 
   Vector() = default;
   // A sparse vector with no entries.
-  explicit Vector(int64_t size) : size_(size) {}
+  explicit Vector(int64_t size) : size_(checked_dimension(size, "a vector's length")) {}
   // A dense vector, every entry equal to `fill`.
   static Vector dense(int64_t size, storage_t<T> fill) {
     Vector v(size);

@@ -19,11 +19,26 @@ namespace {
 constexpr int max_import_depth = 32;
 constexpr size_t max_files = 256;
 
-std::optional<std::string> read_file(const std::string& path) {
+// The largest spec or import read: source positions are 32-bit, and no spec needs more.
+constexpr uintmax_t max_spec_bytes = uintmax_t{64} << 20;
+
+// The text of a spec file, or why it cannot be read (in `why`).
+std::optional<std::string> read_file(const std::string& path, std::string& why) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  if (!fs::is_regular_file(path, ec)) {
+    why = "not a regular file";
+    return std::nullopt;
+  }
+  const uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > max_spec_bytes) {
+    why = std::to_string(size) + " bytes; a spec may hold at most " + std::to_string(max_spec_bytes >> 20) + " MiB";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in) {
+    why = "cannot open it";
+    return std::nullopt;
+  }
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -57,15 +72,22 @@ Compiler::~Compiler() = default;
 const ast::File* Compiler::main_ast() const noexcept { return files_.empty() ? nullptr : files_.front().get(); }
 
 bool Compiler::compile_file(const std::string& path) {
-  auto text = read_file(path);
+  std::string why;
+  auto text = read_file(path, why);
   if (!text) {
-    diagnostics_.error(Span{UINT32_MAX, 0, 0}, "cannot read '" + path + "'");
+    diagnostics_.error(Span{UINT32_MAX, 0, 0}, "cannot read '" + path + "': " + why);
     return false;
   }
   return compile_source(path, std::move(*text));
 }
 
 bool Compiler::compile_source(const std::string& path, std::string text) {
+  if (text.size() > max_spec_bytes) {
+    diagnostics_.error(Span{UINT32_MAX, 0, 0}, "'" + path + "' holds " + std::to_string(text.size()) +
+                                                   " bytes; a spec may hold at most " +
+                                                   std::to_string(max_spec_bytes >> 20) + " MiB");
+    return false;
+  }
   uint32_t id = sources_.add(path, std::move(text));
   files_.push_back(std::make_unique<ast::File>(parse_file(sources_, id, diagnostics_)));
   canonical_paths_.push_back(canonical(path));
@@ -115,6 +137,10 @@ void Compiler::load_imports(size_t file_index, int depth) {
       diagnostics_.error(imp.span, "imports nest too deeply or name too many files");
       return;
     }
+    if (imp.path.find('\0') != std::string::npos) {  // the file system would read a shorter name
+      diagnostics_.error(imp.span, "an import path cannot hold a NUL byte");
+      continue;
+    }
     auto path = resolve_import(imp.path, sources_.file(source).path);
     if (!path) {
       diagnostics_.error(imp.span, "cannot find import \"" + imp.path + "\" (searched the file's folder, -I folders and " +
@@ -127,9 +153,10 @@ void Compiler::load_imports(size_t file_index, int depth) {
       direct_imports_[file_index].push_back(static_cast<size_t>(seen - canonical_paths_.begin()));
       continue;
     }
-    auto text = read_file(*path);
+    std::string why;
+    auto text = read_file(*path, why);
     if (!text) {
-      diagnostics_.error(imp.span, "cannot read import '" + *path + "'");
+      diagnostics_.error(imp.span, "cannot read import '" + *path + "': " + why);
       continue;
     }
     uint32_t id = sources_.add(*path, std::move(*text));

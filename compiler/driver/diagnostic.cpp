@@ -46,6 +46,9 @@ void Diagnostics::sort_by_location() {
 
 namespace {
 
+// The most characters of a source line a diagnostic shows.
+constexpr size_t excerpt_width = 160;
+
 void render_one(std::string& out, Severity severity, Span span, const std::string& message,
                 const SourceManager& sources) {
   if (span.file >= sources.size()) {
@@ -57,16 +60,23 @@ void render_one(std::string& out, Severity severity, Span span, const std::strin
   LineColumn at = sources.line_column(span.file, begin);
   out += file.path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
          to_string(severity) + ": " + message + "\n";
+  // The excerpt: the line, or a window of it around the column when it is long (a one-line file of
+  // megabytes would otherwise be echoed whole by every diagnostic).
   std::string_view line = sources.line_text(span.file, at.line);
-  std::string shown;
-  for (char c : line) shown += (c == '\t' || std::isprint(static_cast<unsigned char>(c))) ? c : ' ';
-  out += shown + "\n";
+  const size_t column = at.column - 1;
+  const size_t first = line.size() > excerpt_width && column > excerpt_width / 2 ? column - excerpt_width / 2 : 0;
+  const std::string_view part = line.substr(first, excerpt_width);
+  const std::string before = first > 0 ? "..." : "", after = first + part.size() < line.size() ? "..." : "";
+  std::string shown = before;
+  for (char c : part) shown += (c == '\t' || std::isprint(static_cast<unsigned char>(c))) ? c : ' ';
+  out += shown + after + "\n";
   // The caret line keeps the source's tabs so the caret lines up in any terminal.
-  std::string marker;
-  for (uint32_t i = 0; i + 1 < at.column && i < shown.size(); ++i) marker += shown[i] == '\t' ? '\t' : ' ';
+  std::string marker(before.size(), ' ');
+  for (size_t i = first; i < column && i - first < part.size(); ++i) marker += part[i - first] == '\t' ? '\t' : ' ';
   marker += '^';
-  uint32_t end = std::min<uint32_t>(span.end, begin + static_cast<uint32_t>(line.size()) - (at.column - 1));
-  for (uint32_t i = begin + 1; i < end; ++i) marker += '~';
+  // Tildes under the rest of the span, as far as the excerpt shows it.
+  const size_t span_end = column + (span.end > begin ? span.end - begin : 1);
+  for (size_t i = column + 1; i < std::min(span_end, first + part.size()); ++i) marker += '~';
   out += marker + "\n";
 }
 

@@ -172,3 +172,25 @@ TEST(Frontend, DeepNestingIsAnErrorNotACrash) {
 
 }  // namespace
 }  // namespace gql::compiler
+
+namespace gql::compiler {
+namespace {
+
+// Specs are bounded: positions are 32-bit, so a text past 64 MiB (a 4 GiB one used to hang) is refused
+// before it is lexed; a NUL byte in an import path (which the file system would read as a shorter
+// name) is an error.
+TEST(FrontendBounds, OversizedSpecsAndNulImportPathsAreRefused) {
+  {
+    Compiler c({});
+    EXPECT_FALSE(c.compile_source("big.gql", std::string((size_t{64} << 20) + 1, ' ')));
+    EXPECT_NE(c.rendered_diagnostics().find("a spec may hold at most 64 MiB"), std::string::npos) << c.rendered_diagnostics();
+  }
+  {
+    Compiler c({});
+    EXPECT_FALSE(c.compile_source("nul.gql", std::string("import \"std/semirings.gql\0.x\";\n", 32)));
+    EXPECT_NE(c.rendered_diagnostics().find("cannot hold a NUL byte"), std::string::npos) << c.rendered_diagnostics();
+  }
+}
+
+}  // namespace
+}  // namespace gql::compiler

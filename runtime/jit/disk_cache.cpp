@@ -23,31 +23,64 @@ namespace gql::jit {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr char magic[8] = {'G', 'Q', 'L', 'J', 'I', 'T', '0', '1'};
+constexpr char magic[8] = {'G', 'Q', 'L', 'J', 'I', 'T', '0', '2'};
+// An entry's trailer binds the payload to the key it was built for: an entry copied over another
+// key's name, or corrupted, does not verify.
 struct Trailer {
-  uint64_t checksum;
+  uint64_t key_high, key_low;  // the key the payload was built for (the file name says which is asked)
+  uint64_t checksum;           // of the key and the payload
   uint64_t payload_size;
   char magic[8];
 };
-static_assert(sizeof(Trailer) == DiskCache::trailer_bytes);
 
-bool read_file(const std::string& path, std::string& bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  bytes = std::move(s).str();
-  return true;
+uint64_t entry_checksum(uint64_t key_high, uint64_t key_low, const char* payload, uint64_t size) {
+  const uint64_t parts[3] = {key_high, key_low, checksum(payload, size)};
+  return checksum(parts, sizeof parts);
 }
 
-// Splits an entry into payload and trailer; false when the trailer does not vouch for the payload.
-bool check_entry(const std::string& bytes, uint64_t& payload_size) {
-  if (bytes.size() < sizeof(Trailer)) return false;
+// The key a file name KEY.EXT asks for (EXT may hold dots: .prelude.hpp.gch); false when it holds none.
+bool key_of(const std::string& path, uint64_t& high, uint64_t& low) {
+  const std::string name = fs::path(path).filename().string();
+  const std::string stem = name.substr(0, name.find('.'));
+  if (stem.size() != 32 || stem.find_first_not_of("0123456789abcdef") != std::string::npos) return false;
+  high = std::stoull(stem.substr(0, 16), nullptr, 16);
+  low = std::stoull(stem.substr(16), nullptr, 16);
+  return true;
+}
+static_assert(sizeof(Trailer) == DiskCache::trailer_bytes);
+
+// A regular file's bytes. Links are not followed and anything else (a FIFO, a device) is refused
+// without reading it, so an entry replaced by one can neither hang a call nor fill its memory.
+bool read_file(const std::string& path, std::string& bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (ok) {
+    bytes.resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (ok && done < bytes.size()) {
+      const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      ok = n > 0;
+      if (ok) done += static_cast<size_t>(n);
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+
+// Splits the entry at `path` into payload and trailer; false when the trailer does not vouch for the
+// payload, or vouches for another key than the file's name.
+bool check_entry(const std::string& path, const std::string& bytes, uint64_t& payload_size) {
+  uint64_t high = 0, low = 0;
+  if (bytes.size() < sizeof(Trailer) || !key_of(path, high, low)) return false;
   Trailer t;
   std::memcpy(&t, bytes.data() + bytes.size() - sizeof(Trailer), sizeof(Trailer));
   if (std::memcmp(t.magic, magic, sizeof magic) != 0) return false;
+  if (t.key_high != high || t.key_low != low) return false;
   if (t.payload_size != bytes.size() - sizeof(Trailer)) return false;
-  if (checksum(bytes.data(), t.payload_size) != t.checksum) return false;
+  if (entry_checksum(high, low, bytes.data(), t.payload_size) != t.checksum) return false;
   payload_size = t.payload_size;
   return true;
 }
@@ -96,7 +129,7 @@ void DiskCache::write_payload(const std::string& path, const std::string& bytes)
 bool DiskCache::read_payload(const std::string& path, std::string& payload) {
   std::string bytes;
   uint64_t size = 0;
-  if (!read_file(path, bytes) || !check_entry(bytes, size)) return false;
+  if (!read_file(path, bytes) || !check_entry(path, bytes, size)) return false;
   bytes.resize(size);
   payload = std::move(bytes);
   return true;
@@ -104,7 +137,7 @@ bool DiskCache::read_payload(const std::string& path, std::string& payload) {
 
 bool DiskCache::verified(const std::string& path, uint64_t& payload_size) const {
   std::string bytes;
-  if (!read_file(path, bytes) || !check_entry(bytes, payload_size)) return false;
+  if (!read_file(path, bytes) || !check_entry(path, bytes, payload_size)) return false;
   ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // a use: most recently used now
   return true;
 }
@@ -113,7 +146,9 @@ void DiskCache::publish(const std::string& payload_path, const std::string& fina
   std::string bytes;
   if (!read_file(payload_path, bytes))
     throw Error(ErrorKind::jit, "the build wrote no output", {payload_path});
-  Trailer t{checksum(bytes.data(), bytes.size()), bytes.size(), {}};
+  uint64_t high = 0, low = 0;
+  if (!key_of(final_path, high, low)) throw Error(ErrorKind::internal, "a cache entry's name holds no key", {final_path});
+  Trailer t{high, low, entry_checksum(high, low, bytes.data(), bytes.size()), bytes.size(), {}};
   std::memcpy(t.magic, magic, sizeof magic);
   {
     std::ofstream out(payload_path, std::ios::binary | std::ios::app);

@@ -4,7 +4,8 @@
 //   DIR/v1/tmp/             payloads being built; published by rename, so readers never see a partial entry
 // Entries are kernel libraries (.so), CUDA modules (.cubin, .ptx) and precompiled headers (.gch).
 // A hit refreshes the entry's modification time; when the entries exceed the size cap, the least
-// recently used ones are removed. An entry whose trailer does not match its payload is rebuilt.
+// recently used ones are removed. An entry whose trailer does not match its payload, or names another
+// key than the file's, is rebuilt; entries are read only as regular files (links are not followed).
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,7 @@ class DiskCache {
   // The payload of a verified entry file, or false when the file is missing or corrupt.
   static bool read_payload(const std::string& path, std::string& payload);
 
-  static constexpr size_t trailer_bytes = 24;  // what an entry holds after its payload
+  static constexpr size_t trailer_bytes = 40;  // what an entry holds after its payload
 
   const std::string& root() const noexcept { return root_; }
   uint64_t max_bytes() const noexcept { return max_bytes_; }

@@ -1,6 +1,7 @@
 // The on-disk cache with stand-in payloads (no compiler): hit, miss, corruption, failed builds,
 // LRU eviction and several processes asking for the same entry at once.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,9 +113,37 @@ TEST(DiskCache, FailedBuildPublishesNothing) {
   EXPECT_EQ(cache.get_or_build(key("a"), ".so", [&](const std::string& p) { build(p); }).origin, CacheOrigin::built);
 }
 
+// An entry is bound to its key: another key's valid entry copied over it is not loaded (it would be
+// another kernel), and neither is a FIFO or a link put in its place (reading those could hang or
+// fill memory); each is rebuilt.
+TEST(DiskCache, AnEntryIsBoundToItsKeyAndReadOnlyAsARegularFile) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  CountingBuild a{"kernel a"}, b{"kernel b"};
+  const std::string path_a = cache.get_or_build(key("a"), ".so", [&](const std::string& p) { a(p); }).path;
+  const std::string path_b = cache.get_or_build(key("b"), ".so", [&](const std::string& p) { b(p); }).path;
+  fs::copy_file(path_b, path_a, fs::copy_options::overwrite_existing);
+  const CacheEntry copied = cache.get_or_build(key("a"), ".so", [&](const std::string& p) { a(p); });
+  EXPECT_EQ(copied.origin, CacheOrigin::rebuilt);
+  std::string payload;
+  ASSERT_TRUE(DiskCache::read_payload(copied.path, payload));
+  EXPECT_EQ(payload, "kernel a");
+
+  fs::remove(path_a);
+  ASSERT_EQ(::mkfifo(path_a.c_str(), 0600), 0);
+  EXPECT_FALSE(DiskCache::read_payload(path_a, payload));  // returns at once: nothing opens a writer
+  fs::remove(path_a);
+  fs::create_symlink("/dev/zero", path_a);
+  EXPECT_FALSE(DiskCache::read_payload(path_a, payload));
+  EXPECT_EQ(cache.get_or_build(key("a"), ".so", [&](const std::string& p) { a(p); }).origin, CacheOrigin::rebuilt);
+  ASSERT_TRUE(DiskCache::read_payload(path_a, payload));
+  EXPECT_EQ(payload, "kernel a");
+  EXPECT_EQ(a.calls, 3);
+}
+
 TEST(DiskCache, EvictsLeastRecentlyUsedOverTheCap) {
   test::ScratchDir dir;
-  // Each entry is 1000 bytes of payload + a 24-byte trailer; three fit under the cap, four do not.
+  // Each entry is 1000 bytes of payload + a 40-byte trailer; three fit under the cap, four do not.
   DiskCache cache(dir.str(), 3 * 1024 + 100);
   auto build = [](const std::string& p) { write(p, std::string(1000, 'x')); };
   std::string paths[4];

@@ -32,6 +32,7 @@
 #include "../gpu_spgemm/bench_record.hpp"
 #include "../common/bench_args.hpp"
 #include "../common/gpu_context.hpp"
+#include "../common/graph500_roots.hpp"
 #include "../common/run_case.hpp"
 #include "graph500_validate.cuh"
 #include "gql/cpu/traversal.hpp"
@@ -110,25 +111,6 @@ Args parse_args(int argc, char** argv) {
 }
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// Distinct random vertices that have an edge other than a self-loop (Graph500's root rule).
-std::vector<int64_t> pick_roots(const Csr<bool>& g, int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int64_t> any(0, g.n_rows() - 1);
-  std::vector<int64_t> roots;
-  std::vector<char> taken(static_cast<size_t>(g.n_rows()), 0);
-  for (int tries = 0; static_cast<int>(roots.size()) < count && tries < 100 * count + 1000; ++tries) {
-    const int64_t v = any(rng);
-    bool has_edge = false;
-    for (offset_t p = g.row_offsets()[v]; p < g.row_offsets()[v + 1] && !has_edge; ++p)
-      has_edge = g.col_indices()[p] != v;
-    if (has_edge && !taken[static_cast<size_t>(v)]) {
-      taken[static_cast<size_t>(v)] = 1;
-      roots.push_back(v);
-    }
-  }
-  return roots;
-}
 
 struct SearchResult {
   double seconds;
@@ -243,7 +225,7 @@ bool run_bfs_file(const std::string& file, const Args& args, const bench::RunCon
                   bench::JsonLines& out) {
   const FileGraph f = load_file_graph(file);
   DeviceBuffer<bench::ValidationCounts> counts(1);
-  const std::vector<int64_t> roots = pick_roots(f.g, args.balance_roots, 7);
+  const std::vector<int64_t> roots = bench::pick_roots(f.g, args.balance_roots, 7);
   return run_schedules(f.g, file, roots, args.balance_roots, f.edge_count, counts, context, out);
 }
 
@@ -253,7 +235,7 @@ bool run_deep_file(const std::string& file, const Args& args, const bench::RunCo
                    bench::JsonLines& out) {
   const FileGraph f = load_file_graph(file);
   DeviceBuffer<bench::ValidationCounts> counts(1);
-  const std::vector<int64_t> roots = pick_roots(f.g, args.deep_roots, 11);
+  const std::vector<int64_t> roots = bench::pick_roots(f.g, args.deep_roots, 11);
   bool valid = true;
   for (const int batch : {1, 16}) {
     gpu::BfsSchedule schedule;
@@ -294,7 +276,7 @@ bool run_bfs_scale(int scale, const Args& args, const bench::RunContext& context
   std::printf("%s: n=%lld input edges=%lld stored=%lld (built in %.1f s, uploaded in %.2f s)\n", graph.c_str(),
               static_cast<long long>(g.n_rows()), input_edges, static_cast<long long>(g.nvals()), build_seconds,
               upload_seconds);
-  const std::vector<int64_t> roots = pick_roots(g, args.roots, 2 + static_cast<uint64_t>(scale));
+  const std::vector<int64_t> roots = bench::pick_roots(g, args.roots, 2 + static_cast<uint64_t>(scale));
   search_and_validate(bfs, roots.front(), device_edge_count, counts);  // warm-up
   std::vector<SearchResult> results;
   bool valid = true;
@@ -343,7 +325,7 @@ bool run_sssp(const std::string& spec, const Args& args, const bench::RunContext
   std::vector<int64_t> sources;
   {
     const Csr<bool> pattern = convert<bool>(g);
-    sources = pick_roots(pattern, args.sssp_sources, 99);
+    sources = bench::pick_roots(pattern, args.sssp_sources, 99);
   }
   paths.run(sources.front(), 0.0f);  // warm-up
   delta_paths.run(sources.front(), 0.0f);

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 
 #include "bench_args.hpp"
 #include "bench_record.hpp"
+#include "graph500_roots.hpp"
 #include "host_context.hpp"
 
 namespace {
@@ -36,25 +36,6 @@ double seconds(F&& call) {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// Graph500's roots: distinct random vertices with an edge other than a self-loop.
-std::vector<int32_t> pick_roots(const gql::Csr<bool>& g, int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int64_t> any(0, g.n_rows() - 1);
-  std::vector<int32_t> roots;
-  std::vector<char> taken(static_cast<size_t>(g.n_rows()), 0);
-  for (int tries = 0; static_cast<int>(roots.size()) < count && tries < 100 * count + 1000; ++tries) {
-    const int64_t v = any(rng);
-    bool has_edge = false;
-    for (gql::offset_t p = g.row_offsets()[v]; p < g.row_offsets()[v + 1] && !has_edge; ++p)
-      has_edge = g.col_indices()[p] != v;
-    if (has_edge && !taken[static_cast<size_t>(v)]) {
-      taken[static_cast<size_t>(v)] = 1;
-      roots.push_back(static_cast<int32_t>(v));
-    }
-  }
-  return roots;
 }
 
 // Graph500's checks of a symmetric graph's BFS levels: the root at 0; an edge's ends both reached or
@@ -112,15 +93,15 @@ int main(int argc, char** argv) try {
     const gql::Csr<bool> G = gql::read_graph<bool>(graph, symmetric);
     const gql::DeviceCsr<bool> dG = gql::to_device(G, stream);
     stream.synchronize();
-    const std::vector<int32_t> roots = pick_roots(G, roots_wanted, 2);
-    (void)bfs(dG, roots.at(0));  // loads the kernel and sets the search up on the graph
+    const std::vector<int64_t> roots = pick_roots(G, roots_wanted, 2);
+    (void)bfs(dG, static_cast<int32_t>(roots.at(0)));  // loads the kernel and sets the search up on the graph
     std::vector<double> times;
     double inverse_teps = 0;
     bool valid = true;
-    for (const int32_t root : roots) {
+    for (const int64_t root : roots) {
       gql::DeviceVector<int32_t> levels;
-      times.push_back(seconds([&] { levels = bfs(dG, root); }));
-      const uint64_t edges = validated_edges(G, levels.to_host(stream), root);
+      times.push_back(seconds([&] { levels = bfs(dG, static_cast<int32_t>(root)); }));
+      const uint64_t edges = validated_edges(G, levels.to_host(stream), static_cast<int32_t>(root));
       valid = valid && edges > 0;
       inverse_teps += times.back() / static_cast<double>(std::max<uint64_t>(edges, 1));
     }

@@ -94,7 +94,7 @@ void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<T
     multiply_into(C, m, replace, a, b, options, kernels, ctx);
   } else {
     // C holds another element type: the product as S makes it, then converted by the assignment.
-    Resident<Csr<V>> product;
+    Resident<Csr<V>> product(Csr<V>(a.n_rows(), b.n_cols()));  // shaped, as a masked assignment needs
     multiply_into(product, m, false, a, b, options, kernels, ctx);
     cpu::assign_result(C.host_for_write(stream), product.take_host(stream), m, replace, /*within_mask=*/true);
   }

@@ -122,8 +122,14 @@ void bfs_levels(Resident<Vector<int32_t>>& levels, Resident<Csr<TG>>& G, int64_t
   const TraversalStats local = detail::kept_search(
       dG.derived(), detail::kept_search_key(schedule, transposed),
       [&](std::optional<DeviceBfs>& bfs) {
-        // A directed graph's transpose is made on the host once per value, and uploaded once.
-        bfs.emplace(dG, transposed ? device_copy(cpu::transpose_of(G.host(stream)), stream) : dG, schedule);
+        // A directed graph's transpose is made on the host and uploaded once per graph value; its device
+        // copy is kept with the device graph, as long as the search that reads it.
+        const DeviceCsr<TG>& dGT = !transposed ? dG : dG.derived().template get<DeviceCsr<TG>>("gpu/transpose", [&] {
+          DeviceCsr<TG> copy = to_device(cpu::transpose_of(G.host(stream)), stream);
+          stream.synchronize();
+          return copy;
+        });
+        bfs.emplace(dG, dGT, schedule);
       },
       source, options, stream, &out, nullptr);
   if (stats) *stats = local;

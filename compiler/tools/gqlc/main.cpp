@@ -5,6 +5,7 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
@@ -34,6 +35,8 @@ const char* usage =
     "                     declarations to BASE.hpp (--kernels-out BASE), for linking into a program\n"
     "  --target T         openmp (default) or cuda: the back end, and whose schedules apply\n"
     "  --keep-source      with -o: keep the generated source next to PROGRAM\n"
+    "  --cuda-arch LIST   with -o --target cuda: the compute capabilities to build for (80,86,90);\n"
+    "                     default $GQL_CUDA_ARCH, else this machine's GPUs, else 80,86,89,90\n"
     "  --literal-loops    lower every loop as written (no BFS / Bellman-Ford loop recognition)\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
     "  --help             print this help\n"
@@ -55,6 +58,7 @@ int run(int argc, char** argv) {
   gql::compiler::Options options;
   std::string file, emit, output, kernels_out;
   bool check = false, keep_source = false;
+  std::vector<int> cuda_archs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -91,6 +95,14 @@ int run(int argc, char** argv) {
       const char* v = next();
       if (!v) return fail_usage("--kernels-out takes the base name of the files to write");
       kernels_out = v;
+    } else if (arg == "--cuda-arch") {
+      const char* v = next();
+      if (!v) return fail_usage("--cuda-arch takes compute capabilities such as 80,86,90");
+      try {
+        cuda_archs = gql::compiler::parse_cuda_archs(v, "--cuda-arch");
+      } catch (const gql::Error& e) {
+        return fail_usage(e.reason());
+      }
     } else if (arg == "--keep-source") {
       keep_source = true;
     } else if (arg == "--literal-loops") {
@@ -138,7 +150,7 @@ int run(int argc, char** argv) {
                                    ? gql::compiler::generate_cuda(module, codegen)
                                    : gql::compiler::generate_openmp(module, codegen);
     if (emit == "source") std::fputs(source.c_str(), stdout);
-    if (!output.empty()) gql::compiler::build_executable(source, {options.target, output, "", keep_source});
+    if (!output.empty()) gql::compiler::build_executable(source, {options.target, output, "", keep_source, cuda_archs});
   } catch (const gql::Error& e) {
     std::fprintf(stderr, "gqlc: %s\n", e.what());
     return 1;

@@ -33,11 +33,6 @@ double seconds(F&& call) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 // Graph500's checks of a symmetric graph's BFS levels: the root at 0; an edge's ends both reached or
 // both not, their levels at most 1 apart; every other reached vertex has a neighbour one level up.
 // Returns the input edges of the traversed component (0 when a check fails).
@@ -108,13 +103,13 @@ int main(int argc, char** argv) try {
     const double gteps = static_cast<double>(roots.size()) / inverse_teps / 1e9;
     std::printf("bfs %s: %zu searches through the JIT, graph and result on the device: median %.3f ms, "
                 "%.1f GTEPS (harmonic mean), %s\n",
-                graph.c_str(), roots.size(), median(times) * 1e3, gteps, valid ? "all valid" : "INVALID");
+                graph.c_str(), roots.size(), summarize(times).median * 1e3, gteps, valid ? "all valid" : "INVALID");
     Record r = record();
     r.text("case", "std/bfs.gql bfs")
         .text("graph", graph + " symmetrized")
         .text("variant", "graph and result on the device")
         .number("searches", static_cast<double>(roots.size()))
-        .number("median_s", median(times))
+        .number("median_s", summarize(times).median)
         .number("gteps_hmean", gteps)
         .boolean("valid", valid);
     out.write(stamp_host(r, context));
@@ -138,15 +133,15 @@ int main(int argc, char** argv) try {
       if (r > 0) device_times.push_back(d), host_times.push_back(h);
     }
     std::printf("fof %s: %lld entries; median %.1f ms with graph and result on the device, %.1f ms host in and out\n",
-                graph.c_str(), static_cast<long long>(device_entries), median(device_times) * 1e3,
-                median(host_times) * 1e3);
+                graph.c_str(), static_cast<long long>(device_entries), summarize(device_times).median * 1e3,
+                summarize(host_times).median * 1e3);
     for (const bool device : {true, false}) {
       Record r = record();
       r.text("case", "std/fof.gql fof")
           .text("graph", graph)
           .text("variant", device ? "graph and result on the device" : "graph and result on the host")
           .number("entries", static_cast<double>(device ? device_entries : host_entries))
-          .number("median_s", median(device ? device_times : host_times));
+          .number("median_s", summarize(device ? device_times : host_times).median);
       out.write(stamp_host(r, context));
     }
     if (device_entries != host_entries) return 1;

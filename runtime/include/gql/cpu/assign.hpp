@@ -83,6 +83,14 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
   return Csr<T>(C.n_rows(), C.n_cols(), std::move(offsets), std::move(cols), std::move(values));
 }
 
+// A masked assignment writes a result of the output's own shape.
+inline void check_assignment_shape(int64_t c_rows, int64_t c_cols, int64_t z_rows, int64_t z_cols) {
+  if (c_rows != z_rows || c_cols != z_cols)
+    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(c_rows) + " x " +
+                                      std::to_string(c_cols) + ", the result " + std::to_string(z_rows) + " x " +
+                                      std::to_string(z_cols));
+}
+
 // C<mask, replace> = Z for a freshly computed Z. Without a mask, C simply becomes Z (the language's
 // plain assignment); through a mask, GraphBLAS's rules apply and the shapes must agree.
 // `within_mask`: Z has no entry the mask denies (it was computed through the mask).
@@ -93,10 +101,7 @@ void assign_result(Csr<TC>& C, Csr<TZ>&& Z, const MatrixMask& m, bool replace, b
     else C = convert<TC>(Z);
     return;
   }
-  if (C.n_rows() != Z.n_rows() || C.n_cols() != Z.n_cols())
-    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(C.n_rows()) + " x " +
-                                      std::to_string(C.n_cols()) + ", the result " + std::to_string(Z.n_rows()) +
-                                      " x " + std::to_string(Z.n_cols()));
+  check_assignment_shape(C.n_rows(), C.n_cols(), Z.n_rows(), Z.n_cols());
   if constexpr (std::is_same_v<TC, TZ>) {
     // When Z lies within the mask and C holds nothing, there is nothing to merge.
     C = within_mask && C.nvals() == 0 ? std::move(Z) : masked_assign(C, Z, m, replace);

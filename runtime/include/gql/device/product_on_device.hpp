@@ -88,10 +88,7 @@ void multiply_into(Resident<Csr<TC>>& C, const cpu::MatrixMask& mask, bool repla
       spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream, &stats, kernels);
   // Into an empty C the masked assignment is the masked product itself (bool results are filtered on
   // the host, below).
-  if (mask.mode() != cpu::MaskMode::none && (C.rows() != dA.n_rows() || C.cols() != dB.n_cols()))
-    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(C.rows()) + " x " +
-                                      std::to_string(C.cols()) + ", the result " + std::to_string(dA.n_rows()) +
-                                      " x " + std::to_string(dB.n_cols()));
+  if (mask.mode() != cpu::MaskMode::none) cpu::check_assignment_shape(C.rows(), C.cols(), dA.n_rows(), dB.n_cols());
   const bool whole = mask.mode() == cpu::MaskMode::none || C.nvals() == 0;
   const bool stays_on_device = whole && std::is_same_v<TC, V>;
   ctx.work().products += stats.products;

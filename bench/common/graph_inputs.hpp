@@ -21,7 +21,7 @@ inline std::string graph_name(const std::string& spec) {
 // minima are exact in fp32 and every library computes the same values.
 template <class T>
 Csr<T> hashed_weights(const Csr<bool>& g) {
-  std::vector<storage_t<T>> values(static_cast<size_t>(g.nvals()));
+  gql::Array<storage_t<T>> values(static_cast<size_t>(g.nvals()));
   for (int64_t i = 0; i < g.n_rows(); ++i)
     for (offset_t p = g.row_offsets()[static_cast<size_t>(i)]; p < g.row_offsets()[static_cast<size_t>(i) + 1]; ++p) {
       const auto j = static_cast<uint64_t>(g.col_indices()[static_cast<size_t>(p)]);

@@ -132,9 +132,9 @@ bool convert_checked(From x, storage_t<To>& out) {
 template <class T, class Stored>
 Csr<T> read_payload(ByteSource& src, const Header& h) {
   const Layout l = layout_of(h.n_rows, h.nvals, h.element_size);
-  std::vector<offset_t> offsets(static_cast<size_t>(h.n_rows) + 1);
-  std::vector<index_t> cols(static_cast<size_t>(h.nvals));
-  std::vector<storage_t<Stored>> stored(stores_values<Stored> ? static_cast<size_t>(h.nvals) : 0);
+  Array<offset_t> offsets(static_cast<size_t>(h.n_rows) + 1);
+  Array<index_t> cols(static_cast<size_t>(h.nvals));
+  Array<storage_t<Stored>> stored(stores_values<Stored> ? static_cast<size_t>(h.nvals) : 0);
   src.read(offsets.data(), l.offsets_bytes);
   src.read(cols.data(), l.cols_bytes);
   char pad[8];
@@ -169,7 +169,7 @@ Csr<T> read_payload(ByteSource& src, const Header& h) {
   if constexpr (std::is_same_v<storage_t<T>, storage_t<Stored>> && std::is_same_v<T, Stored>) {
     return Csr<T>(h.n_rows, h.n_cols, std::move(offsets), std::move(cols), std::move(stored));
   } else {
-    std::vector<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
+    Array<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
     if constexpr (stores_values<T>) {
       int64_t bad = -1;
 #pragma omp parallel for schedule(static) reduction(max : bad)

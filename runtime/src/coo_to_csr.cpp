@@ -86,7 +86,7 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
   }
   cursor = {};
 
-  std::vector<offset_t> out_offsets(static_cast<size_t>(n) + 1, 0);
+  Array<offset_t> out_offsets(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(dynamic, 512)
   for (int64_t r = 0; r < n; ++r) {
     auto* b = slots.data() + offsets[r];
@@ -101,8 +101,8 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
   std::inclusive_scan(out_offsets.begin(), out_offsets.end(), out_offsets.begin());
 
   const auto total = static_cast<size_t>(out_offsets.back());
-  std::vector<index_t> out_cols(total);
-  std::vector<storage_t<T>> out_values(stores_values<T> ? total : 0);
+  Array<index_t> out_cols(total);  // every entry written below
+  Array<storage_t<T>> out_values(stores_values<T> ? total : 0);
   std::vector<uint64_t> first_key(want_keys ? total : 0);
   FirstError failure;
   const auto line_of = [&](uint64_t pos) { return in.lines.empty() ? int64_t{0} : in.lines[pos]; };

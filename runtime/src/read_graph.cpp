@@ -123,8 +123,8 @@ Vector<T> read_vector(const std::string& path, const ReadOptions& options) {
   plain.symmetrize = false;
   const Csr<T> g = parse_graph<T>(bytes, Format::matrix_market, path, plain);
   if (g.n_cols() != 1 && g.n_rows() != 1) throw not_a_vector(g.n_rows(), g.n_cols());
-  std::vector<index_t> indices;
-  std::vector<storage_t<T>> values;
+  Array<index_t> indices;
+  Array<storage_t<T>> values;
   if (g.n_cols() == 1) {
     for (int64_t r = 0; r < g.n_rows(); ++r)
       if (g.row_degree(r) == 1) indices.push_back(static_cast<index_t>(r));

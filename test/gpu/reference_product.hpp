@@ -16,9 +16,9 @@ namespace gql {
 template <class S>
 Csr<typename S::value_type> reference(const Csr<typename S::a_type>& a, const Csr<typename S::b_type>& b) {
   using V = typename S::value_type;
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<V> vals;
+  gql::Array<offset_t> offsets{0};
+  gql::Array<index_t> cols;
+  gql::Array<V> vals;
   for (int64_t i = 0; i < a.n_rows(); ++i) {
     std::map<index_t, V> row;
     for (offset_t p = a.row_offsets()[i]; p < a.row_offsets()[i + 1]; ++p) {

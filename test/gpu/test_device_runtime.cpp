@@ -103,7 +103,7 @@ void check_containers() {
   pattern_back.validate();
   GPU_CHECK(pattern_back.nvals() == 2 && pattern_back.col_indices()[0] == 1);
 
-  Matrix<double> m(2, 3, std::vector<double>{1, 2, 3, 4, 5, 6});
+  Matrix<double> m(2, 3, gql::Array<double>{1, 2, 3, 4, 5, 6});
   Matrix<double> m_back = to_device(m, stream).to_host(stream);
   GPU_CHECK(m_back.n_rows() == 2 && m_back.n_cols() == 3 && m_back(1, 2) == 6.0 && m_back(0, 1) == 2.0);
 

@@ -163,9 +163,9 @@ void check_semiring(const char* name) {
 // The reference product's entries that a structural mask lets through.
 template <class V, class M>
 Csr<V> through_mask(const Csr<V>& c, const Csr<M>& mask, bool complement) {
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<V> vals;
+  gql::Array<offset_t> offsets{0};
+  gql::Array<index_t> cols;
+  gql::Array<V> vals;
   for (int64_t i = 0; i < c.n_rows(); ++i) {
     const auto m_begin = mask.col_indices().begin() + mask.row_offsets()[i];
     const auto m_end = mask.col_indices().begin() + mask.row_offsets()[i + 1];

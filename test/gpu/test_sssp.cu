@@ -218,9 +218,9 @@ void check_negative_weights() {
   }
   GPU_CHECK_MSG(threw, "a negative cycle is a usage error under delta-stepping");
   // A directed acyclic grid (right and down only) with negative weights has a fixpoint.
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<float> vals;
+  gql::Array<offset_t> offsets{0};
+  gql::Array<index_t> cols;
+  gql::Array<float> vals;
   const int side = 30;
   for (int r = 0; r < side; ++r)
     for (int c = 0; c < side; ++c) {

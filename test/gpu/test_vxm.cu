@@ -73,8 +73,8 @@ bool same_vector(const Vector<T>& a, const Vector<T>& b) {
 // A sparse vector over every `stride`-th vertex from `first`, values 1 + k % 5.
 template <class T>
 Vector<T> every(int64_t n, int64_t first, int64_t stride) {
-  std::vector<index_t> idx;
-  std::vector<storage_t<T>> val;
+  gql::Array<index_t> idx;
+  gql::Array<storage_t<T>> val;
   for (int64_t k = first; k < n; k += stride) {
     idx.push_back(static_cast<index_t>(k));
     val.push_back(static_cast<storage_t<T>>(1 + k % 5));

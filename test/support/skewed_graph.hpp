@@ -23,9 +23,9 @@ struct SkewedDegrees {
 template <class T>
 Csr<T> skewed_graph(int64_t n, uint64_t seed, const SkewedDegrees& shape = {}) {
   std::mt19937_64 rng(seed);
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<storage_t<T>> vals;
+  gql::Array<offset_t> offsets{0};
+  gql::Array<index_t> cols;
+  gql::Array<storage_t<T>> vals;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t degree =
         i % shape.hub_every == 0 ? n / shape.hub_divisor : static_cast<int64_t>(rng() % shape.low_degrees);

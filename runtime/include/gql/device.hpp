@@ -307,9 +307,9 @@ class DeviceCsr {
 
   // Copies the graph back; waits for the stream.
   Csr<T> to_host(const Stream& stream) const {
-    std::vector<offset_t> offsets(static_cast<size_t>(n_rows_) + 1);
-    std::vector<index_t> cols(static_cast<size_t>(nvals_));
-    std::vector<storage_t<T>> vals(stores_values<T> ? static_cast<size_t>(nvals_) : 0);
+    Array<offset_t> offsets(static_cast<size_t>(n_rows_) + 1);  // every element downloaded
+    Array<index_t> cols(static_cast<size_t>(nvals_));
+    Array<storage_t<T>> vals(stores_values<T> ? static_cast<size_t>(nvals_) : 0);
     row_offsets_.copy_to_host(std::span<offset_t>(offsets), stream);
     col_indices_.copy_to_host(std::span<index_t>(cols), stream);
     if constexpr (stores_values<T>) values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
@@ -357,7 +357,7 @@ class DeviceMatrix {
   const DeviceBuffer<storage_t<T>>& data() const noexcept { return data_; }
 
   Matrix<T> to_host(const Stream& stream) const {
-    std::vector<storage_t<T>> host(data_.size());
+    Array<storage_t<T>> host(data_.size());
     data_.copy_to_host(std::span<storage_t<T>>(host), stream);
     stream.synchronize();
     return Matrix<T>(n_rows_, n_cols_, std::move(host));
@@ -407,7 +407,7 @@ class DeviceVector {
   const DeviceBuffer<storage_t<T>>& values() const noexcept { return values_; }
 
   Vector<T> to_host(const Stream& stream) const {
-    std::vector<storage_t<T>> vals(values_.size());
+    Array<storage_t<T>> vals(values_.size());
     values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
     if (dense_) {
       stream.synchronize();
@@ -415,7 +415,7 @@ class DeviceVector {
       std::copy(vals.begin(), vals.end(), v.values().begin());
       return v;
     }
-    std::vector<index_t> idx(indices_.size());
+    Array<index_t> idx(indices_.size());
     indices_.copy_to_host(std::span<index_t>(idx), stream);
     stream.synchronize();
     return Vector<T>::sparse(size_, std::move(idx), std::move(vals));

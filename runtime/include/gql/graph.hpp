@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "gql/array.hpp"
 #include "gql/derived.hpp"
 #include "gql/error.hpp"
 
@@ -50,8 +51,8 @@ class Csr {
         n_cols_(checked_dimension(n_cols, "a graph's number of columns")),
         row_offsets_(static_cast<size_t>(n_rows) + 1, 0) {}
   // Takes ownership of the three arrays; for T = bool `values` must be empty.
-  Csr(int64_t n_rows, int64_t n_cols, std::vector<offset_t> row_offsets,
-      std::vector<index_t> col_indices, std::vector<storage_t<T>> values = {})
+  Csr(int64_t n_rows, int64_t n_cols, Array<offset_t> row_offsets,
+      Array<index_t> col_indices, Array<storage_t<T>> values = {})
       : n_rows_(checked_dimension(n_rows, "a graph's number of rows")),
         n_cols_(checked_dimension(n_cols, "a graph's number of columns")),
         row_offsets_(std::move(row_offsets)),
@@ -115,9 +116,9 @@ class Csr {
  private:
   int64_t n_rows_ = 0;
   int64_t n_cols_ = 0;
-  std::vector<offset_t> row_offsets_;
-  std::vector<index_t> col_indices_;
-  std::vector<storage_t<T>> values_;  // empty for pattern graphs
+  Array<offset_t> row_offsets_;
+  Array<index_t> col_indices_;
+  Array<storage_t<T>> values_;  // empty for pattern graphs
   Derived derived_;
 };
 
@@ -132,7 +133,7 @@ class Matrix {
       : n_rows_(checked_dimension(n_rows, "a matrix's number of rows")),
         n_cols_(checked_dimension(n_cols, "a matrix's number of columns")),
         data_(static_cast<size_t>(n_rows * n_cols), fill) {}
-  Matrix(int64_t n_rows, int64_t n_cols, std::vector<storage_t<T>> data)
+  Matrix(int64_t n_rows, int64_t n_cols, Array<storage_t<T>> data)
       : n_rows_(checked_dimension(n_rows, "a matrix's number of rows")),
         n_cols_(checked_dimension(n_cols, "a matrix's number of columns")),
         data_(std::move(data)) {
@@ -167,7 +168,7 @@ class Matrix {
  private:
   int64_t n_rows_ = 0;
   int64_t n_cols_ = 0;
-  std::vector<storage_t<T>> data_;
+  Array<storage_t<T>> data_;
   Derived derived_;
 };
 
@@ -188,7 +189,7 @@ class Vector {
     v.values_.assign(static_cast<size_t>(size), fill);
     return v;
   }
-  static Vector sparse(int64_t size, std::vector<index_t> indices, std::vector<storage_t<T>> values) {
+  static Vector sparse(int64_t size, Array<index_t> indices, Array<storage_t<T>> values) {
     Vector v(size);
     v.indices_ = std::move(indices);
     v.values_ = std::move(values);
@@ -233,8 +234,8 @@ class Vector {
  private:
   int64_t size_ = 0;
   bool dense_ = false;
-  std::vector<index_t> indices_;
-  std::vector<storage_t<T>> values_;
+  Array<index_t> indices_;
+  Array<storage_t<T>> values_;
   Derived derived_;
 };
 
@@ -260,9 +261,9 @@ constexpr To convert_element(From x) noexcept {
 
 template <class To, class From>
 Csr<To> convert(const Csr<From>& in) {
-  std::vector<offset_t> offsets(in.row_offsets().begin(), in.row_offsets().end());
-  std::vector<index_t> cols(in.col_indices().begin(), in.col_indices().end());
-  std::vector<storage_t<To>> vals;
+  Array<offset_t> offsets(in.row_offsets().begin(), in.row_offsets().end());
+  Array<index_t> cols(in.col_indices().begin(), in.col_indices().end());
+  Array<storage_t<To>> vals;
   if constexpr (stores_values<To>) {
     vals.resize(cols.size());
     for (size_t p = 0; p < cols.size(); ++p) vals[p] = convert_element<To>(in.value_at(static_cast<offset_t>(p)));

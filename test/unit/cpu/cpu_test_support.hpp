@@ -60,9 +60,9 @@ Csr<T> random_csr(int64_t n_rows, int64_t n_cols, double density, uint32_t seed,
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   std::uniform_int_distribution<int> value(0, 9);
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
-  std::vector<storage_t<T>> vals;
+  gql::Array<offset_t> offsets{0};
+  gql::Array<index_t> cols;
+  gql::Array<storage_t<T>> vals;
   for (int64_t i = 0; i < n_rows; ++i) {
     const double d = i < dense_rows ? 0.7 : density;
     for (int64_t j = 0; j < n_cols; ++j) {

@@ -59,14 +59,14 @@ TEST(Lu, LongDoubleTakesTheTiledLoop) {
 
 TEST(Lu, PivotsRowsWithLargerEntries) {
   // The first column's largest entry is in row 2: it must become the first pivot.
-  gql::Matrix<double> A(3, 3, std::vector<double>{1, 2, 3, 4, 5, 6, 10, 8, 10});
+  gql::Matrix<double> A(3, 3, gql::Array<double>{1, 2, 3, 4, 5, 6, 10, 8, 10});
   const auto f = gql::cpu::lu(A, 2);
   EXPECT_EQ(f.pivots[0], 2);
   EXPECT_LT(relative_residual(A, f), 1e-15);
 }
 
 TEST(Lu, SingularMatrixIsAnError) {
-  gql::Matrix<double> A(3, 3, std::vector<double>{1, 2, 3, 2, 4, 6, 1, 1, 1});
+  gql::Matrix<double> A(3, 3, gql::Array<double>{1, 2, 3, 2, 4, 6, 1, 1, 1});
   try {
     gql::cpu::lu(A, 2);
     FAIL() << "a singular matrix was factored";

@@ -53,12 +53,10 @@ void expect_matches_reference(const Csr<TA>& A, const Csr<TB>& B, const Csr<bool
   const auto C = gql::cpu::spgemm<S>(A, B, m, options, &stats);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_NO_THROW(C.validate());
-  // The phase timers split the call's time: none negative, together no more than the call took; the
-  // output's first touch runs inside the numeric phase.
+  // The phase timers split the call's time: none negative, together no more than the call took.
   for (double phase : {stats.seconds_bounds, stats.seconds_symbolic, stats.seconds_allocate, stats.seconds_numeric})
     EXPECT_GE(phase, 0.0);
-  EXPECT_LE(stats.seconds_bounds + stats.seconds_symbolic + stats.seconds_numeric, elapsed);
-  EXPECT_LE(stats.seconds_allocate, stats.seconds_numeric);
+  EXPECT_LE(stats.seconds_bounds + stats.seconds_symbolic + stats.seconds_allocate + stats.seconds_numeric, elapsed);
   const auto got = gql::test::to_map(C);
   const auto want = reference_product<S>(A, B, mask, complement);
   ASSERT_EQ(got.size(), want.size());
@@ -253,11 +251,11 @@ TEST(Spgemm, CountsOfManyDenseRowsOfB) {
 // A (1 x width) times B (width x 3): A's row is full; B's row k holds column 0, column 1 when k is
 // even and column 2 when k is a multiple of 3. C's entry (0, 0) is reached by width products.
 std::pair<Csr<bool>, Csr<bool>> wide_count_operands(int64_t width) {
-  std::vector<gql::offset_t> a_off{0, width};
-  std::vector<gql::index_t> a_col(static_cast<size_t>(width));
+  gql::Array<gql::offset_t> a_off{0, width};
+  gql::Array<gql::index_t> a_col(static_cast<size_t>(width));
   for (int64_t k = 0; k < width; ++k) a_col[static_cast<size_t>(k)] = static_cast<gql::index_t>(k);
-  std::vector<gql::offset_t> b_off{0};
-  std::vector<gql::index_t> b_col;
+  gql::Array<gql::offset_t> b_off{0};
+  gql::Array<gql::index_t> b_col;
   for (int64_t k = 0; k < width; ++k) {
     b_col.push_back(0);
     if (k % 2 == 0) b_col.push_back(1);
@@ -283,9 +281,9 @@ TEST(Spgemm, PathCountsOfOneEntryPastSixteenBits) {
   }
 }
 
-TEST(Spgemm, OutputOfSeveralTouchStepsWrittenWhileTouched) {
-  // About 4.9 M entries, more than one step of the output's first touch: rows are written while the
-  // calling thread still touches the output's later parts.
+TEST(Spgemm, LargeOutputLeftUninitializedIsWrittenWhole) {
+  // About 4.9 M entries in arrays left uninitialized (gql/array.hpp): every entry must be written by
+  // its row, on one thread or several.
   const int64_t n = 2300;
   const auto A = gql::test::random_csr<bool>(n, n, 0.05, 51);
   std::vector<uint64_t> want(static_cast<size_t>(n * n), 0);  // the counts, row-major
@@ -298,7 +296,7 @@ TEST(Spgemm, OutputOfSeveralTouchStepsWrittenWhileTouched) {
       for (auto q = off[static_cast<size_t>(k)]; q < off[static_cast<size_t>(k) + 1]; ++q)
         want_nvals += want[static_cast<size_t>(i * n + col[static_cast<size_t>(q)])]++ == 0 ? 1 : 0;
     }
-  ASSERT_GT(want_nvals, static_cast<int64_t>(gql::cpu::output_touch_step));
+  ASSERT_GT(want_nvals, int64_t{4} << 20);
   for (int threads : {1, 3}) {
     gql::test::with_threads(threads, [&] {
       SCOPED_TRACE(testing::Message() << "threads " << threads);

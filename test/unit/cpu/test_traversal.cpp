@@ -135,8 +135,8 @@ TEST(Bfs, LevelsInEveryDirection) {
 TEST(Bfs, DeepPathNeedsWideLevels) {
   // A directed path of 600 vertices: depth beyond a byte.
   const int64_t n = 600;
-  std::vector<gql::offset_t> off(n + 1);
-  std::vector<gql::index_t> col;
+  gql::Array<gql::offset_t> off(n + 1, 0);
+  gql::Array<gql::index_t> col;
   for (int64_t i = 0; i < n; ++i) {
     if (i + 1 < n) col.push_back(static_cast<gql::index_t>(i + 1));
     off[static_cast<size_t>(i) + 1] = static_cast<gql::offset_t>(col.size());

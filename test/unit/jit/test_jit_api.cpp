@@ -33,8 +33,8 @@ CompilerOptions test_options() {
 Csr<bool> random_graph(int64_t n, int degree, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int32_t> pick(0, static_cast<int32_t>(n - 1));
-  std::vector<offset_t> offsets{0};
-  std::vector<index_t> cols;
+  gql::Array<offset_t> offsets{0};
+  gql::Array<index_t> cols;
   for (int64_t i = 0; i < n; ++i) {
     std::vector<bool> row(static_cast<size_t>(n), false);
     for (int d = 0; d < degree; ++d) {

@@ -21,8 +21,8 @@ TEST(WriteMatrixMarket, CoordinateIsSortedOneBasedAndExact) {
 
 TEST(WriteMatrixMarket, FloatsRoundTripBitForBit) {
   const double tricky[] = {0.1, 1.0 / 3.0, 1e-300, 5e-324, std::numeric_limits<double>::max(), -0.0, 123456789.125};
-  std::vector<double> values(std::begin(tricky), std::end(tricky));
-  std::vector<gql::index_t> cols(values.size());
+  gql::Array<double> values(std::begin(tricky), std::end(tricky));
+  gql::Array<gql::index_t> cols(values.size());
   for (size_t k = 0; k < cols.size(); ++k) cols[k] = static_cast<gql::index_t>(k);
   gql::Csr<double> g(1, static_cast<int64_t>(cols.size()), {0, static_cast<gql::offset_t>(cols.size())}, cols, values);
   gql_test::TempFile f("w.mtx");
@@ -48,7 +48,7 @@ TEST(WriteMatrixMarket, GraphRoundTripAndReproducibleGzip) {
 }
 
 TEST(WriteMatrixMarket, DenseIsColumnMajorArray) {
-  gql::Matrix<int> m(2, 2, std::vector<int>{1, 2, 3, 4});  // row-major [[1, 2], [3, 4]]
+  gql::Matrix<int> m(2, 2, gql::Array<int>{1, 2, 3, 4});  // row-major [[1, 2], [3, 4]]
   EXPECT_EQ(gql::format_matrix_market(m), "%%MatrixMarket matrix array integer general\n2 2\n1\n3\n2\n4\n");
   gql_test::TempFile f("m.mtx");
   gql::write_matrix_market(f.path(), m);

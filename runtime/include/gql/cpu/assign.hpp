@@ -61,7 +61,7 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
   check_mask_shape(mask, C.n_rows(), C.n_cols(), "assign");
   if (mask.mode() == MaskMode::none) return Z.clone();  // everything allowed: C becomes Z
   const int64_t n = C.n_rows();
-  std::vector<offset_t> offsets(static_cast<size_t>(n) + 1, 0);
+  Array<offset_t> offsets(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (int64_t i = 0; i < n; ++i) {
     offset_t count = 0;
@@ -69,8 +69,8 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
     offsets[static_cast<size_t>(i) + 1] = count;
   }
   for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
-  std::vector<index_t> cols(static_cast<size_t>(offsets.back()));
-  std::vector<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
+  Array<index_t> cols(static_cast<size_t>(offsets.back()));  // every counted entry written below
+  Array<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
 #pragma omp parallel for schedule(dynamic, 256)
   for (int64_t i = 0; i < n; ++i) {
     auto q = static_cast<size_t>(offsets[static_cast<size_t>(i)]);

@@ -44,12 +44,12 @@ void merge_row(const Csr<TA>& A, const Csr<TB>& B, int64_t i, Emit&& emit) {
 // Builds a Csr<R> row by row (in parallel): count(i) entries, then fill(i, cols, vals).
 template <class R, class Count, class Fill>
 Csr<R> build_rows(int64_t n_rows, int64_t n_cols, Count&& count, Fill&& fill) {
-  std::vector<offset_t> offsets(static_cast<size_t>(n_rows) + 1, 0);
+  Array<offset_t> offsets(static_cast<size_t>(n_rows) + 1, 0);
 #pragma omp parallel for schedule(dynamic, 512)
   for (int64_t i = 0; i < n_rows; ++i) offsets[static_cast<size_t>(i) + 1] = count(i);
   for (int64_t i = 0; i < n_rows; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
-  std::vector<index_t> cols(static_cast<size_t>(offsets.back()));
-  std::vector<storage_t<R>> vals(stores_values<R> ? cols.size() : 0);
+  Array<index_t> cols(static_cast<size_t>(offsets.back()));  // fill writes every row whole
+  Array<storage_t<R>> vals(stores_values<R> ? cols.size() : 0);
 #pragma omp parallel for schedule(dynamic, 512)
   for (int64_t i = 0; i < n_rows; ++i) fill(i, cols.data() + offsets[i], vals.data() + (stores_values<R> ? offsets[i] : 0));
   return Csr<R>(n_rows, n_cols, std::move(offsets), std::move(cols), std::move(vals));

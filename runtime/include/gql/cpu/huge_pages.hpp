@@ -15,9 +15,9 @@ namespace gql::cpu {
 inline constexpr size_t huge_page_bytes = size_t{2} << 20;
 
 // v.reserve(n), with the new storage advised onto huge pages when it is large. Touches nothing: the
-// pages are faulted in by whoever first writes them (a later resize within the capacity).
-template <class T>
-void reserve_on_huge_pages(std::vector<T>& v, size_t n) {
+// pages are faulted in by whoever first writes them.
+template <class T, class Allocator>
+void reserve_on_huge_pages(std::vector<T, Allocator>& v, size_t n) {
   if (v.capacity() >= n) return;
   v.reserve(n);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

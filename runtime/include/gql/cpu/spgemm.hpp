@@ -6,8 +6,8 @@
 // sorting) and a hash accumulator for rows whose bound is small next to n; a policy picks
 // one per row. Two phases: a symbolic one counts each row's entries (structure only: a bit set per
 // product, no con, no agg; B's rows of n/128 entries or more are ORed in as whole bitmaps), then
-// the output is allocated exactly and a numeric phase writes each row in place, sorted by column,
-// while the calling thread first touches the output ahead of it.
+// the output is allocated exactly (uninitialized) and a numeric phase writes each row in place,
+// sorted by column, its threads first touching the output's pages.
 // Memory: the output plus O(n) per thread plus those bitmaps (at most 16 bytes per entry of the
 // rows they hold), never a copy of the output.
 //
@@ -66,9 +66,9 @@ struct SpgemmStats {
   int64_t rows_dense = 0;  // rows through the bitmap accumulator
   int64_t rows_hash = 0;
   int64_t nvals = 0;
-  // Wall seconds of the phases: row bounds and partition, symbolic (row sizes), numeric (writing the
-  // rows). Allocating and first touching the output happens inside the numeric phase, on the calling
-  // thread while the others already write rows: seconds_allocate is that thread's share of it.
+  // Wall seconds of the phases: row bounds and partition, symbolic (row sizes), allocating the output
+  // (left uninitialized: its pages are first touched by the numeric phase's threads), numeric
+  // (writing the rows).
   double seconds_bounds = 0, seconds_symbolic = 0, seconds_allocate = 0, seconds_numeric = 0;
 };
 
@@ -93,9 +93,6 @@ inline decltype(auto) with_mask_mode(MaskMode mode, F&& f) {
 // How many A-neighbours ahead accumulate_product_row prefetches B's row offsets and columns.
 inline constexpr offset_t prefetch_far = 16;
 inline constexpr offset_t prefetch_near = 8;
-
-// Entries of the output first touched per step while the numeric phase runs (48 MB of a u64 result).
-inline constexpr size_t output_touch_step = size_t{1} << 22;
 
 // How con's value can be known without calling it per product (see the header comment).
 enum class ConstantCon { no, idempotent, integer_sum };
@@ -307,45 +304,14 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
   const auto borders = partition_by_work(prefix, int64_t{n_threads} * options.chunks_per_thread);
   const int64_t n_chunks = static_cast<int64_t>(borders.size()) - 1;
   lap(timing.seconds_bounds);
-  std::vector<offset_t> offsets(static_cast<size_t>(n) + 1, 0);  // row sizes first, then offsets
-  std::vector<index_t> cols;
-  std::vector<storage_t<V>> values;
+  Array<offset_t> offsets(static_cast<size_t>(n) + 1, 0);  // row sizes first, then offsets
+  Array<index_t> cols;
+  Array<storage_t<V>> values;
   int64_t rows_dense = 0, rows_hash = 0;
   std::exception_ptr failure;
   const auto keep_failure = [&] {
 #pragma omp critical(gql_spgemm_failure)
     if (!failure) failure = std::current_exception();
-  };
-
-  // The output's first touch (2 GB for fof on kron:16, and far dearer when the hypervisor has taken
-  // the pages back) overlaps the numeric phase: the calling thread value-initializes the reserved
-  // arrays in steps, publishing how far it got, while the other threads already write the rows
-  // whose range is ready (chunks are handed out in row order), then joins them.
-  std::atomic<size_t> output_ready{0};
-  std::atomic<bool> output_failed{false};
-  const auto touch_output = [&] {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
-      for (size_t size = 0; size < total;) {
-        size = std::min(total, size + output_touch_step);
-        cols.resize(size);  // within the reserved capacity: nothing moves
-        if constexpr (stores_values<V>) values.resize(size);
-        output_ready.store(size, std::memory_order_release);
-      }
-    } catch (...) {
-      keep_failure();
-      output_failed.store(true, std::memory_order_release);
-    }
-    timing.seconds_allocate = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  // Waits until the output holds entries [0, end); false when touching it failed.
-  const auto wait_for_output = [&](size_t end) {
-    while (output_ready.load(std::memory_order_acquire) < end) {
-      if (output_failed.load(std::memory_order_acquire)) return false;
-      std::this_thread::yield();
-    }
-    return true;
   };
 
   // The distinct columns row i may hold, given its count (exact after the symbolic phase).
@@ -364,12 +330,9 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     {
       std::optional<DenseAcc> dense;  // built on first use: n cells per thread
       HashAccumulator<SA> hash;
-      if (numeric && omp_get_thread_num() == 0) touch_output();
 #pragma omp for schedule(dynamic, 1)
       for (int64_t c = 0; c < n_chunks; ++c) {
         try {
-          if (numeric && !wait_for_output(static_cast<size_t>(offsets[static_cast<size_t>(borders[static_cast<size_t>(c) + 1])])))
-            continue;
           for (int64_t i = borders[static_cast<size_t>(c)]; i < borders[static_cast<size_t>(c) + 1]; ++i) {
             const int64_t bound = prefix[static_cast<size_t>(i) + 1] - prefix[static_cast<size_t>(i)];
             if (bound == 0) continue;
@@ -431,15 +394,19 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     // Exact sizes: the output is allocated once.
     for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
     lap(timing.seconds_symbolic);
-    // Both arrays are allocated (reserved here, first touched by touch_output) by the calling thread:
-    // a second thread faulting the other array in gained nothing where it was measured (page faults
-    // on fresh memory are paid one at a time there), and an allocation made by an OpenMP worker comes
+    // Both arrays are allocated by the calling thread (an allocation made by an OpenMP worker comes
     // from that thread's own malloc arena, which never keeps an array this large, so a program whose
-    // allocator keeps freed memory would still get fresh pages for it.
+    // allocator keeps freed memory would still get fresh pages for it) and left uninitialized
+    // (gql/array.hpp): the threads that write the rows touch their pages first, in parallel.
     const auto total = static_cast<size_t>(offsets[static_cast<size_t>(n)]);
     reserve_on_huge_pages(cols, total);
-    if constexpr (stores_values<V>) reserve_on_huge_pages(values, total);
-    index_t* const out_cols = cols.data();  // stays valid while touch_output grows the arrays
+    cols.resize(total);
+    if constexpr (stores_values<V>) {
+      reserve_on_huge_pages(values, total);
+      values.resize(total);
+    }
+    lap(timing.seconds_allocate);
+    index_t* const out_cols = cols.data();
     storage_t<V>* const out_values = values.data();
     const auto row_start = [&](int64_t i) { return static_cast<size_t>(offsets[static_cast<size_t>(i)]); };
 

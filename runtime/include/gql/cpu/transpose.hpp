@@ -12,12 +12,12 @@ namespace gql::cpu {
 template <class T>
 Csr<T> transpose(const Csr<T>& g) {
   const int64_t n = g.n_rows(), m = g.n_cols();
-  std::vector<offset_t> offsets(static_cast<size_t>(m) + 1, 0);
+  Array<offset_t> offsets(static_cast<size_t>(m) + 1, 0);
   for (index_t j : g.col_indices()) ++offsets[static_cast<size_t>(j) + 1];
   for (int64_t j = 0; j < m; ++j) offsets[static_cast<size_t>(j) + 1] += offsets[static_cast<size_t>(j)];
   std::vector<offset_t> next(offsets.begin(), offsets.end() - 1);
-  std::vector<index_t> cols(static_cast<size_t>(g.nvals()));
-  std::vector<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
+  Array<index_t> cols(static_cast<size_t>(g.nvals()));  // every entry scattered below
+  Array<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
   for (int64_t i = 0; i < n; ++i)
     for (offset_t p = g.row_offsets()[static_cast<size_t>(i)]; p < g.row_offsets()[static_cast<size_t>(i) + 1]; ++p) {
       const auto q = static_cast<size_t>(next[static_cast<size_t>(g.col_indices()[static_cast<size_t>(p)])]++);

@@ -120,8 +120,8 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
     throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
   detail::check_source(G.n_rows(), source, "bfs");
   TraversalStats local;
-  std::vector<index_t> idx;
-  std::vector<int32_t> val;
+  Array<index_t> idx;
+  Array<int32_t> val;
   const auto collect = [&](const auto& level) {
     using L = typename std::decay_t<decltype(level)>::value_type;
     for (size_t v = 0; v < level.size(); ++v)
@@ -208,8 +208,8 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
     for (auto& part : next_parts) frontier.insert(frontier.end(), part.begin(), part.end());
     for (index_t v : frontier) queued[static_cast<size_t>(v)] = 0;
   }
-  std::vector<index_t> idx;
-  std::vector<storage_t<V>> val;
+  Array<index_t> idx;
+  Array<storage_t<V>> val;
   for (int64_t v = 0; v < n; ++v)
     if (reached[static_cast<size_t>(v)]) {
       idx.push_back(static_cast<index_t>(v));

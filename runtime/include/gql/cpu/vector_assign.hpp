@@ -46,8 +46,8 @@ struct VectorSlots {
       std::copy(values.begin(), values.end(), v.values().begin());
       return v;
     }
-    std::vector<index_t> idx;
-    std::vector<storage_t<T>> vals;
+    Array<index_t> idx;
+    Array<storage_t<T>> vals;
     idx.reserve(static_cast<size_t>(count));
     vals.reserve(static_cast<size_t>(count));
     for (int64_t i = 0; i < n; ++i)

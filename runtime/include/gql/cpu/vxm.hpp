@@ -39,8 +39,8 @@ struct SparseParts {
   explicit SparseParts(int64_t blocks) : indices(static_cast<size_t>(blocks)), values(static_cast<size_t>(blocks)) {}
 
   Vector<V> concatenate(int64_t size) {
-    std::vector<index_t> idx;
-    std::vector<storage_t<V>> val;
+    Array<index_t> idx;
+    Array<storage_t<V>> val;
     for (size_t b = 0; b < indices.size(); ++b) {
       idx.insert(idx.end(), indices[b].begin(), indices[b].end());
       val.insert(val.end(), values[b].begin(), values[b].end());

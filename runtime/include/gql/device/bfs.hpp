@@ -88,8 +88,8 @@ class DeviceBfs {
   // The reached vertices and their levels, as cpu::bfs_levels returns them.
   Vector<int32_t> levels() const {
     std::vector<int32_t> dense = dense_levels();
-    std::vector<index_t> idx;
-    std::vector<int32_t> val;
+    Array<index_t> idx;
+    Array<int32_t> val;
     for (size_t v = 0; v < dense.size(); ++v)
       if (dense[v] >= 0) {
         idx.push_back(static_cast<index_t>(v));

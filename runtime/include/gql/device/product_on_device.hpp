@@ -107,8 +107,8 @@ void multiply_into(Resident<Csr<TC>>& C, const cpu::MatrixMask& mask, bool repla
   Csr<V> host = product.to_host(stream);
   if constexpr (std::is_same_v<TC, bool> && std::is_same_v<V, unsigned char>) {
     // As on the CPU, entries whose value is false are left out.
-    std::vector<offset_t> offsets(static_cast<size_t>(host.n_rows()) + 1, 0);
-    std::vector<index_t> cols;
+    Array<offset_t> offsets(static_cast<size_t>(host.n_rows()) + 1, 0);
+    Array<index_t> cols;
     cols.reserve(static_cast<size_t>(host.nvals()));
     for (int64_t i = 0; i < host.n_rows(); ++i) {
       for (offset_t p = host.row_offsets()[i]; p < host.row_offsets()[i + 1]; ++p)

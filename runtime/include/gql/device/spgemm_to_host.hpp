@@ -32,9 +32,9 @@ struct SpgemmToHostPlan {
 template <class V>
 struct HostRowBlock {
   int64_t first_row = 0;
-  std::vector<offset_t> row_offsets{0};
-  std::vector<index_t> col_indices;
-  std::vector<V> values;
+  Array<offset_t> row_offsets{0};
+  Array<index_t> col_indices;  // sized, then downloaded whole
+  Array<V> values;
   int64_t n_rows() const noexcept { return static_cast<int64_t>(row_offsets.size()) - 1; }
   int64_t nvals() const noexcept { return row_offsets.back(); }
 };
@@ -51,19 +51,20 @@ struct HostSpgemmResult {
     for (const auto& b : blocks) total += b.nvals();
     return total;
   }
-  // One CSR (a copy: the entries are held twice while it is made).
+  // One CSR (a copy: the entries are held twice while it is made), the blocks copied in parallel.
   Csr<V> to_csr() const {
-    std::vector<offset_t> offsets{0};
-    offsets.reserve(static_cast<size_t>(n_rows) + 1);
-    std::vector<index_t> columns;
-    std::vector<V> vals;
-    columns.reserve(static_cast<size_t>(nvals()));
-    vals.reserve(static_cast<size_t>(nvals()));
-    for (const auto& b : blocks) {
-      const offset_t base = offsets.back();
-      for (int64_t r = 1; r <= b.n_rows(); ++r) offsets.push_back(base + b.row_offsets[static_cast<size_t>(r)]);
-      columns.insert(columns.end(), b.col_indices.begin(), b.col_indices.end());
-      vals.insert(vals.end(), b.values.begin(), b.values.end());
+    Array<offset_t> offsets(static_cast<size_t>(n_rows) + 1, 0);
+    std::vector<offset_t> block_start(blocks.size() + 1, 0);
+    for (size_t k = 0; k < blocks.size(); ++k) block_start[k + 1] = block_start[k] + blocks[k].nvals();
+    Array<index_t> columns(static_cast<size_t>(block_start.back()));
+    Array<V> vals(static_cast<size_t>(block_start.back()));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      const HostRowBlock<V>& b = blocks[k];
+      for (int64_t r = 1; r <= b.n_rows(); ++r)
+        offsets[static_cast<size_t>(b.first_row + r)] = block_start[k] + b.row_offsets[static_cast<size_t>(r)];
+      std::copy(b.col_indices.begin(), b.col_indices.end(), columns.begin() + block_start[k]);
+      std::copy(b.values.begin(), b.values.end(), vals.begin() + block_start[k]);
     }
     return Csr<V>(n_rows, n_cols, std::move(offsets), std::move(columns), std::move(vals));
   }

@@ -144,8 +144,8 @@ class DevicePaths {
       reached_.copy_to_host(std::span<unsigned char>(reached), stream_);
     }
     stream_.synchronize();
-    std::vector<index_t> idx;
-    std::vector<storage_t<V>> val;
+    Array<index_t> idx;
+    Array<storage_t<V>> val;
     for (size_t v = 0; v < value.size(); ++v)
       if (reached[v]) {
         idx.push_back(static_cast<index_t>(v));

@@ -149,8 +149,8 @@ Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const DeviceCsr<TG>
   GQL_CUDA_CHECK(cudaMemcpyAsync(host_values.data(), accumulator, cells * sizeof(Cell), cudaMemcpyDeviceToHost, s));
   GQL_CUDA_CHECK(cudaMemcpyAsync(host_present.data(), present, cells, cudaMemcpyDeviceToHost, s));
   stream.synchronize();
-  std::vector<index_t> idx;
-  std::vector<Cell> val;
+  Array<index_t> idx;
+  Array<Cell> val;
   for (int64_t j = 0; j < n; ++j)
     if (host_present[static_cast<size_t>(j)]) {
       idx.push_back(static_cast<index_t>(j));

@@ -162,6 +162,11 @@ void pinned_free(void* pointer) noexcept;
 void copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
                 const char* file, int line);
 void memset_async(void* dst, int byte, size_t bytes, const Stream& stream);
+// Copies of pageable host memory that return once done, after what `stream` holds: large ones go
+// through pinned staging buffers kept for the process, host threads copying one while the DMA
+// engine fills or drains another (runtime/src/cuda/staged_copy.cpp).
+void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line);
+void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line);
 
 // ---- Buffers ------------------------------------------------------------------------------------
 
@@ -204,6 +209,16 @@ class DeviceBuffer {
   void copy_to_host(std::span<T> dst, const Stream& stream) const {
     check_fits(dst.size());
     copy_async(dst.data(), data_, dst.size_bytes(), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  }
+  // Copies into/out of the first src.size() elements that return once done (pageable host memory
+  // at the link's speed: download() and upload() above).
+  void upload(std::span<const T> src, const Stream& stream) {
+    check_fits(src.size());
+    gql::upload(data_, src.data(), src.size_bytes(), stream, __FILE__, __LINE__);
+  }
+  void download(std::span<T> dst, const Stream& stream) const {
+    check_fits(dst.size());
+    gql::download(dst.data(), data_, dst.size_bytes(), stream, __FILE__, __LINE__);
   }
   void copy_from_device(const DeviceBuffer& src, const Stream& stream) {
     check_fits(src.size());
@@ -310,10 +325,9 @@ class DeviceCsr {
     Array<offset_t> offsets(static_cast<size_t>(n_rows_) + 1);  // every element downloaded
     Array<index_t> cols(static_cast<size_t>(nvals_));
     Array<storage_t<T>> vals(stores_values<T> ? static_cast<size_t>(nvals_) : 0);
-    row_offsets_.copy_to_host(std::span<offset_t>(offsets), stream);
-    col_indices_.copy_to_host(std::span<index_t>(cols), stream);
-    if constexpr (stores_values<T>) values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
-    stream.synchronize();
+    row_offsets_.download(std::span<offset_t>(offsets), stream);
+    col_indices_.download(std::span<index_t>(cols), stream);
+    if constexpr (stores_values<T>) values_.download(std::span<storage_t<T>>(vals), stream);
     Csr<T> host(n_rows_, n_cols_, std::move(offsets), std::move(cols), std::move(vals));
     if (derived_.symmetric()) host.derived().mark_symmetric();
     return host;
@@ -329,14 +343,13 @@ class DeviceCsr {
   Derived derived_;
 };
 
-// Copies a host graph to the device on `stream` (asynchronous; `graph` must outlive the copy,
-// i.e. until the stream is synchronized).
+// Copies a host graph to the device after what `stream` holds; returns once copied.
 template <class T>
 DeviceCsr<T> to_device(const Csr<T>& graph, const Stream& stream) {
   DeviceCsr<T> out(graph.n_rows(), graph.n_cols(), graph.nvals());
-  out.row_offsets().copy_from_host(graph.row_offsets(), stream);
-  out.col_indices().copy_from_host(graph.col_indices(), stream);
-  if constexpr (stores_values<T>) out.values().copy_from_host(graph.values(), stream);
+  out.row_offsets().upload(graph.row_offsets(), stream);
+  out.col_indices().upload(graph.col_indices(), stream);
+  if constexpr (stores_values<T>) out.values().upload(graph.values(), stream);
   if (graph.derived().symmetric()) out.derived().mark_symmetric();
   return out;
 }
@@ -357,9 +370,8 @@ class DeviceMatrix {
   const DeviceBuffer<storage_t<T>>& data() const noexcept { return data_; }
 
   Matrix<T> to_host(const Stream& stream) const {
-    Array<storage_t<T>> host(data_.size());
-    data_.copy_to_host(std::span<storage_t<T>>(host), stream);
-    stream.synchronize();
+    Array<storage_t<T>> host(data_.size());  // every element downloaded
+    data_.download(std::span<storage_t<T>>(host), stream);
     return Matrix<T>(n_rows_, n_cols_, std::move(host));
   }
 
@@ -372,7 +384,7 @@ class DeviceMatrix {
 template <class T>
 DeviceMatrix<T> to_device(const Matrix<T>& matrix, const Stream& stream) {
   DeviceMatrix<T> out(matrix.n_rows(), matrix.n_cols());
-  out.data().copy_from_host(matrix.data(), stream);
+  out.data().upload(matrix.data(), stream);
   return out;
 }
 
@@ -407,17 +419,11 @@ class DeviceVector {
   const DeviceBuffer<storage_t<T>>& values() const noexcept { return values_; }
 
   Vector<T> to_host(const Stream& stream) const {
-    Array<storage_t<T>> vals(values_.size());
-    values_.copy_to_host(std::span<storage_t<T>>(vals), stream);
-    if (dense_) {
-      stream.synchronize();
-      Vector<T> v = Vector<T>::dense(size_, storage_t<T>{});
-      std::copy(vals.begin(), vals.end(), v.values().begin());
-      return v;
-    }
+    Array<storage_t<T>> vals(values_.size());  // every element downloaded
+    values_.download(std::span<storage_t<T>>(vals), stream);
+    if (dense_) return Vector<T>::dense(size_, std::move(vals));
     Array<index_t> idx(indices_.size());
-    indices_.copy_to_host(std::span<index_t>(idx), stream);
-    stream.synchronize();
+    indices_.download(std::span<index_t>(idx), stream);
     return Vector<T>::sparse(size_, std::move(idx), std::move(vals));
   }
 
@@ -432,8 +438,8 @@ template <class T>
 DeviceVector<T> to_device(const Vector<T>& vector, const Stream& stream) {
   DeviceVector<T> out = vector.is_dense() ? DeviceVector<T>::dense(vector.size())
                                           : DeviceVector<T>::sparse(vector.size(), vector.nvals());
-  if (!vector.is_dense()) out.indices().copy_from_host(vector.indices(), stream);
-  out.values().copy_from_host(vector.values(), stream);
+  if (!vector.is_dense()) out.indices().upload(vector.indices(), stream);
+  out.values().upload(vector.values(), stream);
   return out;
 }
 

@@ -189,6 +189,15 @@ class Vector {
     v.values_.assign(static_cast<size_t>(size), fill);
     return v;
   }
+  // A dense vector of the given values (one per entry).
+  static Vector dense(int64_t size, Array<storage_t<T>> values) {
+    Vector v(size);
+    if (values.size() != static_cast<size_t>(v.size_))
+      throw Error(ErrorKind::internal, "a dense vector's storage does not match its length");
+    v.dense_ = true;
+    v.values_ = std::move(values);
+    return v;
+  }
   static Vector sparse(int64_t size, Array<index_t> indices, Array<storage_t<T>> values) {
     Vector v(size);
     v.indices_ = std::move(indices);

@@ -131,9 +131,9 @@ std::vector<Input> real_graphs(const std::vector<const char*>& names) {
 template <class T>
 gql::Csr<T> core_periphery(int64_t n, int64_t core, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<gql::offset_t> offsets{0};
-  std::vector<gql::index_t> columns;
-  std::vector<gql::storage_t<T>> values;
+  gql::Array<gql::offset_t> offsets{0};
+  gql::Array<gql::index_t> columns;
+  gql::Array<gql::storage_t<T>> values;
   for (int64_t i = 0; i < n; ++i) {
     std::map<gql::index_t, int> row;
     if (i < core)

@@ -225,6 +225,23 @@ class Vector {
   std::span<const storage_t<T>> values() const noexcept { return values_; }
   std::span<storage_t<T>> values() noexcept { return derived_.clear(), std::span<storage_t<T>>(values_); }
   const Derived& derived() const noexcept { return derived_; }
+  // Entry i (0 <= i < size()) becomes `value`, present from now on: in place when dense, else found by
+  // binary search and inserted when absent (moving the later entries, not rebuilding the vector).
+  void set_entry(int64_t i, storage_t<T> value) {
+    derived_.clear();
+    if (dense_) {
+      values_[static_cast<size_t>(i)] = value;
+      return;
+    }
+    const auto at = std::lower_bound(indices_.begin(), indices_.end(), static_cast<index_t>(i));
+    const auto p = at - indices_.begin();
+    if (at != indices_.end() && *at == static_cast<index_t>(i)) {
+      values_[static_cast<size_t>(p)] = value;
+      return;
+    }
+    indices_.insert(at, static_cast<index_t>(i));
+    values_.insert(values_.begin() + p, value);
+  }
 
   void validate() const {
     auto fail = [](const char* why) { throw Error(ErrorKind::internal, std::string("invalid vector: ") + why); };

@@ -2,6 +2,9 @@
 
 #include "cpu_test_support.hpp"
 #include "gql/cpu/assign.hpp"
+#include "gql/cpu/vector_assign.hpp"
+
+#include <random>
 
 namespace {
 
@@ -59,6 +62,38 @@ TEST(MaskedAssign, RejectsShapeMismatch) {
   const auto C = gql::test::random_csr<int32_t>(4, 4, 0.5, 9);
   const auto Z = gql::test::random_csr<int32_t>(4, 5, 0.5, 10);
   EXPECT_THROW(gql::cpu::masked_assign(C, Z, {}, false), gql::Error);
+}
+
+// w[i] = x on sparse and dense vectors, in random order with repeats, against a map; the vector
+// stays valid (sorted unique indices) and holds exactly the last value stored at each index.
+TEST(SetElement, SparseAndDenseVectorsHoldTheLastStore) {
+  std::mt19937 rng(7);
+  for (const bool dense : {false, true}) {
+    SCOPED_TRACE(dense ? "dense" : "sparse");
+    const int64_t n = 1000;
+    auto w = dense ? gql::Vector<int32_t>::dense(n, -1) : gql::Vector<int32_t>(n);
+    std::map<int64_t, int32_t> want;
+    if (dense)
+      for (int64_t i = 0; i < n; ++i) want[i] = -1;
+    for (int k = 0; k < 3000; ++k) {
+      const int64_t i = static_cast<int64_t>(rng() % (k < 1500 ? 50 : n));  // many repeats first
+      const auto x = static_cast<int32_t>(rng() % 1000);
+      gql::cpu::set_element(w, i, x);
+      want[i] = x;
+    }
+    ASSERT_NO_THROW(w.validate());
+    ASSERT_EQ(w.nvals(), static_cast<int64_t>(want.size()));
+    std::map<int64_t, int32_t> got;
+    if (w.is_dense()) {
+      for (int64_t i = 0; i < n; ++i) got[i] = w.values()[static_cast<size_t>(i)];
+    } else {
+      for (size_t p = 0; p < w.indices().size(); ++p) got[w.indices()[p]] = w.values()[p];
+    }
+    EXPECT_EQ(got, want);
+  }
+  gql::Vector<int32_t> w(5);
+  EXPECT_THROW(gql::cpu::set_element(w, 5, 1), gql::Error);
+  EXPECT_THROW(gql::cpu::set_element(w, -1, 1), gql::Error);
 }
 
 }  // namespace

@@ -134,15 +134,7 @@ void set_element(Vector<T>& w, int64_t i, S value) {
   if (i < 0 || i >= w.size())
     throw Error(ErrorKind::usage, "index " + std::to_string(i) + " is outside a vector of " +
                                       std::to_string(w.size()) + " entries");
-  const auto v = static_cast<storage_t<T>>(convert_element<T>(value));
-  if (w.is_dense()) {
-    w.values()[static_cast<size_t>(i)] = v;
-    return;
-  }
-  auto slots = VectorSlots<T>::of(w);
-  slots.present[static_cast<size_t>(i)] = 1;
-  slots.values[static_cast<size_t>(i)] = v;
-  w = std::move(slots).to_vector();
+  w.set_entry(i, static_cast<storage_t<T>>(convert_element<T>(value)));
 }
 
 }  // namespace gql::cpu

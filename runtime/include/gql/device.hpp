@@ -50,8 +50,9 @@ namespace gql {
 // Number of CUDA devices visible (0 when there is no device or no driver; never throws).
 int device_count() noexcept;
 
-// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds), so that a
-// program can start the device before it times a kernel. Error(cuda) when there is no device.
+// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds) and the
+// staging buffers of host-device copies, so that a program can start the device before it times a
+// kernel. Error(cuda) when there is no device.
 void start_device();
 
 // ---- Memory budget ------------------------------------------------------------------------------
@@ -167,6 +168,8 @@ void memset_async(void* dst, int byte, size_t bytes, const Stream& stream);
 // engine fills or drains another (runtime/src/cuda/staged_copy.cpp).
 void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line);
 void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line);
+// Makes the staging buffers (pinned allocations of tens of milliseconds) ahead of the first copy.
+void prepare_staged_copies();
 
 // ---- Buffers ------------------------------------------------------------------------------------
 

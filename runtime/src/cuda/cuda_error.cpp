@@ -24,6 +24,9 @@ int device_count() noexcept {
   return count;
 }
 
-void start_device() { GQL_CUDA_CHECK(cudaFree(nullptr)); }
+void start_device() {
+  GQL_CUDA_CHECK(cudaFree(nullptr));
+  prepare_staged_copies();
+}
 
 }  // namespace gql

@@ -62,6 +62,8 @@ size_t chunk_size(size_t bytes, size_t chunk) { return std::min(chunk_bytes, byt
 
 }  // namespace
 
+void prepare_staged_copies() { (void)Staging::process().acquire(); }
+
 void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line) {
   if (bytes == 0) return;
   if (bytes < direct_below) {

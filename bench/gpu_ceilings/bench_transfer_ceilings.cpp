@@ -1,0 +1,97 @@
+// Host-device copy ceilings and what gql's transfers reach against them, in GB/s of one buffer:
+//   pinned H2D / D2H             cudaMemcpyAsync from or to page-locked memory: the link's ceiling
+//   pageable H2D / D2H (driver)  the same from or to ordinary memory, as a plain cudaMemcpy moves it
+//   gql upload / download        gql::upload and gql::download (pinned staging, host threads copying),
+//                                the download once into memory already touched and once into fresh pages
+//   host parallel memcpy         the host's threads copying ordinary memory (the staging's other half)
+// One warm-up (which also makes gql's staging buffers), then repeats; records go to --json FILE.
+//
+//   bench_transfer_ceilings [--repeats 5] [--mib 512] [--json FILE]
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_args.hpp"
+#include "bench_record.hpp"
+#include "gql/device.hpp"
+
+namespace {
+
+using namespace gql::bench;
+
+template <class F>
+TimeSummary time_repeats(int repeats, F&& run) {
+  run();  // warm-up
+  std::vector<double> seconds;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return summarize(std::move(seconds));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  Args args(argc, argv, "usage: bench_transfer_ceilings [--repeats 5] [--mib 512] [--json FILE]");
+  const int repeats = static_cast<int>(args.integer("repeats", 5));
+  const auto bytes = static_cast<size_t>(args.integer("mib", 512)) << 20;
+  JsonLines out(args.text("json", ""));
+  args.check_all_used();
+
+  gql::start_device();
+  cudaDeviceProp prop{};
+  GQL_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const RunContext context{std::string(prop.name) + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                               " host cores",
+                           utc_now(), env_or("GQL_BENCH_COMMIT", "unknown")};
+  const gql::Stream stream;
+  gql::DeviceBuffer<unsigned char> device(bytes);
+  gql::HostBuffer<unsigned char> pinned(bytes);
+  std::vector<unsigned char> pageable(bytes, 1), other(bytes, 2);
+  const auto record = [&](const std::string& variant, const TimeSummary& t) {
+    Record r;
+    r.text("workload", "ceiling").text("graph", "-").text("variant", variant + " (" + std::to_string(bytes >> 20) + " MiB)")
+        .text("status", "ok").times(t).number("bytes", static_cast<double>(bytes))
+        .number("gb_per_s", static_cast<double>(bytes) / t.median * 1e-9);
+    out.write(stamp(r, context));
+    std::printf("%-32s %6.1f GB/s\n", variant.c_str(), static_cast<double>(bytes) / t.median * 1e-9);
+  };
+  const auto copy = [&](void* dst, const void* src, cudaMemcpyKind kind) {
+    GQL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream.get()));
+    stream.synchronize();
+  };
+
+  record("pinned H2D", time_repeats(repeats, [&] { copy(device.data(), pinned.data(), cudaMemcpyHostToDevice); }));
+  record("pinned D2H", time_repeats(repeats, [&] { copy(pinned.data(), device.data(), cudaMemcpyDeviceToHost); }));
+  record("pageable H2D (driver)", time_repeats(repeats, [&] { copy(device.data(), pageable.data(), cudaMemcpyHostToDevice); }));
+  record("pageable D2H (driver)", time_repeats(repeats, [&] { copy(pageable.data(), device.data(), cudaMemcpyDeviceToHost); }));
+  record("gql upload", time_repeats(repeats, [&] {
+    gql::upload(device.data(), pageable.data(), bytes, stream, __FILE__, __LINE__);
+  }));
+  record("gql download, touched pages", time_repeats(repeats, [&] {
+    gql::download(pageable.data(), device.data(), bytes, stream, __FILE__, __LINE__);
+  }));
+  record("gql download, fresh pages", time_repeats(repeats, [&] {
+    gql::Array<unsigned char> fresh(bytes);  // uninitialized: its pages are faulted in by the copy
+    gql::download(fresh.data(), device.data(), bytes, stream, __FILE__, __LINE__);
+  }));
+  record("host parallel memcpy (" + std::to_string(omp_get_max_threads()) + " threads)", time_repeats(repeats, [&] {
+    const auto pieces = static_cast<int64_t>(bytes >> 20);
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < pieces; ++p)
+      std::memcpy(other.data() + (static_cast<size_t>(p) << 20), pageable.data() + (static_cast<size_t>(p) << 20),
+                  size_t{1} << 20);
+  }));
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_transfer_ceilings: %s\n", e.what());
+  return 1;
+}

@@ -79,6 +79,23 @@ class Csr {
   std::span<storage_t<T>> values() noexcept { return derived_.clear(), std::span<storage_t<T>>(values_); }
   // What is kept with these contents: their transpose, device copy, symmetry, ...
   const Derived& derived() const noexcept { return derived_; }
+  // Entry (i, j) becomes `value` (0 <= i < n_rows, 0 <= j < n_cols; ignored for pattern graphs, whose
+  // entries are all true): overwritten in place when stored, else inserted into row i, moving the later
+  // entries once (memmove), not rebuilding the graph.
+  void set_entry(int64_t i, int64_t j, storage_t<T> value) {
+    derived_.clear();
+    const auto row_begin = col_indices_.begin() + row_offsets_[static_cast<size_t>(i)];
+    const auto row_end = col_indices_.begin() + row_offsets_[static_cast<size_t>(i) + 1];
+    const auto at = std::lower_bound(row_begin, row_end, static_cast<index_t>(j));
+    const auto p = at - col_indices_.begin();
+    if (at != row_end && *at == static_cast<index_t>(j)) {
+      if constexpr (stores_values<T>) values_[static_cast<size_t>(p)] = value;
+      return;
+    }
+    col_indices_.insert(at, static_cast<index_t>(j));
+    if constexpr (stores_values<T>) values_.insert(values_.begin() + p, value);
+    for (size_t r = static_cast<size_t>(i) + 1; r < row_offsets_.size(); ++r) ++row_offsets_[r];
+  }
 
   // The value of the p-th stored entry (true for pattern graphs).
   T value_at(offset_t p) const noexcept {

@@ -2,6 +2,7 @@
 
 #include "cpu_test_support.hpp"
 #include "gql/cpu/assign.hpp"
+#include "gql/cpu/ops.hpp"
 #include "gql/cpu/vector_assign.hpp"
 
 #include <random>
@@ -94,6 +95,30 @@ TEST(SetElement, SparseAndDenseVectorsHoldTheLastStore) {
   gql::Vector<int32_t> w(5);
   EXPECT_THROW(gql::cpu::set_element(w, 5, 1), gql::Error);
   EXPECT_THROW(gql::cpu::set_element(w, -1, 1), gql::Error);
+}
+
+// C(i, j) = x on a graph, in random order with repeats, against a map: the graph stays valid, holds
+// every entry it had and the last value stored at each (i, j); a pattern graph gains the positions.
+TEST(SetElement, GraphsHoldTheirEntriesAndTheLastStore) {
+  std::mt19937 rng(11);
+  auto C = gql::test::random_csr<int32_t>(60, 45, 0.1, 5);
+  auto P = gql::test::random_csr<bool>(60, 45, 0.1, 6);
+  auto want = gql::test::to_map(C);
+  auto want_pattern = gql::test::to_map(P);
+  for (int k = 0; k < 2000; ++k) {
+    const int64_t i = static_cast<int64_t>(rng() % 60), j = static_cast<int64_t>(rng() % 45);
+    const auto x = static_cast<int32_t>(rng() % 1000);
+    gql::cpu::set_element(C, i, j, x);
+    gql::cpu::set_element(P, i, j, true);
+    want[{i, j}] = x;
+    want_pattern[{i, j}] = true;
+  }
+  ASSERT_NO_THROW(C.validate());
+  ASSERT_NO_THROW(P.validate());
+  EXPECT_EQ(gql::test::to_map(C), want);
+  EXPECT_EQ(gql::test::to_map(P), want_pattern);
+  EXPECT_THROW(gql::cpu::set_element(C, 60, 0, 1), gql::Error);
+  EXPECT_THROW(gql::cpu::set_element(C, 0, -1, 1), gql::Error);
 }
 
 }  // namespace

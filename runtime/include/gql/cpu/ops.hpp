@@ -231,12 +231,7 @@ void set_element(Csr<TC>& C, int64_t i, int64_t j, S value) {
   if (i < 0 || i >= C.n_rows() || j < 0 || j >= C.n_cols())
     throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
                                       std::to_string(C.n_rows()) + " x " + std::to_string(C.n_cols()) + " graph");
-  Array<offset_t> offsets(static_cast<size_t>(C.n_rows()) + 1, 0);
-  for (int64_t r = i; r < C.n_rows(); ++r) offsets[static_cast<size_t>(r) + 1] = 1;
-  Array<storage_t<TC>> vals;
-  if constexpr (stores_values<TC>) vals.push_back(detail::cast_value<TC>(value));
-  const Csr<TC> single(C.n_rows(), C.n_cols(), std::move(offsets), {static_cast<index_t>(j)}, std::move(vals));
-  C = cpu::ewise_union<TC>(C, single, [](auto, auto b) { return b; });
+  C.set_entry(i, j, static_cast<storage_t<TC>>(detail::cast_value<TC>(value)));
 }
 template <class TC, class S>
 void set_element(Matrix<TC>& C, int64_t i, int64_t j, S value) {

@@ -60,17 +60,23 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
 
 size_t chunk_size(size_t bytes, size_t chunk) { return std::min(chunk_bytes, bytes - chunk * chunk_bytes); }
 
+// A copy too small for staging, straight through the driver; false when it must be staged.
+bool copied_directly(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
+                     const char* file, int line) {
+  if (bytes >= direct_below) return false;
+  if (bytes > 0) {
+    copy_async(dst, src, bytes, kind, stream, file, line);
+    stream.synchronize();
+  }
+  return true;
+}
+
 }  // namespace
 
 void prepare_staged_copies() { (void)Staging::process().acquire(); }
 
 void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line) {
-  if (bytes == 0) return;
-  if (bytes < direct_below) {
-    copy_async(host, device, bytes, cudaMemcpyDeviceToHost, stream, file, line);
-    stream.synchronize();
-    return;
-  }
+  if (copied_directly(host, device, bytes, cudaMemcpyDeviceToHost, stream, file, line)) return;
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
   const size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
@@ -90,12 +96,7 @@ void download(void* host, const void* device, size_t bytes, const Stream& stream
 }
 
 void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line) {
-  if (bytes == 0) return;
-  if (bytes < direct_below) {
-    copy_async(device, host, bytes, cudaMemcpyHostToDevice, stream, file, line);
-    stream.synchronize();
-    return;
-  }
+  if (copied_directly(device, host, bytes, cudaMemcpyHostToDevice, stream, file, line)) return;
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
   const size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;

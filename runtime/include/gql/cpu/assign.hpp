@@ -15,6 +15,7 @@
 #include "gql/cpu/mask.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/cpu/parallel.hpp"
 
 namespace gql::cpu {
 
@@ -62,7 +63,7 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
   if (mask.mode() == MaskMode::none) return Z.clone();  // everything allowed: C becomes Z
   const int64_t n = C.n_rows();
   Array<offset_t> offsets(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (worth_threads(n + C.nvals() + Z.nvals()))
   for (int64_t i = 0; i < n; ++i) {
     offset_t count = 0;
     detail::masked_assign_row(C, Z, mask, replace, i, [&](index_t, bool, offset_t) { ++count; });
@@ -71,7 +72,7 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
   for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
   Array<index_t> cols(static_cast<size_t>(offsets.back()));  // every counted entry written below
   Array<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (worth_threads(n + C.nvals() + Z.nvals()))
   for (int64_t i = 0; i < n; ++i) {
     auto q = static_cast<size_t>(offsets[static_cast<size_t>(i)]);
     detail::masked_assign_row(C, Z, mask, replace, i, [&](index_t j, bool from_z, offset_t p) {

@@ -15,6 +15,7 @@
 #include "gql/graph.hpp"
 #include "gql/scalar_ops.hpp"
 #include "gql/semiring.hpp"
+#include "gql/cpu/parallel.hpp"
 
 namespace gql::cpu {
 
@@ -45,12 +46,12 @@ void merge_row(const Csr<TA>& A, const Csr<TB>& B, int64_t i, Emit&& emit) {
 template <class R, class Count, class Fill>
 Csr<R> build_rows(int64_t n_rows, int64_t n_cols, Count&& count, Fill&& fill) {
   Array<offset_t> offsets(static_cast<size_t>(n_rows) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 512)
+#pragma omp parallel for schedule(dynamic, 512) if (worth_threads(n_rows))
   for (int64_t i = 0; i < n_rows; ++i) offsets[static_cast<size_t>(i) + 1] = count(i);
   for (int64_t i = 0; i < n_rows; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
   Array<index_t> cols(static_cast<size_t>(offsets.back()));  // fill writes every row whole
   Array<storage_t<R>> vals(stores_values<R> ? cols.size() : 0);
-#pragma omp parallel for schedule(dynamic, 512)
+#pragma omp parallel for schedule(dynamic, 512) if (worth_threads(n_rows + offsets.back()))
   for (int64_t i = 0; i < n_rows; ++i) fill(i, cols.data() + offsets[i], vals.data() + (stores_values<R> ? offsets[i] : 0));
   return Csr<R>(n_rows, n_cols, std::move(offsets), std::move(cols), std::move(vals));
 }
@@ -179,7 +180,7 @@ Matrix<R> apply(const Matrix<T>& a, F fn) {
   Matrix<R> out(a.n_rows(), a.n_cols());
   const auto in = a.data();
   auto dst = out.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(in.size())))
   for (size_t p = 0; p < in.size(); ++p) dst[p] = detail::cast_value<R>(fn(T(in[p])));
   return out;
 }
@@ -223,7 +224,7 @@ R reduce_values(const Span& values, int64_t count) {
   if constexpr (M == Monoid::any) {
     return cast_value<R>(values[0]);
   } else {
-#pragma omp parallel
+#pragma omp parallel if (worth_threads(count))
     {
       R mine = Mo::identity();
 #pragma omp for schedule(static) nowait

@@ -11,6 +11,7 @@
 #include "gql/cpu/mask.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/cpu/parallel.hpp"
 
 namespace gql::cpu {
 
@@ -90,7 +91,7 @@ void assign_result(Vector<T>& w, Vector<U>&& t, const VectorMask& m, bool replac
   auto out = VectorSlots<T>::of(w);
   const auto in = VectorSlots<U>::of(t);
   const int64_t n = w.size();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(n))
   for (int64_t i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
     if (m.allows(i)) {
@@ -115,7 +116,7 @@ void assign_scalar(Vector<T>& w, const Mask& mask_in, bool replace, S value) {
   }
   auto out = VectorSlots<T>::of(w);
   const int64_t n = w.size();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(n))
   for (int64_t i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
     if (m.allows(i)) {

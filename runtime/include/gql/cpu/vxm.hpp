@@ -25,6 +25,7 @@
 #include "gql/graph.hpp"
 #include "gql/semiring.hpp"
 #include "gql/swapped_operands.hpp"
+#include "gql/cpu/parallel.hpp"
 
 namespace gql::cpu {
 
@@ -103,7 +104,7 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
   if (GT && out_edges) {
     int64_t frontier_edges = 0, open_edges = 0;
     detail::for_each_entry(v, [&](index_t k, const auto&) { frontier_edges += G.row_degree(k); });
-#pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096)
+#pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096) if (worth_threads(n))
     for (int64_t j = 0; j < n; ++j)
       if (mask.allows(j)) open_edges += GT->row_degree(j);
     use_pull = chooser.pull(frontier_edges, open_edges, v.nvals(), n);
@@ -112,7 +113,7 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
 
   if (use_pull) {
     const detail::DenseLookup<TV> frontier(v);
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT->nvals()))
     for (int64_t b = 0; b < blocks; ++b) {
       auto& idx = parts.indices[static_cast<size_t>(b)];
       auto& val = parts.values[static_cast<size_t>(b)];
@@ -155,7 +156,7 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
     ks.push_back(k);
     kv.push_back(x);
   });
-#pragma omp parallel num_threads(n_threads)
+#pragma omp parallel num_threads(n_threads) if (worth_threads(n + static_cast<int64_t>(ks.size())))
   {
     auto& acc = accs[static_cast<size_t>(omp_get_thread_num())];
     acc.emplace(n);

@@ -4,16 +4,57 @@
 #include <omp.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "gql/limits.hpp"
 
 namespace gql {
 namespace {
+
+// The options every program takes besides its kernel's parameters.
+const char* const program_options[] = {"stats", "explain", "out", "symmetrize", "drop-self-loops", "duplicates",
+                                       "threads"};
+
+// Edit distance between a and b, letters compared without case (so --g finds --G).
+size_t edit_distance(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean PREFIX + the nearest candidate?)" when one is within a third of the name's length
+// (at least one edit), else nothing.
+std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates, std::string_view prefix) {
+  const std::string* best = nullptr;
+  size_t best_distance = std::max<size_t>(1, name.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(name, c);
+    if (d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  return best ? " (did you mean " + std::string(prefix) + *best + "?)" : "";
+}
 
 const char* kind_name(ParamKind kind) {
   switch (kind) {
@@ -206,15 +247,32 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
   const KernelEntry* kernel = nullptr;
   for (const auto& k : kernels)
     if (k.name == first) kernel = &k;
-  if (!kernel) return usage_error("unknown kernel '" + first + "'");
+  if (!kernel) {
+    std::vector<std::string> names;
+    for (const auto& k : kernels) names.push_back(k.name);
+    return usage_error("unknown kernel '" + first + "'" + did_you_mean(first, names, ""));
+  }
 
   std::map<std::string, std::string> values;
   std::string out_path;
   bool stats = false, explain = false;
   ReadOptions read;
+  std::vector<std::string> option_names(std::begin(program_options), std::end(program_options));
+  for (const auto& p : kernel->params) option_names.push_back(p.name);
   for (int a = 2; a < argc; ++a) {
-    const std::string arg = argv[a];
-    auto next = [&]() -> const char* { return a + 1 < argc ? argv[++a] : nullptr; };
+    // --NAME=VALUE is --NAME VALUE.
+    std::string arg = argv[a];
+    std::optional<std::string> inline_value;
+    if (const size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value = arg.substr(eq + 1);
+      arg.resize(eq);
+    }
+    auto next = [&]() -> const char* {
+      if (inline_value) return inline_value->c_str();
+      return a + 1 < argc ? argv[++a] : nullptr;
+    };
+    if (inline_value && (arg == "--stats" || arg == "--explain" || arg == "--symmetrize" || arg == "--drop-self-loops"))
+      return usage_error(arg + " takes no value");
     if (arg == "--stats") {
       stats = true;
     } else if (arg == "--explain") {
@@ -228,7 +286,8 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
     } else if (arg == "--drop-self-loops") {
       read.self_loops = SelfLoops::drop;
     } else if (arg == "--duplicates") {
-      const std::string v = a + 1 < argc ? argv[++a] : "";
+      const char* given = next();
+      const std::string v = given ? given : "";
       if (v == "first") read.duplicates = Duplicates::first;
       else if (v == "sum") read.duplicates = Duplicates::sum;
       else if (v == "min") read.duplicates = Duplicates::min;
@@ -247,7 +306,9 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
       const std::string name = arg.substr(2);
       bool known = false;
       for (const auto& p : kernel->params) known = known || p.name == name;
-      if (!known) return usage_error("kernel '" + kernel->name + "' has no parameter --" + name);
+      if (!known)
+        return usage_error("kernel '" + kernel->name + "' has no parameter --" + name +
+                           did_you_mean(name, option_names, "--"));
       const char* v = next();
       if (!v) return usage_error("--" + name + " needs a value");
       if (!values.emplace(name, v).second) return usage_error("--" + name + " given twice");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -38,6 +39,23 @@ inline int64_t checked_dimension(int64_t n, const char* what) {
 // dense matrices and vectors are stored as bytes (0 or 1).
 template <class T>
 using storage_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+namespace detail {
+// Stores `value` at `key` in the sorted run [begin, end) of `keys` (values parallel to keys; none for a
+// pattern): overwritten when present, else inserted in order, moving the later entries once.
+template <class V>
+void store_sorted(Array<index_t>& keys, Array<V>* values, size_t begin, size_t end, index_t key, V value) {
+  const auto at = std::lower_bound(keys.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   keys.begin() + static_cast<std::ptrdiff_t>(end), key);
+  const auto p = at - keys.begin();
+  if (at != keys.begin() + static_cast<std::ptrdiff_t>(end) && *at == key) {
+    if (values) (*values)[static_cast<size_t>(p)] = value;
+    return;
+  }
+  keys.insert(at, key);
+  if (values) values->insert(values->begin() + p, value);
+}
+}  // namespace detail
 
 template <class T>
 class Csr {
@@ -84,16 +102,11 @@ class Csr {
   // entries once (memmove), not rebuilding the graph.
   void set_entry(int64_t i, int64_t j, storage_t<T> value) {
     derived_.clear();
-    const auto row_begin = col_indices_.begin() + row_offsets_[static_cast<size_t>(i)];
-    const auto row_end = col_indices_.begin() + row_offsets_[static_cast<size_t>(i) + 1];
-    const auto at = std::lower_bound(row_begin, row_end, static_cast<index_t>(j));
-    const auto p = at - col_indices_.begin();
-    if (at != row_end && *at == static_cast<index_t>(j)) {
-      if constexpr (stores_values<T>) values_[static_cast<size_t>(p)] = value;
-      return;
-    }
-    col_indices_.insert(at, static_cast<index_t>(j));
-    if constexpr (stores_values<T>) values_.insert(values_.begin() + p, value);
+    const size_t before = col_indices_.size();
+    detail::store_sorted(col_indices_, stores_values<T> ? &values_ : nullptr,
+                         static_cast<size_t>(row_offsets_[static_cast<size_t>(i)]),
+                         static_cast<size_t>(row_offsets_[static_cast<size_t>(i) + 1]), static_cast<index_t>(j), value);
+    if (col_indices_.size() == before) return;  // overwritten in place
     for (size_t r = static_cast<size_t>(i) + 1; r < row_offsets_.size(); ++r) ++row_offsets_[r];
   }
 
@@ -250,14 +263,7 @@ class Vector {
       values_[static_cast<size_t>(i)] = value;
       return;
     }
-    const auto at = std::lower_bound(indices_.begin(), indices_.end(), static_cast<index_t>(i));
-    const auto p = at - indices_.begin();
-    if (at != indices_.end() && *at == static_cast<index_t>(i)) {
-      values_[static_cast<size_t>(p)] = value;
-      return;
-    }
-    indices_.insert(at, static_cast<index_t>(i));
-    values_.insert(values_.begin() + p, value);
+    detail::store_sorted(indices_, &values_, 0, indices_.size(), static_cast<index_t>(i), value);
   }
 
   void validate() const {

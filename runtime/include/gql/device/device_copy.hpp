@@ -13,11 +13,7 @@ namespace gql::gpu {
 // The copy is made on `stream` and complete when this returns, so any stream may read it.
 template <class T>
 const DeviceCsr<T>& device_copy(const Csr<T>& graph, const Stream& stream) {
-  return graph.derived().template get<DeviceCsr<T>>("gpu/copy", [&] {
-    DeviceCsr<T> copy = to_device(graph, stream);
-    stream.synchronize();
-    return copy;
-  });
+  return graph.derived().template get<DeviceCsr<T>>("gpu/copy", [&] { return to_device(graph, stream); });
 }
 
 }  // namespace gql::gpu

@@ -123,8 +123,7 @@ class Resident {
       if constexpr (std::is_same_v<Device, DeviceCsr<typename Host::value_type>>) {
         device_ = &device_copy(*host_, stream);
       } else {
-        owned_device_.emplace(to_device(*host_, stream));
-        stream.synchronize();  // an op may read it on another stream
+        owned_device_.emplace(to_device(*host_, stream));  // complete on return: any stream may read it
         device_ = &*owned_device_;
       }
     }

@@ -125,9 +125,7 @@ void bfs_levels(Resident<Vector<int32_t>>& levels, Resident<Csr<TG>>& G, int64_t
         // A directed graph's transpose is made on the host and uploaded once per graph value; its device
         // copy is kept with the device graph, as long as the search that reads it.
         const DeviceCsr<TG>& dGT = !transposed ? dG : dG.derived().template get<DeviceCsr<TG>>("gpu/transpose", [&] {
-          DeviceCsr<TG> copy = to_device(cpu::transpose_of(G.host(stream)), stream);
-          stream.synchronize();
-          return copy;
+          return to_device(cpu::transpose_of(G.host(stream)), stream);
         });
         bfs.emplace(dG, dGT, schedule);
       },

@@ -168,17 +168,25 @@ class KernelEmitter {
   }
 
   // The namespace (with "::") of the function that runs op `o` on this target.
-  std::string ns(const ir::Op& o) const { return dialect_.ops_namespace(o.kind) + "::"; }
+  std::string ns(const ir::Op& o) const { return dialect_.ops_namespace(o, kernel_) + "::"; }
 
+  // An op's mask: a vector op on the device reads its mask there; every other op reads it on the host.
   std::string mask(const ir::Op& o) const {
     if (!o.mask) return ns(o) + "no_mask()";
+    if (takes_residents(o) && variable(o.mask->variable).type.kind == TypeKind::vector)
+      return "gql::gpu::vector_mask(" + name(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
     return ns(o) + "mask(" + read_on_host(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
   }
 
-  // With resident values: the products take Residents and read them on the device; every other op
-  // reads and writes host containers (the Resident copies them to the host when they are not there).
+  // With resident values: the ops placed on the device take Residents and read them there; every
+  // other op reads and writes host containers (the Resident copies them to the host when they are
+  // not there).
   bool takes_residents(const ir::Op& o) const {
-    return dialect_.resident_values && plan::placement(o.kind, module_.target) == plan::Placement::device;
+    return dialect_.resident_values && plan::placement(o, kernel_, module_.target) == plan::Placement::device;
+  }
+  // A vector op on the device (gql/device/vector_ops.hpp) takes the kernel's stream last.
+  std::string stream_argument(const ir::Op& o) const {
+    return plan::is_vector_op_on_device(o, kernel_, module_.target) ? ", stream" : "";
   }
   std::string read_on_host(int id) const { return dialect_.resident_values ? name(id) + ".host(stream)" : name(id); }
   std::string write_on_host(int id) const {
@@ -189,7 +197,7 @@ class KernelEmitter {
 
   // A lambda for an element-wise function: parameters p0 (p1) of the given types.
   std::string element_lambda(const ir::ElementFunction& f) const {
-    std::string out = "[](";
+    std::string out = dialect_.device_lambdas ? "[] GQL_LAMBDA_HD (" : "[](";
     for (size_t n = 0; n < f.parameter_types.size(); ++n)
       out += (n ? ", " : "") + cpp_scalar_type(f.parameter_types[n]) + " p" + std::to_string(n);
     out += ") { return " + cpp_scalar_type(f.result) + "(" + expr(f.body) + "); }";
@@ -401,11 +409,18 @@ class KernelEmitter {
         else if (o.dense) value = container_type(t) + "(" + args + ", " + expr(*o.value) + ")";
         else value = container_type(t) + "(" + args + ")";
         const std::string made = name(o.outputs[0]);
+        if (takes_residents(o)) {  // a vector made on the device (on the host in a build without nvcc)
+          const std::string e = cpp_scalar_type(t.element);
+          value = o.dense ? "gql::gpu::filled_vector_of<" + e + ">(" + args + ", " + expr(*o.value) + ", stream)"
+                          : "gql::gpu::empty_vector<" + e + ">(" + args + ")";
+          out += pad + made + " = " + value_type(t) + "(" + value + ");\n";
+          return;
+        }
         out += pad + (dialect_.resident_values ? made + ".set_host(" + value + ")" : made + " = " + value) + ";\n";
         return;
       }
       case ir::OpKind::copy:
-        out += pad + ns(o) + "assign(" + common + ", " + in(0) + ");\n";
+        out += pad + ns(o) + "assign(" + common + ", " + in(0) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::mxm:
         out += pad + ns(o) + "mxm<" + semiring(o) + ">(" + common + ", " + in(0) + ", " + in(1) + ", " +
@@ -419,22 +434,23 @@ class KernelEmitter {
       case ir::OpKind::ewise_union:
       case ir::OpKind::ewise_intersect:
         out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + in(1) + ", " +
-               element_lambda(*o.function) + ");\n";
+               element_lambda(*o.function) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::apply:
-        out += pad + ns(o) + "apply(" + common + ", " + in(0) + ", " + element_lambda(*o.function) + ");\n";
+        out += pad + ns(o) + "apply(" + common + ", " + in(0) + ", " + element_lambda(*o.function) +
+               stream_argument(o) + ");\n";
         return;
       case ir::OpKind::reduce:
         out += pad + name(o.outputs[0]) + " = " + ns(o) + "reduce<" + monoid_enumerator(o.monoid) + ", " +
-               cpp_scalar_type(variable(o.outputs[0]).type.element) + ">(" + in(0) + ");\n";
+               cpp_scalar_type(variable(o.outputs[0]).type.element) + ">(" + in(0) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::assign_scalar:
-        out += pad + ns(o) + "assign_scalar(" + common + ", " + expr(*o.value) + ");\n";
+        out += pad + ns(o) + "assign_scalar(" + common + ", " + expr(*o.value) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::set_element: {
         std::string idx;
         for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
-        out += pad + ns(o) + "set_element(" + target + idx + ", " + expr(*o.value) + ");\n";
+        out += pad + ns(o) + "set_element(" + target + idx + ", " + expr(*o.value) + stream_argument(o) + ");\n";
         return;
       }
       case ir::OpKind::transpose:

@@ -12,13 +12,15 @@ namespace gql::compiler::codegen {
 struct Dialect {
   std::string target_name;  // "openmp", "cuda": named in the generated file's header
   std::string ops_header;   // the runtime header that declares the op functions
-  // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op kind.
-  std::function<std::string(ir::OpKind)> ops_namespace;
+  // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op of a kernel.
+  std::function<std::string(const ir::Op&, const ir::Kernel&)> ops_namespace;
   std::string traversal_header;  // declares bfs_levels / single_source_paths (recognized loops)
   // Containers are gql::gpu::Resident values (current on the host, the device or both): the kernel
   // body takes them, ops that run on the host read host(), and a wrapper with the host signature
   // borrows the arguments and hands the result back on the host (gql/device/resident.hpp).
   bool resident_values = false;
+  // Element functions are lambdas that device code calls too (__host__ __device__).
+  bool device_lambdas = false;
 };
 
 // The whole generated file: header comment, includes, functions, semiring policies, kernels in

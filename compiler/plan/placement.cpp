@@ -6,10 +6,17 @@
 #include "gql/compiler/plan.hpp"
 
 namespace gql::compiler::plan {
+namespace {
 
-Placement placement(ir::OpKind kind, ir::Target target) {
+bool is_vector(const ir::Kernel& kernel, int variable) {
+  return kernel.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::vector;
+}
+
+}  // namespace
+
+Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target target) {
   if (target != ir::Target::cuda) return Placement::host;
-  switch (kind) {
+  switch (op.kind) {
     case ir::OpKind::mxm:
     case ir::OpKind::vxm:
     case ir::OpKind::mxv:
@@ -20,8 +27,32 @@ Placement placement(ir::OpKind kind, ir::Target target) {
     case ir::OpKind::lu:
     case ir::OpKind::single_source_paths:
       return Placement::device_from_host;
+    // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
+    // those of graphs and matrices run on the host.
+    case ir::OpKind::construct:
+    case ir::OpKind::copy:
+    case ir::OpKind::ewise_union:
+    case ir::OpKind::ewise_intersect:
+    case ir::OpKind::apply:
+    case ir::OpKind::assign_scalar:
+    case ir::OpKind::set_element:
+      return is_vector(kernel, op.outputs.at(0)) ? Placement::device : Placement::host;
+    case ir::OpKind::reduce:
+      return is_vector(kernel, op.inputs.at(0)) ? Placement::device : Placement::host;
     default:
       return Placement::host;
+  }
+}
+
+bool is_vector_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target) {
+  switch (op.kind) {
+    case ir::OpKind::mxm:
+    case ir::OpKind::vxm:
+    case ir::OpKind::mxv:
+    case ir::OpKind::bfs_levels:
+      return false;
+    default:
+      return placement(op, kernel, target) == Placement::device;
   }
 }
 

@@ -159,6 +159,10 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<
                   ", " + std::to_string(c.streams) + " streams");
 }
 
+bool is_vector_output(const ir::Op& o, const ir::Kernel& k) {
+  return !o.outputs.empty() && k.variables.at(static_cast<size_t>(o.outputs[0])).type.kind == TypeKind::vector;
+}
+
 // Where a CUDA op runs and which side of its values it reads and writes (placement.cpp).
 std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
   const auto names = [&](const std::vector<int>& ids) {
@@ -170,10 +174,11 @@ std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
     return text;
   };
   const std::string reads = o.inputs.empty() ? "" : "reads " + names(o.inputs) + " ";
-  switch (placement(o.kind, ir::Target::cuda)) {
+  switch (placement(o, k, ir::Target::cuda)) {
     case Placement::device:
-      return "placement: on the device; " + reads + "there (uploaded once per value), leaves " + names(o.outputs) +
-             " there" + (o.mask ? " (its mask is read on the host)" : "");
+      return "placement: on the device; " + (reads.empty() ? "" : reads + "there (uploaded once per value), ") +
+             "leaves " + names(o.outputs) +
+             " there" + (o.mask && !is_vector_output(o, k) ? " (its mask is read on the host)" : "");
     case Placement::device_from_host:
       return "placement: on the device from host containers; " + reads + "on the host, writes " + names(o.outputs) +
              " there";

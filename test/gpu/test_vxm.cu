@@ -104,22 +104,27 @@ void check_semiring(const std::string& name, const Csr<TG>& G) {
             Vector<V> expected = every<V>(n, 1, 7), got = every<V>(n, 1, 7);  // earlier contents of w
             const cpu::TraversalOptions options{cpu::Direction::automatic, 15, 18, 0, "w"};
             const gpu::TraversalOptions gpu_options{options, balance};
-            const auto run_both = [&](const auto& m) {
-              // The GPU's ops take the kernel's values as Residents: w holds its earlier contents.
+            // The GPU's ops take the kernel's values as Residents (w holds its earlier contents) and
+            // read a vector mask on the device.
+            const auto run_both = [&](const auto& host_mask, const auto& device_mask) {
               gpu::Resident<Vector<V>> w(std::move(got));
               auto rv = gpu::Resident<Vector<TV>>::borrow(*v);
               auto rG = gpu::Resident<Csr<TG>>::borrow(G);
               if (product_of_graph) {
-                cpu::mxv<S>(expected, m, replace, G, *v, options, cpu_ctx);
-                gpu::mxv<S>(w, m, replace, rG, rv, gpu_options, gpu_ctx);
+                cpu::mxv<S>(expected, host_mask, replace, G, *v, options, cpu_ctx);
+                gpu::mxv<S>(w, device_mask, replace, rG, rv, gpu_options, gpu_ctx);
               } else {
-                cpu::vxm<S>(expected, m, replace, *v, G, options, cpu_ctx);
-                gpu::vxm<S>(w, m, replace, rv, rG, gpu_options, gpu_ctx);
+                cpu::vxm<S>(expected, host_mask, replace, *v, G, options, cpu_ctx);
+                gpu::vxm<S>(w, device_mask, replace, rv, rG, gpu_options, gpu_ctx);
               }
               got = w.take_host(Stream());
             };
-            if (mask_kind == 0) run_both(cpu::no_mask());
-            else run_both(cpu::mask(mask_vector, mask_kind == 2));
+            if (mask_kind == 0) {
+              run_both(cpu::no_mask(), cpu::no_mask());
+            } else {
+              auto rm = gpu::Resident<Vector<int>>::borrow(mask_vector);
+              run_both(cpu::mask(mask_vector, mask_kind == 2), gpu::vector_mask(rm, mask_kind == 2));
+            }
             GPU_CHECK_MSG(same_vector(got, expected), what);
             ++cases;
           }

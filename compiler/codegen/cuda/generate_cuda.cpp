@@ -1,6 +1,7 @@
 // The CUDA code generator: the same host program as the OpenMP target, with the ops that have GPU
-// kernels (products mxm, vxm and mxv, closures, LU, recognized traversals) dispatched to
-// gql/device/ops.hpp and the rest to the OpenMP templates. The semiring policies are __host__
+// kernels (products mxm, vxm and mxv, closures, LU, recognized traversals, and the vectors'
+// element-wise ops, assignments and reductions) dispatched to gql/device/ops.hpp and the rest to
+// the OpenMP templates. The semiring policies are __host__
 // __device__ (GQL_HD), so one struct serves both.
 #include <string>
 
@@ -16,7 +17,9 @@
 namespace gql::compiler {
 namespace {
 
-bool runs_on_gpu(ir::OpKind kind) { return plan::placement(kind, ir::Target::cuda) != plan::Placement::host; }
+bool runs_on_gpu(const ir::Op& op, const ir::Kernel& kernel) {
+  return plan::placement(op, kernel, ir::Target::cuda) != plan::Placement::host;
+}
 
 // GPU ops whose whole device part the runtime library holds, whatever the spec: a BFS's levels and
 // LU depend on no semiring of the spec's.
@@ -38,7 +41,8 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
     return std::string(cpp_type(kernel.variables.at(static_cast<size_t>(variable)).type.element));
   };
   for (const ir::Stmt& s : block) {
-    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op.kind) && !held_by_the_library(s.op.kind)) {
+    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op, kernel) && !held_by_the_library(s.op.kind) &&
+        !plan::is_vector_op_on_device(s.op, kernel, ir::Target::cuda)) {
       const ir::Op& o = s.op;
       const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
       if (o.kind == ir::OpKind::closure || o.kind == ir::OpKind::closure_paths) {
@@ -93,9 +97,10 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
 std::string generate_cuda(const ir::Module& module, const CodegenOptions& options) {
   if (module.target != ir::Target::cuda)
     throw Error(ErrorKind::internal, "generate_cuda: the module was lowered for another target");
-  const codegen::Dialect dialect{"cuda", "gql/device/ops.hpp",
-                                 [](ir::OpKind kind) { return std::string(runs_on_gpu(kind) ? "gql::gpu" : "gql::cpu"); },
-                                 "gql/device/traversal.hpp", /*resident_values=*/true};
+  const codegen::Dialect dialect{
+      "cuda", "gql/device/ops.hpp",
+      [](const ir::Op& op, const ir::Kernel& kernel) { return std::string(runs_on_gpu(op, kernel) ? "gql::gpu" : "gql::cpu"); },
+      "gql/device/traversal.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 }
 

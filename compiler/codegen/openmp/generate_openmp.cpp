@@ -11,7 +11,7 @@ namespace gql::compiler {
 std::string generate_openmp(const ir::Module& module, const CodegenOptions& options) {
   if (module.target != ir::Target::openmp)
     throw Error(ErrorKind::internal, "generate_openmp: the module was lowered for another target");
-  const codegen::Dialect dialect{"openmp", "gql/cpu/ops.hpp", [](ir::OpKind) { return std::string("gql::cpu"); },
+  const codegen::Dialect dialect{"openmp", "gql/cpu/ops.hpp", [](const ir::Op&, const ir::Kernel&) { return std::string("gql::cpu"); },
                                  "gql/cpu/traversal.hpp"};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 }

@@ -412,6 +412,17 @@ class DeviceVector {
     v.values_ = DeviceBuffer<storage_t<T>>(static_cast<size_t>(nvals));
     return v;
   }
+  // A dense vector over `values` (one per index), taken over.
+  static DeviceVector dense(int64_t size, DeviceBuffer<storage_t<T>> values) {
+    if (values.size() != static_cast<size_t>(size))
+      throw Error(ErrorKind::internal, "a dense device vector of " + std::to_string(size) + " entries given " +
+                                           std::to_string(values.size()) + " values");
+    DeviceVector v;
+    v.size_ = size;
+    v.dense_ = true;
+    v.values_ = std::move(values);
+    return v;
+  }
 
   int64_t size() const noexcept { return size_; }
   bool is_dense() const noexcept { return dense_; }

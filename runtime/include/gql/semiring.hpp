@@ -26,6 +26,12 @@
 #define GQL_HD inline
 #define GQL_DEVICE inline
 #endif
+// An element function's lambda that device code calls too (nvcc's --extended-lambda).
+#if defined(__CUDACC__)
+#define GQL_LAMBDA_HD __host__ __device__
+#else
+#define GQL_LAMBDA_HD
+#endif
 
 namespace gql {
 

@@ -17,11 +17,11 @@ GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_INSTANTIATE_SHAPE)
 #undef GQL_INSTANTIATE_SHAPE
 
 #define GQL_INSTANTIATE_VXM_SHAPE(TV, TG, V, TW)                                                                    \
-  template void gpu::vxm_into<TW, TV, TG, V>(gpu::Resident<Vector<TW>>&, const cpu::VectorMask&, bool,               \
+  template void gpu::vxm_into<TW, TV, TG, V>(gpu::Resident<Vector<TW>>&, const gpu::DeviceVectorMask&, bool,             \
                                              gpu::Resident<Vector<TV>>&, gpu::Resident<Csr<TG>>&,                     \
                                              const gpu::TraversalOptions&, KernelContext&,                            \
                                              const gpu::VxmKernelTable<TV, TG, V>&, V, bool);                        \
-  template void gpu::mxv_into<TW, TG, TV, V>(gpu::Resident<Vector<TW>>&, const cpu::VectorMask&, bool,               \
+  template void gpu::mxv_into<TW, TG, TV, V>(gpu::Resident<Vector<TW>>&, const gpu::DeviceVectorMask&, bool,             \
                                              gpu::Resident<Csr<TG>>&, gpu::Resident<Vector<TV>>&,                     \
                                              const gpu::TraversalOptions&, KernelContext&,                            \
                                              const gpu::VxmKernelTable<TV, TG, V>&, V, bool);                        \

@@ -28,7 +28,11 @@ enum class Placement {
   device,            // runs on the GPU over the values where they are: reads on the device, leaves its result there
   device_from_host,  // runs on the GPU from host containers (uploads its own copies, returns host results)
 };
-Placement placement(ir::OpKind kind, ir::Target target);
+Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
+// Whether `op` is one of the vector ops placed on the device (element-wise, assignment, reduce,
+// constructor: gql/device/vector_ops.hpp, whose kernels nvcc builds; host code built without nvcc,
+// the JIT's NVRTC path, runs them on the host).
+bool is_vector_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
 
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);

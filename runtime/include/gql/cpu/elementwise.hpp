@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gql/builtin_monoid.hpp"
 #include "gql/cpu/vector_assign.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -187,33 +188,7 @@ Matrix<R> apply(const Matrix<T>& a, F fn) {
 
 // ---- reduce --------------------------------------------------------------------------------------
 
-// The identity and the combining step of a builtin monoid over R.
-template <Monoid M, class R>
-struct BuiltinMonoid {
-  static R identity() {
-    if constexpr (M == Monoid::sum || M == Monoid::any) return R(0);
-    else if constexpr (M == Monoid::prod) return R(1);
-    else if constexpr (M == Monoid::min) {
-      if constexpr (std::is_floating_point_v<R>) return R(__builtin_huge_val());
-      else if constexpr (std::is_same_v<R, bool>) return true;
-      else return highest<R>();
-    } else if constexpr (M == Monoid::max) {
-      if constexpr (std::is_floating_point_v<R>) return R(-__builtin_huge_val());
-      else if constexpr (std::is_same_v<R, bool>) return false;
-      else return lowest<R>();
-    } else if constexpr (M == Monoid::lor) return R(false);
-    else return R(true);  // land
-  }
-  static R combine(R x, R y) {
-    if constexpr (M == Monoid::sum) return R(x + y);
-    else if constexpr (M == Monoid::prod) return R(x * y);
-    else if constexpr (M == Monoid::min) return builtin_min<R>(x, y);
-    else if constexpr (M == Monoid::max) return builtin_max<R>(x, y);
-    else if constexpr (M == Monoid::lor) return R(x || y);
-    else if constexpr (M == Monoid::land) return R(x && y);
-    else return x;  // any: every entry will do
-  }
-};
+using gql::BuiltinMonoid;
 
 namespace detail {
 template <Monoid M, class R, class Span>

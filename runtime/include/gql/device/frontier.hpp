@@ -121,6 +121,7 @@ class FrontierQueues {
         scan_temp_(std::max<size_t>(queue_scan_bytes(std::max<int64_t>(n, 1), stream.get()), 1)),
         counters_(2),
         host_counters_(1),
+        host_edges_(2),
         resident_(resident_blocks()) {}
 
   index_t* queue() noexcept { return queue_.data(); }
@@ -141,15 +142,31 @@ class FrontierQueues {
   // Prepares a push step over the queue's `size` vertices with `edges` out-edges under `offsets`
   // (the scan of their degrees, read by the edge-balanced mapping only) and returns its grid.
   unsigned prepare_push(LoadBalance balance, const offset_t* offsets, long long size, long long edges) {
+    if (balance == LoadBalance::edge) scan_degrees(offsets, size);
+    return push_grid(balance, size, edges);
+  }
+  // The grid of a push step over `size` queued vertices with `edges` out-edges (the edge-balanced
+  // one reads the scan of their degrees, made before).
+  unsigned push_grid(LoadBalance balance, long long size, long long edges) const {
     switch (balance) {
       case LoadBalance::thread: return grid_for(size, resident_);
       case LoadBalance::warp: return grid_for(size * 32, resident_);
       case LoadBalance::block: return static_cast<unsigned>(std::clamp<long long>(size, 1, resident_));
       case LoadBalance::edge: break;
     }
-    scan_degrees(offsets, size);
     const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
     return static_cast<unsigned>(std::clamp<long long>(tiles, 1, resident_));
+  }
+
+  // The out-edges of queue()[0..size) after scan_degrees: waits for the scan and reads its end.
+  long long queued_edges(long long size) {
+    if (size <= 0) return 0;
+    GQL_CUDA_CHECK(cudaMemcpyAsync(host_edges_.data(), scan_.data() + size - 1, sizeof(long long),
+                                   cudaMemcpyDeviceToHost, stream_.get()));
+    GQL_CUDA_CHECK(cudaMemcpyAsync(host_edges_.data() + 1, degrees_.data() + size - 1, sizeof(long long),
+                                   cudaMemcpyDeviceToHost, stream_.get()));
+    stream_.synchronize();
+    return host_edges_[0] + host_edges_[1];
   }
 
   void clear_counters() {
@@ -170,6 +187,7 @@ class FrontierQueues {
   DeviceBuffer<unsigned char> scan_temp_;
   DeviceBuffer<StepCounters> counters_;
   HostBuffer<StepCounters> host_counters_;
+  HostBuffer<long long> host_edges_;
   long long resident_;
 };
 

@@ -16,6 +16,7 @@
 #include "gql/device/csr_view.cuh"
 #include "gql/device/load_balance.cuh"
 #include "gql/device/resident.hpp"
+#include "gql/device/vector_mask.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
@@ -47,17 +48,18 @@ template <class TV, class TG, class V>
 VxmKernelTable<TV, TG, V> vxm_shape_kernels();
 
 // w<mask, replace> = v * G with the given kernels, for a semiring whose identity is `zero` and which
-// reads the operands' values when `reads_values`. The products run on G's device graph; the frontier
-// and the result are on the host (w is written there).
+// reads the operands' values when `reads_values`. v, G, the mask and the result are on the device;
+// the host reads the frontier's edge count and the result's entry count.
 template <class TW, class TV, class TG, class V>
-void vxm_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace, Resident<Vector<TV>>& v,
+void vxm_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replace, Resident<Vector<TV>>& v,
               Resident<Csr<TG>>& G, const TraversalOptions& options, KernelContext& ctx,
               const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values);
 
-// w<mask, replace> = G * v: the same push over G's transpose (made once per graph value), with
+// w<mask, replace> = G * v: the same push over G's transpose (G itself when symmetric, else made once
+// per graph value), with
 // kernels built for the semiring with swapped operands (gql/swapped_operands.hpp).
 template <class TW, class TG, class TV, class V>
-void mxv_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace, Resident<Csr<TG>>& G,
+void mxv_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replace, Resident<Csr<TG>>& G,
               Resident<Vector<TV>>& v, const TraversalOptions& options, KernelContext& ctx,
               const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values);
 

@@ -30,7 +30,9 @@
 #include "gql/device.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/device/frontier.hpp"
+#include "gql/device/vector_ops.hpp"
 #include "gql/device/vector_products.hpp"
+#include "gql/device/vector_slots.cuh"
 #include "gql/device/vxm_kernels.cuh"
 #include "gql/kernel_context.hpp"
 
@@ -59,17 +61,6 @@ class VxmGraph {
     }
   }
 
-  // Scratch of the products, kept across the loop's iterations (a cudaFree per product would wait
-  // for the device): at least `count` T's, whole 32-bit words.
-  enum Slot { accumulator_slot, present_slot, allowed_slot, frontier_values_slot, slots };
-  template <class T>
-  T* scratch(Slot slot, size_t count) {
-    DeviceBuffer<unsigned char>& buffer = scratch_[slot];
-    const size_t bytes = std::max<size_t>((count * sizeof(T) + 3) / 4 * 4, 4);
-    if (buffer.size() < bytes) buffer = DeviceBuffer<unsigned char>(bytes);
-    return reinterpret_cast<T*>(buffer.data());  // device allocations are aligned for any T
-  }
-
   const Stream& stream() const noexcept { return stream_; }
   detail::FrontierQueues& queues() { return *queues_; }
   const offset_t* offsets() const noexcept { return structure_->offsets(); }
@@ -84,99 +75,74 @@ class VxmGraph {
   const storage_t<TG>* weights_ = nullptr;
   int64_t rows_ = -1;
   std::optional<detail::FrontierQueues> queues_;
-  DeviceBuffer<unsigned char> scratch_[slots];
 };
 
-// t<mask> = v * G (no assignment): the columns the mask allows that at least one product reached.
+// t<mask> = v * G (no assignment) as n slots: the columns the mask allows that at least one product
+// reached. v's entries are the frontier as they lie on the device (a dense vector's are every row).
 template <class TV, class TG, class V>
-Vector<V> vxm_product(const Vector<TV>& v, const Csr<TG>& G, const DeviceCsr<TG>& dG, const cpu::VectorMask& mask,
-                      VxmGraph<TG>& device_graph,
-                      const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values, LoadBalance balance,
-                      int64_t& frontier_edges) {
-  using Cell = storage_t<V>;  // bools are bytes on both sides
+DeviceSlots<V> vxm_slots(const DeviceVector<TV>& v, const DeviceCsr<TG>& G, const DeviceVectorMask& mask,
+                         VxmGraph<TG>& device_graph, const VxmKernelTable<TV, TG, V>& kernels, V zero,
+                         bool reads_values, LoadBalance balance, int64_t& frontier_edges) {
   const int64_t rows = G.n_rows(), n = G.n_cols();
   if (v.size() != rows)
     throw Error(ErrorKind::usage, "vxm: the vector has " + std::to_string(v.size()) + " entries, the graph " +
                                       std::to_string(rows) + " rows");
-  cpu::check_mask_size(mask, n, "vxm");
-  device_graph.bind(dG, reads_values);
+  mask.check_size(n, "vxm");
+  device_graph.bind(G, reads_values);
   const Stream& stream = device_graph.stream();
-  // The frontier: v's entries whose rows have entries, and the number of products.
-  std::vector<index_t> ks;
-  std::vector<storage_t<TV>> kv;
+  auto& queues = device_graph.queues();
+  DeviceSlots<V> out(n, /*word_padded=*/true);
+  // The accumulator's cells are whole 32-bit words (a CAS on a 1- or 2-byte value works on the
+  // aligned word around it): device allocations are aligned, and these slots are padded to words.
+  V* accumulator = reinterpret_cast<V*>(out.out().values);
+  launch(kernels.clear, detail::grid_for(n, queues.resident()), device::traversal_block, 0, stream, accumulator,
+         out.out().present, static_cast<long long>(n), zero);
+  const auto q = static_cast<long long>(v.nvals());
   int64_t edges = 0;
-  const auto take = [&](int64_t k, const storage_t<TV>& x) {
-    if (G.row_degree(k) == 0) return;
-    ks.push_back(static_cast<index_t>(k));
-    kv.push_back(x);
-    edges += G.row_degree(k);
-  };
-  if (v.is_dense()) {
-    for (int64_t k = 0; k < rows; ++k) take(k, v.values()[static_cast<size_t>(k)]);
-  } else {
-    for (size_t e = 0; e < v.indices().size(); ++e) take(v.indices()[e], v.values()[e]);
+  if (q > 0) {
+    if (v.is_dense()) slots_detail::launch_for_each(q, slots_detail::Sequence{queues.queue()}, stream);
+    else GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), v.indices().data(), static_cast<size_t>(q) * sizeof(index_t),
+                                        cudaMemcpyDeviceToDevice, stream.get()));
+    queues.scan_degrees(device_graph.offsets(), q);
+    edges = queues.queued_edges(q);
+  }
+  if (edges > 0) {
+    const unsigned grid = queues.push_grid(balance, q, edges);
+    launch(kernels.push[static_cast<size_t>(balance)], grid, device::traversal_block, 0, stream, device_graph.view(),
+           static_cast<const index_t*>(queues.queue()), v.values().data(), static_cast<const long long*>(queues.scan()),
+           q, static_cast<long long>(edges), mask.allowed(), accumulator, out.out().present);
   }
   frontier_edges = edges;
-  const size_t cells = static_cast<size_t>(std::max<int64_t>(n, 1));
-  const cudaStream_t s = stream.get();
-  // Whole 32-bit words (scratch's): a CAS on a 1- or 2-byte value works on the aligned word around it.
-  V* accumulator = device_graph.template scratch<V>(VxmGraph<TG>::accumulator_slot, cells);
-  unsigned char* present = device_graph.template scratch<unsigned char>(VxmGraph<TG>::present_slot, cells);
-  unsigned char* allowed = nullptr;
-  std::vector<unsigned char> host_allowed;
-  if (mask.active()) {
-    host_allowed.resize(cells, 0);
-    for (int64_t j = 0; j < n; ++j) host_allowed[static_cast<size_t>(j)] = mask.allows(j) ? 1 : 0;
-    allowed = device_graph.template scratch<unsigned char>(VxmGraph<TG>::allowed_slot, cells);
-    GQL_CUDA_CHECK(cudaMemcpyAsync(allowed, host_allowed.data(), cells, cudaMemcpyHostToDevice, s));
-  }
-  auto& queues = device_graph.queues();
-  launch(kernels.clear, detail::grid_for(n, queues.resident()), device::traversal_block, 0, stream, accumulator,
-         present, static_cast<long long>(n), zero);
-  if (edges > 0) {
-    const auto q = static_cast<long long>(ks.size());
-    GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), ks.data(), ks.size() * sizeof(index_t), cudaMemcpyHostToDevice, s));
-    auto* values = device_graph.template scratch<storage_t<TV>>(VxmGraph<TG>::frontier_values_slot, ks.size());
-    GQL_CUDA_CHECK(cudaMemcpyAsync(values, kv.data(), kv.size() * sizeof(storage_t<TV>), cudaMemcpyHostToDevice, s));
-    const unsigned grid = queues.prepare_push(balance, device_graph.offsets(), q, edges);
-    launch(kernels.push[static_cast<size_t>(balance)], grid, device::traversal_block, 0, stream, device_graph.view(),
-           static_cast<const index_t*>(queues.queue()), static_cast<const storage_t<TV>*>(values),
-           static_cast<const long long*>(queues.scan()), q, static_cast<long long>(edges),
-           static_cast<const unsigned char*>(allowed), accumulator, present);
-  }
-  std::vector<Cell> host_values(cells);
-  std::vector<unsigned char> host_present(cells);
-  GQL_CUDA_CHECK(cudaMemcpyAsync(host_values.data(), accumulator, cells * sizeof(Cell), cudaMemcpyDeviceToHost, s));
-  GQL_CUDA_CHECK(cudaMemcpyAsync(host_present.data(), present, cells, cudaMemcpyDeviceToHost, s));
-  stream.synchronize();
-  Array<index_t> idx;
-  Array<Cell> val;
-  for (int64_t j = 0; j < n; ++j)
-    if (host_present[static_cast<size_t>(j)]) {
-      idx.push_back(static_cast<index_t>(j));
-      val.push_back(host_values[static_cast<size_t>(j)]);
-    }
-  return Vector<V>::sparse(n, std::move(idx), std::move(val));
+  return out;
 }
 
 template <class TW, class TV, class TG, class V>
-void vxm_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace, Resident<Vector<TV>>& v,
+void vxm_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replace, Resident<Vector<TV>>& v,
               Resident<Csr<TG>>& G, const TraversalOptions& options, KernelContext& ctx,
               const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values) {
   auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu", std::as_const(ctx));
   const Stream& stream = device_graph.stream();
   int64_t edges = 0;
-  // The frontier is made on the host (v and G's degrees there), the products on G's device graph.
-  auto result = vxm_product(v.host(stream), G.host(stream), G.device(stream), mask, device_graph, kernels, zero,
-                            reads_values, options.balance, edges);
+  auto result = vxm_slots(v.device(stream), G.device(stream), mask, device_graph, kernels, zero, reads_values,
+                          options.balance, edges);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": vxm on the GPU, push (balance " + to_string(options.balance) +
               ") over " + std::to_string(edges) + " frontier edges");
-  cpu::assign_result(w.host_for_write(stream), std::move(result), mask, replace);
+  assign_slots(w, std::move(result), mask, replace, stream, /*sparse_result=*/true);
+}
+
+// G's transpose on the device: G itself when G is known to be symmetric, else the device copy of
+// its host transpose (both belong to G's contents: made once per graph value).
+template <class TG>
+const DeviceCsr<TG>& transpose_on_device(Resident<Csr<TG>>& G, const Stream& stream) {
+  const bool symmetric =
+      G.on_host() ? G.host(stream).derived().symmetric() : G.device(stream).derived().symmetric();
+  if (symmetric) return G.device(stream);
+  return device_copy(cpu::transpose_of(G.host(stream)), stream);
 }
 
 template <class TW, class TG, class TV, class V>
-void mxv_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace, Resident<Csr<TG>>& G,
+void mxv_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replace, Resident<Csr<TG>>& G,
               Resident<Vector<TV>>& v, const TraversalOptions& options, KernelContext& ctx,
               const VxmKernelTable<TV, TG, V>& kernels, V zero, bool reads_values) {
   if (v.rows() != G.cols())
@@ -185,14 +151,12 @@ void mxv_into(Resident<Vector<TW>>& w, const cpu::VectorMask& mask, bool replace
   auto& device_graph = ctx.op_state<VxmGraph<TG>>(std::string(options.label) + "/gpu-mxv", std::as_const(ctx));
   const Stream& stream = device_graph.stream();
   int64_t edges = 0;
-  // G's transpose and its device copy belong to G's host contents (made once per graph value).
-  const Csr<TG>& transposed = cpu::transpose_of(G.host(stream));
-  auto result = vxm_product(v.host(stream), transposed, device_copy(transposed, stream), mask, device_graph, kernels,
-                            zero, reads_values, options.balance, edges);
+  auto result = vxm_slots(v.device(stream), transpose_on_device(G, stream), mask, device_graph, kernels, zero,
+                          reads_values, options.balance, edges);
   ctx.work().edges += edges;
   ctx.explain(std::string(options.label) + ": mxv on the GPU, push (balance " + to_string(options.balance) +
               ") over the transpose, " + std::to_string(edges) + " frontier edges");
-  cpu::assign_result(w.host_for_write(stream), std::move(result), mask, replace);
+  assign_slots(w, std::move(result), mask, replace, stream, /*sparse_result=*/true);
 }
 
 template <class TV, class TG, class V>

@@ -52,9 +52,11 @@ class KernelEmitter {
     if (!dialect_.resident_values) return signature(kernel_.name, false) + " {\n" + body() + "}\n";
     // The body over Residents, then the host-signature wrapper: it borrows the arguments where the
     // caller keeps them and brings the result to the host.
+    // Every op of the call runs on the call's stream (gql::CallStream, gql/device.hpp).
     std::string out = "namespace resident {\n" + signature(kernel_.name, true) + " {\n" +
-                      "  const gql::Stream stream = gql::Stream::for_call(ctx);\n" + body() + "}\n}  // namespace resident\n";
-    out += signature(kernel_.name, false) + " {\n";
+                      "  const gql::CallStream call_stream(ctx);\n  const gql::Stream stream = call_stream.stream();\n" +
+                      body() + "}\n}  // namespace resident\n";
+    out += signature(kernel_.name, false) + " {\n  const gql::CallStream call_stream(ctx);\n";
     std::string args;
     for (int id : kernel_.parameters) {
       if (variable(id).type.is_scalar()) {
@@ -64,7 +66,7 @@ class KernelEmitter {
       out += "  auto a" + name(id) + " = " + value_type(variable(id).type) + "::borrow(" + name(id) + ");\n";
       args += "a" + name(id) + ", ";
     }
-    out += "  return gql::gpu::take_host(resident::" + kernel_.name + "(" + args + "ctx), gql::Stream::for_call(ctx));\n}\n";
+    out += "  return gql::gpu::take_host(resident::" + kernel_.name + "(" + args + "ctx), call_stream.stream());\n}\n";
     return out;
   }
 

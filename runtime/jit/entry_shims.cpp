@@ -51,7 +51,7 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
     if (cuda) {
       // Arguments borrowed where the caller keeps them (host or device, BoundKernel's types); the
       // result handed over from the side the caller asks for.
-      out += "    const gql::Stream stream = gql::Stream::for_call(*ctx);\n";
+      out += "    const gql::CallStream call_stream(*ctx);\n    const gql::Stream stream = call_stream.stream();\n";
       std::string call = "    auto value = gqlgen::resident::" + k.name + "(";
       for (size_t n = 0; n < k.parameters.size(); ++n) {
         const Type& t = k.variables.at(static_cast<size_t>(k.parameters[n])).type;

@@ -158,7 +158,7 @@ void check_types(const std::string& name, int64_t n) {
   // The constructors.
   GPU_CHECK(same_vector(gpu::Resident<Vector<TW>>(gpu::empty_vector<TW>(n)).take_host(stream), Vector<TW>(n)));
   GPU_CHECK(same_vector(gpu::Resident<Vector<TW>>(gpu::filled_vector_of<TW>(n, 3, stream)).take_host(stream),
-                        Vector<TW>::dense(n, static_cast<storage_t<TW>>(3))));
+                        Vector<TW>::dense(n, static_cast<storage_t<TW>>(convert_element<TW>(3)))));
   std::printf("  %-40s %d cases\n", name.c_str(), cases);
 }
 

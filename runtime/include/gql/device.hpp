@@ -118,6 +118,32 @@ class Stream {
   bool owned_ = true;
 };
 
+// The stream of one kernel call: the caller's (KernelContext::gpu_stream), else one made for the
+// call and set on the context, so that every op of the call (Stream::for_call) runs in order on one
+// stream. A stream made here is waited for when the call ends (its results are complete) and
+// destroyed. Scopes nest: an inner one uses the stream of the outer.
+class CallStream {
+ public:
+  explicit CallStream(KernelContext& ctx) : ctx_(ctx) {
+    if (ctx.gpu_stream() != nullptr) return;
+    owned_.emplace();
+    ctx.set_gpu_stream(owned_->get());
+  }
+  ~CallStream() {
+    if (!owned_) return;
+    cudaStreamSynchronize(owned_->get());  // an error here is the next checked call's to report
+    ctx_.set_gpu_stream(nullptr);
+  }
+  CallStream(const CallStream&) = delete;
+  CallStream& operator=(const CallStream&) = delete;
+
+  Stream stream() const noexcept { return Stream::borrow(static_cast<cudaStream_t>(ctx_.gpu_stream())); }
+
+ private:
+  KernelContext& ctx_;
+  std::optional<Stream> owned_;
+};
+
 class Event {
  public:
   Event();  // timing enabled
@@ -163,6 +189,14 @@ void pinned_free(void* pointer) noexcept;
 void copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
                 const char* file, int line);
 void memset_async(void* dst, int byte, size_t bytes, const Stream& stream);
+// Stream-ordered scratch from the device's memory pool (cudaMallocAsync), which keeps freed memory
+// for the next allocation up to a release threshold: no cudaMalloc, and no device-wide wait of a
+// cudaFree, per op. Freed on the stream it was allocated on, after the work issued there.
+void* stream_allocate(size_t bytes, cudaStream_t stream, const char* file, int line);
+void stream_free(void* pointer, size_t bytes, cudaStream_t stream) noexcept;
+// 256 bytes of pinned memory of the calling thread, kept for the process: the target of the small
+// reads (a count, a reduction) that an op waits for before it goes on.
+void* small_pinned_scratch();
 // Copies of pageable host memory that return once done, after what `stream` holds: large ones go
 // through pinned staging buffers kept for the process, host threads copying one while the DMA
 // engine fills or drains another (runtime/src/cuda/staged_copy.cpp).
@@ -276,6 +310,33 @@ class HostBuffer {
  private:
   T* data_ = nullptr;
   size_t count_ = 0;
+};
+
+// Device scratch of one op, on `stream`'s order (stream_allocate): made and freed on the stream, so
+// the stream must outlive it; never handed over as a value.
+template <class T>
+class StreamBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable elements");
+
+ public:
+  StreamBuffer(size_t count, const Stream& stream) : count_(count), stream_(stream.get()) {
+    if (count_ > 0) data_ = static_cast<T*>(stream_allocate(count_ * sizeof(T), stream_, __FILE__, __LINE__));
+  }
+  ~StreamBuffer() { stream_free(data_, count_ * sizeof(T), stream_); }
+  StreamBuffer(StreamBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)), stream_(other.stream_) {}
+  StreamBuffer& operator=(StreamBuffer&&) = delete;
+  StreamBuffer(const StreamBuffer&) = delete;
+  StreamBuffer& operator=(const StreamBuffer&) = delete;
+
+  size_t size() const noexcept { return count_; }
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+
+ private:
+  T* data_ = nullptr;
+  size_t count_ = 0;
+  cudaStream_t stream_;
 };
 
 // ---- Device containers --------------------------------------------------------------------------

@@ -41,15 +41,15 @@ DeviceVector<int32_t> levels_vector(const unsigned char* narrow, const int* wide
   if (n == 0) return DeviceVector<int32_t>::sparse(0, 0);
   const cudaStream_t s = stream.get();
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>((n + block - 1) / block, 4096));
-  DeviceBuffer<int> flags(static_cast<size_t>(n)), positions(static_cast<size_t>(n));
+  StreamBuffer<int> flags(static_cast<size_t>(n), stream), positions(static_cast<size_t>(n), stream);
   reached_flags<<<grid, block, 0, s>>>(narrow, wide, n, flags.data());
   GQL_CUDA_CHECK_LAUNCH();
   size_t bytes = 0;
   GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flags.data(), positions.data(), static_cast<int>(n), s));
-  DeviceBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1));
+  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
   GQL_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, flags.data(), positions.data(), static_cast<int>(n), s));
-  HostBuffer<int> last(2);
+  int* last = static_cast<int*>(small_pinned_scratch());
   copy_async(&last[0], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
   copy_async(&last[1], flags.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
   stream.synchronize();

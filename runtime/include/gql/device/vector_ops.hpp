@@ -45,7 +45,7 @@ void assign_view(Resident<Vector<T>>& w, SlotsView<U> t, int64_t n, const Device
     mask.check_size(n, "masked assignment");
     old.emplace(w.device(stream), stream);
   }
-  DeviceSlots<T> out(n);
+  DeviceSlots<T> out(n, stream);
   slots_detail::launch_for_each(
       n, slots_detail::Assign<T, U>{t, old ? old->view() : SlotsView<T>{}, mask.allowed(), replace, out.out()}, stream);
   w.set_device(compact(std::move(out), stream));
@@ -72,7 +72,7 @@ void ewise_union(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Res
   detail::check_same_size(a.rows(), b.rows(), "union");
   const SlotsOf<TA> sa(a.device(stream), stream);
   const SlotsOf<TB> sb(b.device(stream), stream);
-  DeviceSlots<TW> t(a.rows());
+  DeviceSlots<TW> t(a.rows(), stream);
   slots_detail::launch_for_each(a.rows(), slots_detail::Union<TW, TA, TB, F>{sa.view(), sb.view(), fn, t.out()}, stream);
   assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
 }
@@ -84,7 +84,7 @@ void ewise_intersect(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace,
   detail::check_same_size(a.rows(), b.rows(), "intersect");
   const SlotsOf<TA> sa(a.device(stream), stream);
   const SlotsOf<TB> sb(b.device(stream), stream);
-  DeviceSlots<TW> t(a.rows());
+  DeviceSlots<TW> t(a.rows(), stream);
   slots_detail::launch_for_each(a.rows(), slots_detail::Intersect<TW, TA, TB, F>{sa.view(), sb.view(), fn, t.out()},
                                 stream);
   assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
@@ -95,7 +95,7 @@ template <class TW, class Mask, class TA, class F>
 void apply(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a, F fn,
            const Stream& stream) {
   const SlotsOf<TA> sa(a.device(stream), stream);
-  DeviceSlots<TW> t(a.rows());
+  DeviceSlots<TW> t(a.rows(), stream);
   slots_detail::launch_for_each(a.rows(), slots_detail::Apply<TW, TA, F>{sa.view(), fn, t.out()}, stream);
   assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
 }
@@ -128,7 +128,7 @@ void assign_scalar(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, S
   }
   mask.check_size(n, "assign");
   const SlotsOf<TW> old(w.device(stream), stream);
-  DeviceSlots<TW> out(n);
+  DeviceSlots<TW> out(n, stream);
   slots_detail::launch_for_each(n, slots_detail::AssignValue<TW>{v, old.view(), mask.allowed(), replace, out.out()},
                                 stream);
   w.set_device(compact(std::move(out), stream));
@@ -154,12 +154,12 @@ void set_element(Resident<Vector<TW>>& w, int64_t i, S value, const Stream& stre
     return;
   }
   const auto nvals = v.nvals();
-  HostBuffer<long long> found(2);
-  DeviceBuffer<long long> found_on_device(2);
+  auto* found = static_cast<long long*>(small_pinned_scratch());
+  StreamBuffer<long long> found_on_device(2, stream);
   slots_detail::find_index<<<1, 1, 0, stream.get()>>>(v.indices().data(), nvals, static_cast<index_t>(i),
                                                         found_on_device.data());
   GQL_CUDA_CHECK_LAUNCH();
-  copy_async(found.data(), found_on_device.data(), 2 * sizeof(long long), cudaMemcpyDeviceToHost, stream, __FILE__,
+  copy_async(found, found_on_device.data(), 2 * sizeof(long long), cudaMemcpyDeviceToHost, stream, __FILE__,
              __LINE__);
   stream.synchronize();
   const long long position = found[0];

@@ -37,20 +37,22 @@ struct SlotsOut {
   unsigned char* present = nullptr;
 };
 
-// n slots on the device, owned. Word-padded slots end their values on a whole 32-bit word, for
-// kernels that CAS 1- or 2-byte values through the aligned word around them (vxm's accumulator).
+// n slots on the device, owned: the values (which a dense result takes over) and the presence bytes
+// (scratch on `stream`, which must outlive them). Word-padded slots end their values on a whole
+// 32-bit word, for kernels that CAS 1- or 2-byte values through the aligned word around them (vxm's
+// accumulator).
 template <class T>
 class DeviceSlots {
  public:
-  explicit DeviceSlots(int64_t n, bool word_padded = false)
+  DeviceSlots(int64_t n, const Stream& stream, bool word_padded = false)
       : n_(n),
         values_(value_count(n, word_padded)),
-        present_(static_cast<size_t>(std::max<int64_t>(n, 1))) {}
+        present_(static_cast<size_t>(std::max<int64_t>(n, 1)), stream) {}
   int64_t size() const noexcept { return n_; }
   SlotsView<T> view() const noexcept { return {values_.data(), present_.data()}; }
   SlotsOut<T> out() noexcept { return {values_.data(), present_.data()}; }
   DeviceBuffer<storage_t<T>>& values() noexcept { return values_; }
-  const DeviceBuffer<unsigned char>& present() const noexcept { return present_; }
+  const StreamBuffer<unsigned char>& present() const noexcept { return present_; }
 
  private:
   static size_t value_count(int64_t n, bool word_padded) {
@@ -61,7 +63,7 @@ class DeviceSlots {
   }
   int64_t n_;
   DeviceBuffer<storage_t<T>> values_;
-  DeviceBuffer<unsigned char> present_;
+  StreamBuffer<unsigned char> present_;
 };
 
 namespace slots_detail {
@@ -159,7 +161,7 @@ class SlotsOf {
       view_ = {v.values().data(), nullptr};
       return;
     }
-    DeviceSlots<T>& s = spread_.emplace(v.size());
+    DeviceSlots<T>& s = spread_.emplace(v.size(), stream);
     GQL_CUDA_CHECK(cudaMemsetAsync(s.out().present, 0, static_cast<size_t>(v.size()), stream.get()));
     slots_detail::launch_for_each(v.nvals(), slots_detail::Spread<T>{v.indices().data(), v.values().data(), s.out()},
                                   stream);
@@ -188,13 +190,13 @@ DeviceVector<T> compact(DeviceSlots<T>&& slots, const Stream& stream, bool keep_
   const int64_t n = slots.size();
   if (n == 0) return DeviceVector<T>::sparse(0, 0);
   const cudaStream_t s = stream.get();
-  DeviceBuffer<int> positions(static_cast<size_t>(n));
+  StreamBuffer<int> positions(static_cast<size_t>(n), stream);
   slots_detail::launch_for_each(n, slots_detail::PresenceOf{slots.present().data(), positions.data()}, stream);
-  HostBuffer<int> last(2);
+  int* last = static_cast<int*>(small_pinned_scratch());
   copy_async(&last[1], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
   size_t bytes = 0;
   GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, positions.data(), positions.data(), static_cast<int>(n), s));
-  DeviceBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1));
+  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
   GQL_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, positions.data(), positions.data(), static_cast<int>(n), s));
   copy_async(&last[0], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
@@ -329,13 +331,13 @@ R reduce_values(const storage_t<T>* values, long long count, const Stream& strea
   using Mo = BuiltinMonoid<M, R>;
   if (count == 0) return Mo::identity();
   if constexpr (M == Monoid::any) {  // every entry will do: the first
-    HostBuffer<storage_t<T>> first(1);
-    copy_async(first.data(), values, sizeof(storage_t<T>), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+    auto* first = static_cast<storage_t<T>*>(small_pinned_scratch());
+    copy_async(first, values, sizeof(storage_t<T>), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
     stream.synchronize();
-    return convert_element<R>(T(first[0]));
+    return convert_element<R>(T(*first));
   }
   const long long first_pass = std::min<long long>(slots_detail::grid_for(count), 1024);
-  DeviceBuffer<R> partial(static_cast<size_t>(first_pass) + 1);
+  StreamBuffer<R> partial(static_cast<size_t>(first_pass) + 1, stream);
   slots_detail::reduce_blocks<M, R, T>
       <<<static_cast<unsigned>(first_pass), slots_detail::block, 0, stream.get()>>>(values, count, partial.data());
   GQL_CUDA_CHECK_LAUNCH();
@@ -343,10 +345,10 @@ R reduce_values(const storage_t<T>* values, long long count, const Stream& strea
       <<<1, slots_detail::block, 0, stream.get()>>>(reinterpret_cast<const storage_t<R>*>(partial.data()), first_pass,
                                                     partial.data() + first_pass);
   GQL_CUDA_CHECK_LAUNCH();
-  HostBuffer<R> result(1);
-  copy_async(result.data(), partial.data() + first_pass, sizeof(R), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  R* result = static_cast<R*>(small_pinned_scratch());
+  copy_async(result, partial.data() + first_pass, sizeof(R), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
   stream.synchronize();
-  return result[0];
+  return *result;
 }
 
 }  // namespace gql::gpu

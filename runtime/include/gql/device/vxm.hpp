@@ -91,7 +91,7 @@ DeviceSlots<V> vxm_slots(const DeviceVector<TV>& v, const DeviceCsr<TG>& G, cons
   device_graph.bind(G, reads_values);
   const Stream& stream = device_graph.stream();
   auto& queues = device_graph.queues();
-  DeviceSlots<V> out(n, /*word_padded=*/true);
+  DeviceSlots<V> out(n, stream, /*word_padded=*/true);
   // The accumulator's cells are whole 32-bit words (a CAS on a 1- or 2-byte value works on the
   // aligned word around it): device allocations are aligned, and these slots are padded to words.
   V* accumulator = reinterpret_cast<V*>(out.out().values);

@@ -140,7 +140,10 @@ Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
-  for (size_t i = 0; i < out.present.size(); ++i) {
+  const int64_t n = a.size();
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t k = 0; k < n; ++k) {
+    const auto i = static_cast<size_t>(k);
     if (sa.present[i] && sb.present[i]) out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
     else if (sa.present[i]) out.values[i] = detail::cast_value<R>(TA(sa.values[i]));
     else if (sb.present[i]) out.values[i] = detail::cast_value<R>(TB(sb.values[i]));
@@ -155,7 +158,10 @@ Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
-  for (size_t i = 0; i < out.present.size(); ++i) {
+  const int64_t n = a.size();
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t k = 0; k < n; ++k) {
+    const auto i = static_cast<size_t>(k);
     if (!sa.present[i] || !sb.present[i]) continue;
     out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
     out.present[i] = 1;
@@ -167,7 +173,10 @@ template <class R, class T, class F>
 Vector<R> apply(const Vector<T>& a, F fn) {
   const auto sa = VectorSlots<T>::of(a);
   VectorSlots<R> out(a.size());
-  for (size_t i = 0; i < out.present.size(); ++i) {
+  const int64_t n = a.size();
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t k = 0; k < n; ++k) {
+    const auto i = static_cast<size_t>(k);
     if (!sa.present[i]) continue;
     out.values[i] = detail::cast_value<R>(fn(T(sa.values[i])));
     out.present[i] = 1;

@@ -3,6 +3,7 @@
 // (a dense vector has every index); results are stored sparse unless every index is present.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -15,48 +16,76 @@
 
 namespace gql::cpu {
 
-// A vector spread over n slots: which indices are present and their values.
+// A vector spread over n slots: which indices are present and their values (a slot's value is
+// only read where it is present). Made, spread and compacted by all threads for large vectors.
 template <class T>
 struct VectorSlots {
-  std::vector<uint8_t> present;
-  std::vector<storage_t<T>> values;
+  Array<uint8_t> present;
+  Array<storage_t<T>> values;
 
-  explicit VectorSlots(int64_t n) : present(static_cast<size_t>(n), 0), values(static_cast<size_t>(n)) {}
+  explicit VectorSlots(int64_t n) : present(static_cast<size_t>(n)), values(static_cast<size_t>(n)) {
+    fill_present(0);
+  }
 
   static VectorSlots of(const Vector<T>& v) {
-    VectorSlots s(v.size());
+    VectorSlots s(v.size(), Uninitialized{});
+    const int64_t n = v.size();
     if (v.is_dense()) {
-      std::fill(s.present.begin(), s.present.end(), uint8_t{1});
-      std::copy(v.values().begin(), v.values().end(), s.values.begin());
+      s.fill_present(1);
+      const auto in = v.values();
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+      for (int64_t i = 0; i < n; ++i) s.values[static_cast<size_t>(i)] = in[static_cast<size_t>(i)];
     } else {
-      for (size_t p = 0; p < v.indices().size(); ++p) {
-        s.present[static_cast<size_t>(v.indices()[p])] = 1;
-        s.values[static_cast<size_t>(v.indices()[p])] = v.values()[p];
+      s.fill_present(0);
+      const auto idx = v.indices();
+      const auto val = v.values();
+      const auto entries = static_cast<int64_t>(idx.size());
+#pragma omp parallel for schedule(static) if (worth_threads(entries))
+      for (int64_t p = 0; p < entries; ++p) {  // indices are distinct: no two threads write one slot
+        s.present[static_cast<size_t>(idx[static_cast<size_t>(p)])] = 1;
+        s.values[static_cast<size_t>(idx[static_cast<size_t>(p)])] = val[static_cast<size_t>(p)];
       }
     }
     return s;
   }
 
-  // Back to a Vector: dense storage when every slot is present, else sparse.
+  // Back to a Vector: dense storage (the slots' values, taken over) when every slot is present,
+  // else sparse, each block of slots compacted by one thread at its offset.
   Vector<T> to_vector() && {
     const int64_t n = static_cast<int64_t>(present.size());
-    int64_t count = 0;
-    for (uint8_t p : present) count += p;
-    if (count == n) {
-      auto v = Vector<T>::dense(n, storage_t<T>{});
-      std::copy(values.begin(), values.end(), v.values().begin());
-      return v;
+    constexpr int64_t block = 65536;
+    const int64_t blocks = (n + block - 1) / block;
+    std::vector<int64_t> offsets(static_cast<size_t>(blocks) + 1, 0);
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+    for (int64_t b = 0; b < blocks; ++b) {
+      int64_t c = 0;
+      for (int64_t i = b * block; i < std::min(n, (b + 1) * block); ++i) c += present[static_cast<size_t>(i)];
+      offsets[static_cast<size_t>(b) + 1] = c;
     }
-    Array<index_t> idx;
-    Array<storage_t<T>> vals;
-    idx.reserve(static_cast<size_t>(count));
-    vals.reserve(static_cast<size_t>(count));
-    for (int64_t i = 0; i < n; ++i)
-      if (present[static_cast<size_t>(i)]) {
-        idx.push_back(static_cast<index_t>(i));
-        vals.push_back(values[static_cast<size_t>(i)]);
-      }
+    for (int64_t b = 0; b < blocks; ++b) offsets[static_cast<size_t>(b) + 1] += offsets[static_cast<size_t>(b)];
+    const int64_t count = offsets.back();
+    if (count == n) return Vector<T>::dense(n, std::move(values));
+    Array<index_t> idx(static_cast<size_t>(count));
+    Array<storage_t<T>> vals(static_cast<size_t>(count));
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+    for (int64_t b = 0; b < blocks; ++b) {
+      auto at = static_cast<size_t>(offsets[static_cast<size_t>(b)]);
+      for (int64_t i = b * block; i < std::min(n, (b + 1) * block); ++i)
+        if (present[static_cast<size_t>(i)]) {
+          idx[at] = static_cast<index_t>(i);
+          vals[at++] = values[static_cast<size_t>(i)];
+        }
+    }
     return Vector<T>::sparse(n, std::move(idx), std::move(vals));
+  }
+
+ private:
+  struct Uninitialized {};
+  VectorSlots(int64_t n, Uninitialized) : present(static_cast<size_t>(n)), values(static_cast<size_t>(n)) {}
+  void fill_present(uint8_t p) {
+    const auto n = static_cast<int64_t>(present.size());
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+    for (int64_t i = 0; i < n; ++i) present[static_cast<size_t>(i)] = p;
   }
 };
 
@@ -78,9 +107,12 @@ void assign_result(Vector<T>& w, Vector<U>&& t, const VectorMask& m, bool replac
     } else {
       auto s = VectorSlots<U>::of(t);
       VectorSlots<T> out(t.size());
-      for (size_t i = 0; i < s.present.size(); ++i) {
-        out.present[i] = s.present[i];
-        out.values[i] = static_cast<storage_t<T>>(convert_element<T>(s.values[i]));
+      const int64_t n = t.size();
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+      for (int64_t i = 0; i < n; ++i) {
+        const auto k = static_cast<size_t>(i);
+        out.present[k] = s.present[k];
+        if (s.present[k]) out.values[k] = static_cast<storage_t<T>>(convert_element<T>(s.values[k]));
       }
       w = std::move(out).to_vector();
     }

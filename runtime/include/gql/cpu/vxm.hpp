@@ -21,6 +21,7 @@
 #include "gql/cpu/accumulator_dense.hpp"
 #include "gql/cpu/direction.hpp"
 #include "gql/cpu/mask.hpp"
+#include "gql/cpu/vector_assign.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 #include "gql/semiring.hpp"
@@ -47,23 +48,6 @@ struct SparseParts {
       val.insert(val.end(), values[b].begin(), values[b].end());
     }
     return Vector<V>::sparse(size, std::move(idx), std::move(val));
-  }
-};
-
-// The vector's entries as a dense lookup: a presence byte and a value per index.
-template <class T>
-struct DenseLookup {
-  std::vector<uint8_t> present;
-  std::vector<storage_t<T>> values;
-  explicit DenseLookup(const Vector<T>& v)
-      : present(static_cast<size_t>(v.size()), v.is_dense() ? 1 : 0),
-        values(v.is_dense() ? std::vector<storage_t<T>>(v.values().begin(), v.values().end())
-                            : std::vector<storage_t<T>>(static_cast<size_t>(v.size()))) {
-    if (v.is_dense()) return;
-    for (size_t p = 0; p < v.indices().size(); ++p) {
-      present[static_cast<size_t>(v.indices()[p])] = 1;
-      values[static_cast<size_t>(v.indices()[p])] = v.values()[p];
-    }
   }
 };
 
@@ -112,7 +96,7 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
   if (pulled) *pulled = use_pull;
 
   if (use_pull) {
-    const detail::DenseLookup<TV> frontier(v);
+    const auto frontier = VectorSlots<TV>::of(v);  // a presence byte and a value per index
 #pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT->nvals()))
     for (int64_t b = 0; b < blocks; ++b) {
       auto& idx = parts.indices[static_cast<size_t>(b)];

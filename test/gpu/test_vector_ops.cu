@@ -10,29 +10,19 @@
 #include <vector>
 
 #include "gpu_check.hpp"
+#include "vector_check.hpp"
 #include "gql/device/ops.hpp"  // gql::gpu's vector ops, and gql/cpu/ops.hpp, the reference
 
 namespace {
 
 using namespace gql;
 
-template <class T>
-bool same_vector(const Vector<T>& a, const Vector<T>& b) {
-  if (a.size() != b.size() || a.is_dense() != b.is_dense() || a.nvals() != b.nvals()) return false;
-  if (!std::equal(a.indices().begin(), a.indices().end(), b.indices().begin())) return false;
-  return std::memcmp(a.values().data(), b.values().data(), a.values().size() * sizeof(storage_t<T>)) == 0;
-}
+using gpu_test::same_vector;
 
 // A sparse vector over every `stride`-th index from `first`, values (k * 7) % 11 - 3.
 template <class T>
 Vector<T> every(int64_t n, int64_t first, int64_t stride) {
-  Array<index_t> idx;
-  Array<storage_t<T>> val;
-  for (int64_t k = first; k < n; k += stride) {
-    idx.push_back(static_cast<index_t>(k));
-    val.push_back(static_cast<storage_t<T>>(convert_element<T>((k * 7) % 11 - 3)));
-  }
-  return Vector<T>::sparse(n, std::move(idx), std::move(val));
+  return gpu_test::every<T>(n, first, stride, [](int64_t k) { return (k * 7) % 11 - 3; });
 }
 
 // Element functions as generated code writes them, callable on both sides.

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "gql/cpu/mask.hpp"
+#include "gql/cpu/vector_assign.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/device/vector_mask.hpp"
 #include "gql/error.hpp"
@@ -24,16 +25,6 @@
 
 namespace gql::gpu {
 
-namespace detail {
-
-inline void check_same_size(int64_t a, int64_t b, const char* op) {
-  if (a != b)
-    throw Error(ErrorKind::usage, std::string(op) + ": vectors of " + std::to_string(a) + " and " +
-                                      std::to_string(b) + " entries");
-}
-
-}  // namespace detail
-
 // w<mask, replace> = t for t's n slots of U (converted to T): without a mask w becomes t; with one,
 // the mask picks per index between t and w's old entries.
 template <class T, class U>
@@ -41,7 +32,7 @@ void assign_view(Resident<Vector<T>>& w, SlotsView<U> t, int64_t n, const Device
                  const Stream& stream) {
   std::optional<SlotsOf<T>> old;
   if (mask.active()) {
-    detail::check_same_size(w.rows(), n, "masked assignment");
+    cpu::check_same_size(w.rows(), n, "masked assignment");
     mask.check_size(n, "masked assignment");
     old.emplace(w.device(stream), stream);
   }
@@ -65,29 +56,30 @@ void assign_slots(Resident<Vector<T>>& w, DeviceSlots<U>&& t, const DeviceVector
   assign_view(w, t.view(), t.size(), mask, replace, stream);
 }
 
+// w<mask, replace> = Op(a, b, fn): the element-wise kernel Op (Union, Intersect) over both slots.
+template <template <class, class, class, class> class Op, class TW, class Mask, class TA, class TB, class F>
+void combine(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a,
+             Resident<Vector<TB>>& b, F fn, const Stream& stream, const char* op) {
+  cpu::check_same_size(a.rows(), b.rows(), op);
+  const SlotsOf<TA> sa(a.device(stream), stream);
+  const SlotsOf<TB> sb(b.device(stream), stream);
+  DeviceSlots<TW> t(a.rows(), stream);
+  slots_detail::launch_for_each(a.rows(), Op<TW, TA, TB, F>{sa.view(), sb.view(), fn, t.out()}, stream);
+  assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
+}
+
 // w<mask, replace> = union(a, b, fn)
 template <class TW, class Mask, class TA, class TB, class F>
 void ewise_union(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a,
                  Resident<Vector<TB>>& b, F fn, const Stream& stream) {
-  detail::check_same_size(a.rows(), b.rows(), "union");
-  const SlotsOf<TA> sa(a.device(stream), stream);
-  const SlotsOf<TB> sb(b.device(stream), stream);
-  DeviceSlots<TW> t(a.rows(), stream);
-  slots_detail::launch_for_each(a.rows(), slots_detail::Union<TW, TA, TB, F>{sa.view(), sb.view(), fn, t.out()}, stream);
-  assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
+  combine<slots_detail::Union>(w, mask_in, replace, a, b, fn, stream, "union");
 }
 
 // w<mask, replace> = intersect(a, b, fn)
 template <class TW, class Mask, class TA, class TB, class F>
 void ewise_intersect(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a,
                      Resident<Vector<TB>>& b, F fn, const Stream& stream) {
-  detail::check_same_size(a.rows(), b.rows(), "intersect");
-  const SlotsOf<TA> sa(a.device(stream), stream);
-  const SlotsOf<TB> sb(b.device(stream), stream);
-  DeviceSlots<TW> t(a.rows(), stream);
-  slots_detail::launch_for_each(a.rows(), slots_detail::Intersect<TW, TA, TB, F>{sa.view(), sb.view(), fn, t.out()},
-                                stream);
-  assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
+  combine<slots_detail::Intersect>(w, mask_in, replace, a, b, fn, stream, "intersect");
 }
 
 // w<mask, replace> = apply(a, fn)

@@ -263,8 +263,15 @@ struct Apply {
   }
 };
 
-// w<m, replace> = t over slots: where the mask allows, t's entry (or none); elsewhere none under
-// replace, else w's old entry.
+// Where a mask keeps an index out of an assignment: none under replace, else w's old entry.
+template <class T>
+__device__ void keep_old(long long i, const SlotsView<T>& old, bool replace, const SlotsOut<T>& out) {
+  const bool p = !replace && old.has(i);
+  if (p) out.values[i] = old.values[i];
+  out.present[i] = p;
+}
+
+// w<m, replace> = t over slots: where the mask allows, t's entry (or none); elsewhere keep_old.
 template <class T, class U>
 struct Assign {
   SlotsView<U> in;
@@ -273,17 +280,10 @@ struct Assign {
   bool replace;
   SlotsOut<T> out;
   __device__ void operator()(long long i) const {
-    if (allowed == nullptr || allowed[i]) {
-      const bool p = in.has(i);
-      if (p) out.values[i] = cast_to<T>(in.at(i));
-      out.present[i] = p;
-    } else if (replace) {
-      out.present[i] = 0;
-    } else {
-      const bool p = old.has(i);
-      if (p) out.values[i] = old.values[i];
-      out.present[i] = p;
-    }
+    if (allowed != nullptr && !allowed[i]) return keep_old(i, old, replace, out);
+    const bool p = in.has(i);
+    if (p) out.values[i] = cast_to<T>(in.at(i));
+    out.present[i] = p;
   }
 };
 
@@ -296,16 +296,9 @@ struct AssignValue {
   bool replace;
   SlotsOut<T> out;
   __device__ void operator()(long long i) const {
-    if (allowed[i]) {
-      out.values[i] = value;
-      out.present[i] = 1;
-    } else if (replace) {
-      out.present[i] = 0;
-    } else {
-      const bool p = old.has(i);
-      if (p) out.values[i] = old.values[i];
-      out.present[i] = p;
-    }
+    if (!allowed[i]) return keep_old(i, old, replace, out);
+    out.values[i] = value;
+    out.present[i] = 1;
   }
 };
 

@@ -215,7 +215,7 @@ DeviceVector<T> compact(DeviceSlots<T>&& slots, const Stream& stream, bool keep_
   if (count > 0)
     slots_detail::launch_for_each(
         n, slots_detail::Gather<T>{slots.view(), positions.data(), out.indices().data(), out.values().data()}, stream);
-  stream.synchronize();  // the slots and positions are freed on return
+  stream.synchronize();  // the result is complete on return, as the host's callers expect
   return out;
 }
 

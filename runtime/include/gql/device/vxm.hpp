@@ -1,12 +1,12 @@
 // w<mask, replace> = v * G (and G * v, over G's transpose) over any semiring S on the device, with
 // the signatures of gql::cpu's vxm and mxv ops (cpu/ops.hpp), so loops of masked products (PageRank,
 // connected components) run on the GPU.
-// The product pushes from v's entries (edge-balanced, or a thread, warp or block per entry as the
-// options' balance says) into a dense accumulator on the device with
-// an atomic agg per product, the mask (structural or complemented) checked per column there; the
-// result comes back and is assigned under the mask (replace or merge) as on the CPU. The graph is
-// uploaded once per op and kept across the iterations of its loop (op state, as the CPU keeps its
-// transpose). Products over a non-associative-in-floating-point agg (a float sum) combine in
+// The product pushes from v's entries where they lie on the device (edge-balanced, or a thread,
+// warp or block per entry as the options' balance says) into device slots with an atomic agg per
+// product, the mask's byte map (structural or complemented) checked per column there; the slots are
+// assigned under the mask (replace or merge) and compacted on the device, as the CPU assigns its
+// result (gql/device/vector_ops.hpp). The graph's device copy belongs to the graph (uploaded once
+// per value); the queues are op state, kept across the iterations of the op's loop. Products over a non-associative-in-floating-point agg (a float sum) combine in
 // another order than the CPU's, so such results agree to rounding, not bit for bit.
 // Host code compiled by nvcc: the definitions of gql/device/vector_products.hpp, which launch the
 // kernels of a VxmKernelTable, and the table of the kernel templates instantiated for a semiring.

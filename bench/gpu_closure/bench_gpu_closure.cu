@@ -212,7 +212,7 @@ void lu_against_cusolver(Bench& b, long long n) {
   std::vector<int32_t> host_pivots(static_cast<size_t>(n));
   for (const int64_t panel : {256, 128}) {
     Stream stream;
-    gpu::CublasHandle handle(stream.get());
+    const gpu::CublasLease handle(stream.get());
     std::vector<double> seconds;
     for (int r = 0; r < 3; ++r) {
       f.copy_from_device(a, stream);

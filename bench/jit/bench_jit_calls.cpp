@@ -1,17 +1,27 @@
-// bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--runs 7] [--json FILE]: the stdlib's
-// CUDA kernels called as a C++ program calls them through the JIT, the graph loaded and put on the
-// device once. One record per measurement (workload "jit-call").
+// bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--apsp-n 8192] [--lu-n 16384] [--runs 7]
+// [--json FILE]: the stdlib's CUDA kernels called as a C++ program calls them through the JIT, the
+// input loaded and put on the device once. One record per measurement (workload "jit-call").
 //   bfs  std/bfs.gql on kron:SCALE symmetrized, graph and result on the device, `roots` searches from
 //        Graph500's roots (random vertices with an edge other than a self-loop); each result checked
 //        on the host by Graph500's rules; TEPS as Graph500 counts them (input edges of the traversed
 //        component, self-loops left out), summarized by their harmonic mean.
 //   fof  std/fof.gql on kron:SCALE: graph and result on the device, and host in and out; median time.
+//   apsp std/apsp.gql on a random digraph of n vertices (16 arcs per vertex, weights 1..100) as a
+//        distance matrix, matrix and result on the device; rows of 8 sources checked against Dijkstra.
+//   lu   std/lu.gql lu_factor on a random n x n matrix of [-1, 1], matrix and factors on the device;
+//        rows of P A - L U checked on the host. (0 leaves a case out.)
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <queue>
+#include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <gql/device.hpp>
@@ -57,14 +67,86 @@ uint64_t validated_edges(const gql::Csr<bool>& g, const gql::Vector<int32_t>& le
   return errors == 0 ? edges / 2 : 0;
 }
 
+// A random digraph of n vertices with `degree` arcs per vertex (weights 1..100) as a min_plus
+// distance matrix (inf where there is no arc, 0 on the diagonal), and its arcs.
+struct DistanceInput {
+  gql::Matrix<float> matrix;
+  std::vector<std::vector<std::pair<int64_t, float>>> arcs;
+};
+
+DistanceInput random_distances(int64_t n, int degree, uint64_t seed) {
+  DistanceInput in{gql::Matrix<float>(n, n, std::numeric_limits<float>::infinity()),
+                   std::vector<std::vector<std::pair<int64_t, float>>>(static_cast<size_t>(n))};
+  std::mt19937_64 rng(seed);
+  for (int64_t u = 0; u < n; ++u) {
+    in.matrix(u, u) = 0;
+    for (int e = 0; e < degree; ++e) {
+      const auto v = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+      const auto w = static_cast<float>(rng() % 100 + 1);
+      in.arcs[static_cast<size_t>(u)].emplace_back(v, w);
+      if (w < in.matrix(u, v)) in.matrix(u, v) = w;
+    }
+  }
+  return in;
+}
+
+// Dijkstra from `source` over the arcs: the row of the closure (integer weights: exact in f32).
+std::vector<float> dijkstra(const DistanceInput& in, int64_t source) {
+  std::vector<float> dist(in.arcs.size(), std::numeric_limits<float>::infinity());
+  using Item = std::pair<float, int64_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
+  dist[static_cast<size_t>(source)] = 0;
+  open.emplace(0.0f, source);
+  while (!open.empty()) {
+    const auto [d, u] = open.top();
+    open.pop();
+    if (d > dist[static_cast<size_t>(u)]) continue;
+    for (const auto& [v, w] : in.arcs[static_cast<size_t>(u)])
+      if (d + w < dist[static_cast<size_t>(v)]) {
+        dist[static_cast<size_t>(v)] = d + w;
+        open.emplace(d + w, v);
+      }
+  }
+  return dist;
+}
+
+// max over sampled rows i and all j of |(P A)(i, j) - (L U)(i, j)| / max |A|, from the packed factors
+// and LAPACK-style pivots.
+double sampled_lu_residual(const gql::Matrix<double>& A, const gql::Matrix<double>& LU,
+                           const std::vector<int32_t>& pivots, const std::vector<int64_t>& rows) {
+  const int64_t n = A.n_rows();
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+  for (int64_t k = 0; k < n; ++k) std::swap(perm[static_cast<size_t>(k)], perm[static_cast<size_t>(pivots[static_cast<size_t>(k)])]);
+  double largest = 0, worst = 0;
+  for (const double a : A.data()) largest = std::max(largest, std::abs(a));
+  std::vector<double> row(static_cast<size_t>(n));
+  for (const int64_t i : rows) {
+    // (L U)(i, j) = sum over k <= min(i, j) of L(i, k) U(k, j), L(i, i) = 1, U(k, j) = 0 below the diagonal.
+    std::fill(row.begin(), row.end(), 0.0);
+    for (int64_t k = 0; k <= i; ++k) {
+      const double l = k == i ? 1.0 : LU(i, k);
+#pragma omp parallel for schedule(static)
+      for (int64_t j = k; j < n; ++j) row[static_cast<size_t>(j)] += l * LU(k, j);
+    }
+    for (int64_t j = 0; j < n; ++j)
+      worst = std::max(worst, std::abs(A(perm[static_cast<size_t>(i)], j) - row[static_cast<size_t>(j)]));
+  }
+  return worst / std::max(largest, 1e-300);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
   using namespace gql::bench;
-  Args args(argc, argv, "usage: bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--runs 7] [--json FILE]");
+  Args args(argc, argv,
+            "usage: bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--apsp-n 8192] [--lu-n 16384] "
+            "[--runs 7] [--json FILE]");
   const int bfs_scale = static_cast<int>(args.integer("bfs-scale", 22));
   const int roots_wanted = static_cast<int>(args.integer("roots", 64));
   const int fof_scale = static_cast<int>(args.integer("fof-scale", 16));
+  const int64_t apsp_n = args.integer("apsp-n", 8192);
+  const int64_t lu_n = args.integer("lu-n", 16384);
   const int runs = static_cast<int>(args.integer("runs", 7));
   JsonLines out(args.text("json", ""));
   args.check_all_used();
@@ -145,6 +227,73 @@ int main(int argc, char** argv) try {
       out.write(stamp_host(r, context));
     }
     if (device_entries != host_entries) return 1;
+  }
+
+  // ---- apsp: matrix and result on the device ----
+  if (apsp_n > 0) {
+    auto apsp = compiler.compile_file(GQL_STDLIB_DIR "/apsp.gql").kernel("apsp")
+                    .bind<gql::DeviceMatrix<float>(const gql::DeviceMatrix<float>&)>();
+    const DistanceInput in = random_distances(apsp_n, 16, 5);
+    const gql::DeviceMatrix<float> dD = gql::to_device(in.matrix, stream);
+    gql::DeviceMatrix<float> result = apsp(dD);  // loads the kernel
+    std::vector<double> times;
+    for (int r = 0; r < std::max(runs / 2, 2); ++r) times.push_back(seconds([&] { result = apsp(dD); }));
+    const gql::Matrix<float> closed = result.to_host(stream);
+    int64_t wrong = 0;
+    for (int s = 0; s < 8; ++s) {
+      const int64_t source = s * (apsp_n / 8);
+      const std::vector<float> expected = dijkstra(in, source);
+      for (int64_t j = 0; j < apsp_n; ++j) wrong += closed(source, j) != expected[static_cast<size_t>(j)];
+    }
+    std::printf("apsp n=%lld: median %.1f ms with matrix and result on the device; 8 rows against Dijkstra: %s\n",
+                static_cast<long long>(apsp_n), summarize(times).median * 1e3, wrong == 0 ? "equal" : "DIFFER");
+    Record r = record();
+    r.text("case", "std/apsp.gql apsp")
+        .number("n", static_cast<double>(apsp_n))
+        .text("variant", "matrix and result on the device")
+        .number("median_s", summarize(times).median)
+        .boolean("valid", wrong == 0);
+    out.write(stamp_host(r, context));
+    if (wrong != 0) return 1;
+  }
+
+  // ---- lu: matrix and factors on the device ----
+  if (lu_n > 0) {
+    using Factors = std::tuple<gql::DeviceMatrix<double>, gql::DeviceVector<int32_t>>;
+    auto lu = compiler.compile_file(GQL_STDLIB_DIR "/lu.gql").kernel("lu_factor")
+                  .bind<Factors(const gql::DeviceMatrix<double>&)>();
+    gql::Matrix<double> A(lu_n, lu_n);
+#pragma omp parallel
+    {
+      std::mt19937_64 rng(17 + static_cast<uint64_t>(omp_get_thread_num()));
+      std::uniform_real_distribution<double> value(-1.0, 1.0);
+#pragma omp for
+      for (int64_t i = 0; i < lu_n; ++i)
+        for (int64_t j = 0; j < lu_n; ++j) A(i, j) = value(rng);
+    }
+    const gql::DeviceMatrix<double> dA = gql::to_device(A, stream);
+    Factors factors = lu(dA);  // loads the kernel
+    std::vector<double> times;
+    for (int r = 0; r < std::max(runs / 2, 2); ++r) times.push_back(seconds([&] { factors = lu(dA); }));
+    const gql::Matrix<double> packed = std::get<0>(factors).to_host(stream);
+    const gql::Vector<int32_t> pivots = std::get<1>(factors).to_host(stream);
+    const std::vector<int32_t> pivot_rows(pivots.values().begin(), pivots.values().end());
+    const double residual = sampled_lu_residual(A, packed, pivot_rows, {0, lu_n / 3, lu_n / 2, lu_n - 1});
+    const bool valid = residual < 1e-10;
+    const double median = summarize(times).median;
+    std::printf("lu n=%lld: median %.1f ms (%.1f TFLOP/s) with matrix and factors on the device; sampled residual "
+                "%.2e\n",
+                static_cast<long long>(lu_n), median * 1e3, 2.0 / 3.0 * std::pow(static_cast<double>(lu_n), 3) / median / 1e12,
+                residual);
+    Record r = record();
+    r.text("case", "std/lu.gql lu_factor")
+        .number("n", static_cast<double>(lu_n))
+        .text("variant", "matrix and factors on the device")
+        .number("median_s", median)
+        .number("sampled_residual", residual)
+        .boolean("valid", valid);
+    out.write(stamp_host(r, context));
+    if (!valid) return 1;
   }
   return 0;
 } catch (const gql::Error& e) {

@@ -21,10 +21,10 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::vxm:
     case ir::OpKind::mxv:
     case ir::OpKind::bfs_levels:
-      return Placement::device;
-    case ir::OpKind::closure:
-    case ir::OpKind::closure_paths:
+    case ir::OpKind::closure:  // in core on the device matrix; out of core it streams host memory
     case ir::OpKind::lu:
+      return Placement::device;
+    case ir::OpKind::closure_paths:
     case ir::OpKind::single_source_paths:
       return Placement::device_from_host;
     // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
@@ -50,6 +50,8 @@ bool is_vector_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Targ
     case ir::OpKind::vxm:
     case ir::OpKind::mxv:
     case ir::OpKind::bfs_levels:
+    case ir::OpKind::closure:
+    case ir::OpKind::lu:
       return false;
     default:
       return placement(op, kernel, target) == Placement::device;

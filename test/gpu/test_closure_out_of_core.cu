@@ -1,7 +1,8 @@
 // closure(D over S) on the GPU beyond the kernels: out of core (the budget capped so the matrix is
 // streamed in ragged super tiles) equal to in core and to gql::cpu::closure, predecessors that spell
 // shortest paths, the DIMACS road graph rome99 densified (from GQL_DATA_DIR; skipped with a message
-// when absent), options that are not built refused.
+// when absent), options that are not built refused, and the op of generated code on a kernel's values
+// (the matrix on the device or the host, in core and streamed) equal to gql::cpu::closure.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -14,6 +15,7 @@
 #include <tuple>
 
 #include "gpu_check.hpp"
+#include "gql/device/closure_ops.hpp"
 #include "test_closure_check.hpp"
 
 namespace {
@@ -186,6 +188,39 @@ void bad_options_refused() {
   GPU_CHECK_MSG(refused(MinPlus<double>{}, wide), "8x16 register tiles of 8-byte values are not built: a usage error");
 }
 
+// The op generated code calls, on Residents: the argument borrowed on the device (a JIT caller's) or
+// on the host (a program's), sizes that are multiples of 128 (the kernels run on the result as it
+// lies) and not (a padded copy), in core (the result left on the device) and streamed through host
+// memory: every entry equal to the OpenMP closure's, the argument unchanged.
+void op_on_kernel_values() {
+  const auto weight = [](std::mt19937_64& r) { return static_cast<int>(r() % 100) + 1; };
+  const Stream stream;
+  for (const int64_t n : small_inputs() ? std::vector<int64_t>{128, 140} : std::vector<int64_t>{256, 300}) {
+    const Matrix<float> input = random_matrix<MinPlus<float>, float>(n, 6.0 / static_cast<double>(n), 9, weight, 0);
+    Matrix<float> expected = input.clone();
+    cpu::closure<MinPlus<float>>(expected);
+    const DeviceMatrix<float> on_device = to_device(input, stream);
+    for (const bool device_argument : {true, false})
+      for (const gpu::OutOfCore where : {gpu::OutOfCore::automatic, gpu::OutOfCore::on}) {
+        const std::string what = "closure op, n=" + std::to_string(n) + (device_argument ? ", device" : ", host") +
+                                 " argument" + (where == gpu::OutOfCore::on ? ", out of core" : "");
+        KernelContext ctx(/*explain=*/true);
+        auto D = device_argument ? gpu::Resident<Matrix<float>>::borrow(on_device)
+                                 : gpu::Resident<Matrix<float>>::borrow(input);
+        gpu::Resident<Matrix<float>> out;
+        gpu::closure<MinPlus<float>>(out, D, gpu::ClosureSchedule{0, {8, 8}, 0, true, where, 2, "op"}, ctx);
+        GPU_CHECK_MSG(out.on_device() == (where != gpu::OutOfCore::on), what + ": the result is on the " +
+                                                                            (out.on_device() ? "device" : "host"));
+        const Matrix<float> got = gpu::take_host(std::move(out), stream);
+        GPU_CHECK_MSG(count_differences(expected, got) == 0, what + ": differs from the OpenMP closure (" +
+                                                                  ctx.plan().front() + ")");
+        const Matrix<float> argument = on_device.to_host(stream);
+        GPU_CHECK_MSG(std::equal(argument.data().begin(), argument.data().end(), input.data().begin()),
+                      what + ": the argument was written");
+      }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -194,5 +229,6 @@ int main(int argc, char** argv) {
     predecessors_spell_paths();
     road_graph();
     bad_options_refused();
+    op_on_kernel_values();
   });
 }

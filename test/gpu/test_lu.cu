@@ -1,6 +1,7 @@
 // lu(A) on the GPU: ||P A - L U|| / ||A|| small next to cuSOLVER getrf's on the same matrix, the
 // pivots of gql::cpu::lu, panels that do not divide n, the trailing update by cuBLAS and by the
-// semiring GEMM, and a singular matrix reported as gql::cpu::lu reports it.
+// semiring GEMM, a singular matrix reported as gql::cpu::lu reports it, and the op of generated code
+// on a kernel's values (the matrix on the device or the host; the factors left on the device).
 #include <cstdint>
 #include <random>
 #include <string>
@@ -12,6 +13,7 @@
 #include "gpu_check.hpp"
 #include "gql/cpu/lu.hpp"
 #include "gql/device/lu.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/device/lu_residual.hpp"
 
 namespace {
@@ -100,6 +102,33 @@ void singular_reported() {
                 "singular matrix: GPU says '" + gpu_text + "', OpenMP says '" + cpu_text + "'");
 }
 
+// The op on Residents: the same factors and pivots as gpu::lu on the host matrix, the argument
+// unchanged, the results on the device.
+void op_on_kernel_values() {
+  const int64_t n = gpu_test::small_inputs() ? 90 : 500;
+  const Matrix<double> A = random_matrix<double>(n, 11);
+  const auto expected = gpu::lu(A, gpu::DeviceLuOptions{64, true});
+  const Stream stream;
+  const DeviceMatrix<double> on_device = to_device(A, stream);
+  for (const bool device_argument : {true, false}) {
+    const std::string what = std::string("lu op, ") + (device_argument ? "device" : "host") + " argument";
+    KernelContext ctx;
+    auto a = device_argument ? gpu::Resident<Matrix<double>>::borrow(on_device) : gpu::Resident<Matrix<double>>::borrow(A);
+    gpu::Resident<Matrix<double>> factors;
+    gpu::Resident<Vector<int32_t>> pivots;
+    gpu::lu(factors, pivots, a, cpu::LuOptions{64, true, 0, "op"}, ctx);
+    GPU_CHECK_MSG(factors.on_device() && pivots.on_device(), what + ": the results are not on the device");
+    const Matrix<double> lu = gpu::take_host(std::move(factors), stream);
+    const Vector<int32_t> p = gpu::take_host(std::move(pivots), stream);
+    GPU_CHECK_MSG(std::equal(lu.data().begin(), lu.data().end(), expected.lu.data().begin()), what + ": factors differ");
+    GPU_CHECK_MSG(p.nvals() == n && std::equal(p.values().begin(), p.values().end(), expected.pivots.begin()),
+                  what + ": pivots differ");
+    const Matrix<double> argument = on_device.to_host(stream);
+    GPU_CHECK_MSG(std::equal(argument.data().begin(), argument.data().end(), A.data().begin()),
+                  what + ": the argument was written");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,5 +140,6 @@ int main(int argc, char** argv) {
     residual_near_cusolver<float>("f32 cuBLAS gemm, panel 64", n, 64, true, 1e-5);
     if (!small) residual_near_cusolver<double>("f64 cuBLAS gemm, panel 256, n=2050", 2050, 256, true, 1e-13);
     singular_reported();
+    op_on_kernel_values();
   });
 }

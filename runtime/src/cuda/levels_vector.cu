@@ -1,9 +1,12 @@
-// A BFS's levels compacted on the device into a sparse vector: flag the reached vertices, scan the
-// flags (CUB) for their positions, and scatter ids and depths there.
-#include <cub/device/device_scan.cuh>
+// A BFS's levels compacted on the device into a sparse vector: one CUB selection of the reached
+// vertices' ids (in order) into scratch, then ids and depths written into the result, whose size the
+// search counted. The host waits once, at the end, and checks the selection's count.
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
 #include "gql/device/levels_vector.hpp"
 
@@ -17,48 +20,51 @@ __device__ inline int level_of(const unsigned char* narrow, const int* wide, lon
   return wide[v] == INT_MAX ? -1 : wide[v];
 }
 
-__global__ void reached_flags(const unsigned char* narrow, const int* wide, long long n, int* flags) {
-  for (long long v = blockIdx.x * static_cast<long long>(block) + threadIdx.x; v < n;
-       v += static_cast<long long>(gridDim.x) * block)
-    flags[v] = level_of(narrow, wide, v) >= 0 ? 1 : 0;
-}
+struct Reached {
+  const unsigned char* narrow;
+  const int* wide;
+  __device__ bool operator()(index_t v) const { return level_of(narrow, wide, v) >= 0; }
+};
 
-__global__ void scatter_levels(const unsigned char* narrow, const int* wide, long long n, const int* positions,
-                               int* indices, int* values) {
-  for (long long v = blockIdx.x * static_cast<long long>(block) + threadIdx.x; v < n;
-       v += static_cast<long long>(gridDim.x) * block) {
-    const int level = level_of(narrow, wide, v);
-    if (level >= 0) {
-      indices[positions[v]] = static_cast<int>(v);
-      values[positions[v]] = level;
-    }
+__global__ void gather_levels(const unsigned char* narrow, const int* wide, const index_t* selected, long long nvals,
+                              index_t* indices, int* values) {
+  for (long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x; i < nvals;
+       i += static_cast<long long>(gridDim.x) * block) {
+    indices[i] = selected[i];
+    values[i] = level_of(narrow, wide, selected[i]);
   }
 }
 
 }  // namespace
 
-DeviceVector<int32_t> levels_vector(const unsigned char* narrow, const int* wide, int64_t n, const Stream& stream) {
-  if (n == 0) return DeviceVector<int32_t>::sparse(0, 0);
+DeviceVector<int32_t> levels_vector(const unsigned char* narrow, const int* wide, int64_t n, int64_t reached,
+                                    const Stream& stream) {
+  DeviceVector<int32_t> out = DeviceVector<int32_t>::sparse(n, reached);
+  if (n == 0) return out;
   const cudaStream_t s = stream.get();
-  const unsigned grid = static_cast<unsigned>(std::min<int64_t>((n + block - 1) / block, 4096));
-  StreamBuffer<int> flags(static_cast<size_t>(n), stream), positions(static_cast<size_t>(n), stream);
-  reached_flags<<<grid, block, 0, s>>>(narrow, wide, n, flags.data());
-  GQL_CUDA_CHECK_LAUNCH();
+  const Reached is_reached{narrow, wide};
+  const thrust::counting_iterator<index_t> ids(0);
+  // Selected into scratch of n ids (pooled), so that a wrong count cannot write past the result.
+  StreamBuffer<index_t> selected(static_cast<size_t>(n), stream);
+  StreamBuffer<long long> count_on_device(1, stream);
   size_t bytes = 0;
-  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, flags.data(), positions.data(), static_cast<int>(n), s));
-  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
   GQL_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, flags.data(), positions.data(), static_cast<int>(n), s));
-  int* last = static_cast<int*>(small_pinned_scratch());
-  copy_async(&last[0], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  copy_async(&last[1], flags.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  DeviceVector<int32_t> out = DeviceVector<int32_t>::sparse(n, last[0] + last[1]);
-  if (out.nvals() > 0) {
-    scatter_levels<<<grid, block, 0, s>>>(narrow, wide, n, positions.data(), out.indices().data(), out.values().data());
+      cub::DeviceSelect::If(nullptr, bytes, ids, selected.data(), count_on_device.data(), n, is_reached, s));
+  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
+  GQL_CUDA_CHECK(cub::DeviceSelect::If(scratch.data(), bytes, ids, selected.data(), count_on_device.data(), n,
+                                       is_reached, s));
+  if (reached > 0 && reached <= n) {
+    const auto grid = static_cast<unsigned>(std::min<int64_t>((reached + block - 1) / block, 4096));
+    gather_levels<<<grid, block, 0, s>>>(narrow, wide, selected.data(), reached, out.indices().data(),
+                                         out.values().data());
     GQL_CUDA_CHECK_LAUNCH();
   }
+  auto* count = static_cast<long long*>(small_pinned_scratch());
+  copy_async(count, count_on_device.data(), sizeof(long long), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
   stream.synchronize();
+  if (*count != reached)
+    throw Error(ErrorKind::internal, "bfs: the search counted " + std::to_string(reached) +
+                                         " reached vertices and its levels hold " + std::to_string(*count));
   return out;
 }
 

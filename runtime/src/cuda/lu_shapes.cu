@@ -6,5 +6,7 @@ namespace gql::gpu {
 
 template LuFactors<float> lu<float>(const Matrix<float>&, const DeviceLuOptions&, Stream);
 template LuFactors<double> lu<double>(const Matrix<double>&, const DeviceLuOptions&, Stream);
+template DeviceVector<int32_t> lu_in_place<float>(DeviceMatrix<float>&, const DeviceLuOptions&, const Stream&);
+template DeviceVector<int32_t> lu_in_place<double>(DeviceMatrix<double>&, const DeviceLuOptions&, const Stream&);
 
 }  // namespace gql::gpu

@@ -82,8 +82,12 @@ class DeviceBfs {
                                       queues_->counters());
     GQL_CUDA_CHECK_LAUNCH();
     StepCounters counters = queues_->read_counters();
+    reached_ = static_cast<int64_t>(counters.next_size);
     return schedule_.kernel == BfsKernel::edge_centric ? run_edge_centric(counters) : run_frontier(counters, options);
   }
+
+  // How many vertices the last search reached (the source included), counted step by step.
+  int64_t reached() const noexcept { return reached_; }
 
   // The reached vertices and their levels, as cpu::bfs_levels returns them.
   Vector<int32_t> levels() const {
@@ -248,6 +252,7 @@ class DeviceBfs {
       else std::swap(front_, next_front_);
       frontier_in_queue = to_queue;
       counters = queues_->read_counters();
+      reached_ += static_cast<int64_t>(counters.next_size);
       open_edges -= static_cast<int64_t>(counters.next_in_edges);
       stats.edges_examined += pull ? static_cast<int64_t>(counters.examined) : edges;
       ++stats.levels;
@@ -286,6 +291,7 @@ class DeviceBfs {
       const StepCounters& entering = batch_host_[static_cast<size_t>(j) - 1];
       if (entering.next_size == 0) continue;  // steps after the frontier emptied did nothing
       ++stats.levels;
+      reached_ += static_cast<int64_t>(batch_host_[static_cast<size_t>(j)].next_size);
       stats.edges_examined += static_cast<int64_t>(entering.next_out_edges);
       open_edges -= static_cast<int64_t>(batch_host_[static_cast<size_t>(j)].next_in_edges);
     }
@@ -306,6 +312,7 @@ class DeviceBfs {
         });
       }
       counters = queues_->read_counters();
+      reached_ += static_cast<int64_t>(counters.next_size);
       stats.edges_examined += g_.nvals();
       ++stats.levels;
     }
@@ -322,6 +329,7 @@ class DeviceBfs {
   DeviceBuffer<unsigned char> narrow_;
   DeviceBuffer<int> wide_levels_;
   bool wide_ = false;
+  int64_t reached_ = 0;
   DeviceBuffer<index_t> sources_;  // the edge-centric schedule's row of every entry
   DeviceBuffer<StepCounters> batch_;   // a batch's counters: the frontier entering it, then each step's
   HostBuffer<StepCounters> batch_host_;

@@ -358,12 +358,44 @@ void closure_in_place(const ClosureKernelTable<V>& k, V* host, int32_t* pred, co
   stream.synchronize();
 }
 
+namespace detail {
+
+inline void check_closure_shape(int64_t rows, int64_t cols) {
+  if (rows != cols)
+    throw Error(ErrorKind::usage,
+                "closure: the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + ", not square");
+}
+
+}  // namespace detail
+
+// The in-core closure under `plan` of the n x n row-major matrix at `d` in device memory (leading
+// dimension n), in place, on `stream`: where n is a multiple of 128 the kernels run on it as it lies;
+// else on a padded copy in the pool's scratch, copied back. No host memory is touched.
+template <class V>
+void closure_of_device_matrix(const ClosureKernelTable<V>& k, V* d, const ClosurePlan& plan, const Stream& stream) {
+  const int64_t n = plan.n;
+  if (n == 0) return;
+  if (plan.out_of_core || plan.predecessors)
+    throw Error(ErrorKind::internal, "closure of a device matrix: in core and without predecessors only");
+  const cudaStream_t s = stream.get();
+  const int64_t ld = plan.padded;
+  if (ld == n) return closure_on_device(k, d, nullptr, n, ld, 0, plan, s);
+  const size_t entries = static_cast<size_t>(ld) * static_cast<size_t>(ld);
+  StreamBuffer<V> padded(entries, stream);
+  detail::fill_on_device(k.fill, padded.data(), entries, k.zero, 1024, s);
+  detail::copy_block(padded.data(), ld, d, n, n, n, cudaMemcpyDeviceToDevice, s);
+  closure_on_device(k, padded.data(), nullptr, n, ld, 0, plan, s);
+  detail::copy_block(d, n, padded.data(), ld, n, n, cudaMemcpyDeviceToDevice, s);
+}
+
 // The library holds the driver for these value types (runtime/src/cuda/closure_driver.cpp), so that
 // code calling a closure only compiles the few lines of closure() below (a second of the JIT's host
 // compile otherwise).
 #define GQL_CLOSURE_VALUE_TYPES(X) X(bool) X(int32_t) X(int64_t) X(uint32_t) X(uint64_t) X(float) X(double)
-#define GQL_CLOSURE_DRIVER(V) \
-  extern template void closure_in_place<V>(const ClosureKernelTable<V>&, V*, int32_t*, const ClosurePlan&, Stream);
+#define GQL_CLOSURE_DRIVER(V)                                                                                 \
+  extern template void closure_in_place<V>(const ClosureKernelTable<V>&, V*, int32_t*, const ClosurePlan&, Stream); \
+  extern template void closure_of_device_matrix<V>(const ClosureKernelTable<V>&, V*, const ClosurePlan&,           \
+                                                   const Stream&);
 GQL_CLOSURE_VALUE_TYPES(GQL_CLOSURE_DRIVER)
 #undef GQL_CLOSURE_DRIVER
 
@@ -377,9 +409,7 @@ ClosurePlan closure(Matrix<T>& D, const DeviceClosureOptions& options = {}, Matr
                     (std::is_same_v<storage_t<T>, V> || std::is_same_v<T, V>),
                 "closure: the matrix holds the semiring's values");
   const int64_t n = D.n_rows();
-  if (D.n_cols() != n)
-    throw Error(ErrorKind::usage, "closure: the matrix is " + std::to_string(n) + " x " + std::to_string(D.n_cols()) +
-                                      ", not square");
+  detail::check_closure_shape(n, D.n_cols());
   if (pred && (pred->n_rows() != n || pred->n_cols() != n))
     throw Error(ErrorKind::usage, "closure: the predecessor matrix's shape differs from the matrix's");
   const ClosurePlan plan = plan_closure<S>(n, options, pred != nullptr);

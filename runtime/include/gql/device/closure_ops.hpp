@@ -2,6 +2,8 @@
 // twins in gql/cpu/ops.hpp (closures take the GPU's own schedule, gql/device/closure_plan.hpp): they
 // run on the GPU through device/closure.hpp and, under --explain, say which kernel ran and whether
 // the matrix stayed in device memory or was streamed through it. LU's op is in device/lu_factor.hpp.
+// closure() takes the kernel's values (Residents): in core it works on the device copy of the matrix
+// (uploaded once, or the caller's) and leaves the result there; out of core it streams host memory.
 // Host code; compiles with nvcc or a host compiler (the JIT's NVRTC path).
 #pragma once
 
@@ -11,17 +13,35 @@
 
 #include "gql/cpu/ops.hpp"
 #include "gql/device/closure.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/kernel_context.hpp"
 
 namespace gql::gpu {
 
 // D_out = closure(D over S).
 template <class S, class T>
-void closure(Matrix<T>& out, const Matrix<T>& D, const ClosureSchedule& schedule, KernelContext& ctx) {
-  out = D.clone();
-  const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), nullptr, Stream::for_call(ctx));
-  ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
-  ctx.explain(std::string(schedule.label) + ": closure on the GPU, " + plan.describe());
+void closure(Resident<Matrix<T>>& out, Resident<Matrix<T>>& D, const ClosureSchedule& schedule, KernelContext& ctx) {
+  using V = typename S::value_type;
+  const Stream stream = Stream::for_call(ctx);
+  const int64_t n = D.rows();
+  detail::check_closure_shape(n, D.cols());
+  const ClosurePlan plan = plan_closure<S>(n, detail::device_closure_options(schedule), false);
+  std::string where;
+  if (plan.out_of_core) {
+    Matrix<T>& result = out.host_for_write(stream);
+    result = D.host(stream).clone();
+    closure_in_place(detail::closure_kernel_table<S>(), reinterpret_cast<V*>(result.data().data()), nullptr, plan,
+                     Stream::for_call(ctx));
+    where = "; streamed from host memory";
+  } else {
+    DeviceMatrix<T> result = copy_on_device(D.device(stream), stream);
+    closure_of_device_matrix(detail::closure_kernel_table<S>(), reinterpret_cast<V*>(result.data().data()), plan,
+                             stream);
+    out.set_device(std::move(result));
+    where = "; the result left on the device";
+  }
+  ctx.work().updates += n * n * n;
+  ctx.explain(std::string(schedule.label) + ": closure on the GPU, " + plan.describe() + where);
 }
 
 // D_out, pred = closure(D over S, paths): pred(i, j) is the vertex before j on the best path from i.

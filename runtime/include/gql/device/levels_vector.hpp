@@ -9,7 +9,9 @@
 namespace gql::gpu {
 
 // `narrow` holds bytes (0xff: not reached) or `wide` ints (INT_MAX: not reached); the other is null.
-// Runs on `stream` and returns once the vector is made (its size is read back).
-DeviceVector<int32_t> levels_vector(const unsigned char* narrow, const int* wide, int64_t n, const Stream& stream);
+// `reached`: how many vertices the search reached (it counts them step by step), checked against the
+// levels (Error(internal) when they differ). Runs on `stream` and returns once the vector is made.
+DeviceVector<int32_t> levels_vector(const unsigned char* narrow, const int* wide, int64_t n, int64_t reached,
+                                    const Stream& stream);
 
 }  // namespace gql::gpu

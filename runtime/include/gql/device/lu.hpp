@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cublas_v2.h>
@@ -34,20 +36,58 @@ inline void cublas_check(cublasStatus_t status, const char* call, const char* fi
 }
 #define GQL_CUBLAS_CHECK(call) ::gql::gpu::cublas_check((call), #call, __FILE__, __LINE__)
 
-// A cuBLAS handle bound to a stream.
-class CublasHandle {
+// A cuBLAS handle from a pool kept for the process (cublasCreate costs far more than an LU step),
+// bound to `stream` while held: one holder at a time, so calls on several threads each get their own.
+class CublasLease {
  public:
-  explicit CublasHandle(cudaStream_t stream) {
-    GQL_CUBLAS_CHECK(cublasCreate(&handle_));
-    GQL_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+  explicit CublasLease(cudaStream_t stream) : handle_(take()) {
+    try {
+      GQL_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+    } catch (...) {
+      give_back(handle_);
+      throw;
+    }
   }
-  ~CublasHandle() { cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
+  ~CublasLease() { give_back(handle_); }
+  CublasLease(const CublasLease&) = delete;
+  CublasLease& operator=(const CublasLease&) = delete;
   cublasHandle_t get() const noexcept { return handle_; }
 
  private:
-  cublasHandle_t handle_ = nullptr;
+  struct Pool {
+    std::mutex mutex;
+    std::vector<std::pair<int, cublasHandle_t>> idle;  // (device, handle)
+  };
+  static Pool& pool() {
+    static Pool* kept = new Pool;  // never destroyed: cuBLAS may be gone before static destructors run
+    return *kept;
+  }
+  static cublasHandle_t take() {
+    int device = 0;
+    GQL_CUDA_CHECK(cudaGetDevice(&device));
+    {
+      Pool& p = pool();
+      std::lock_guard lock(p.mutex);
+      for (auto it = p.idle.begin(); it != p.idle.end(); ++it)
+        if (it->first == device) {
+          const cublasHandle_t h = it->second;
+          p.idle.erase(it);
+          return h;
+        }
+    }
+    cublasHandle_t h = nullptr;
+    GQL_CUBLAS_CHECK(cublasCreate(&h));
+    return h;
+  }
+  static void give_back(cublasHandle_t h) noexcept {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return;
+    Pool& p = pool();
+    std::lock_guard lock(p.mutex);
+    p.idle.emplace_back(device, h);
+  }
+
+  cublasHandle_t handle_;
 };
 
 namespace detail {
@@ -200,29 +240,39 @@ inline void check_singular(int singular, int64_t n) {
     throw Error(ErrorKind::usage, "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(singular) + ")");
 }
 
+inline void check_lu_shape(int64_t rows, int64_t cols, const DeviceLuOptions& options) {
+  if (rows != cols)
+    throw Error(ErrorKind::usage,
+                "lu: the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + ", not square");
+  if (options.panel < 1) throw Error(ErrorKind::usage, "lu: the panel width must be positive");
+}
+
+template <class T>
+DeviceVector<int32_t> lu_in_place(DeviceMatrix<T>& A, const DeviceLuOptions& options, const Stream& stream) {
+  const int64_t n = A.n_rows();
+  check_lu_shape(n, A.n_cols(), options);
+  DeviceVector<int32_t> pivots = DeviceVector<int32_t>::dense(n);
+  if (n == 0) return pivots;
+  const CublasLease cublas(stream.get());
+  StreamBuffer<int> singular(1, stream);
+  int* found = static_cast<int*>(small_pinned_scratch());
+  *found = static_cast<int>(n);
+  copy_async(singular.data(), found, sizeof(int), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+  lu_on_device(A.data().data(), n, n, pivots.values().data(), singular.data(), options, cublas.get(), stream.get());
+  copy_async(found, singular.data(), sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  stream.synchronize();
+  check_singular(*found, n);
+  return pivots;
+}
+
 template <class T>
 LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options, Stream stream) {
-  const int64_t n = A.n_rows();
-  if (A.n_cols() != n)
-    throw Error(ErrorKind::usage, "lu: the matrix is " + std::to_string(n) + " x " + std::to_string(A.n_cols()) +
-                                      ", not square");
-  if (options.panel < 1) throw Error(ErrorKind::usage, "lu: the panel width must be positive");
-  LuFactors<T> out{A.clone(), std::vector<int32_t>(static_cast<size_t>(n))};
-  if (n == 0) return out;
-  CublasHandle handle(stream.get());
-  DeviceBuffer<T> a(static_cast<size_t>(n * n));
-  DeviceBuffer<int> pivots(static_cast<size_t>(n));
-  DeviceBuffer<int> singular(1);
-  const int none = static_cast<int>(n);
-  a.copy_from_host(A.data(), stream);
-  singular.copy_from_host(std::span<const int>(&none, 1), stream);
-  lu_on_device(a.data(), n, n, pivots.data(), singular.data(), options, handle.get(), stream.get());
-  int found = none;
-  a.copy_to_host(out.lu.data(), stream);
-  pivots.copy_to_host(std::span<int>(reinterpret_cast<int*>(out.pivots.data()), out.pivots.size()), stream);
-  singular.copy_to_host(std::span<int>(&found, 1), stream);
+  check_lu_shape(A.n_rows(), A.n_cols(), options);
+  DeviceMatrix<T> a = to_device(A, stream);
+  const DeviceVector<int32_t> pivots = lu_in_place(a, options, stream);
+  LuFactors<T> out{a.to_host(stream), std::vector<int32_t>(static_cast<size_t>(A.n_rows()))};
+  pivots.values().copy_to_host(std::span<int32_t>(out.pivots), stream);
   stream.synchronize();
-  check_singular(found, n);
   return out;
 }
 

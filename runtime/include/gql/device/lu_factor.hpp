@@ -1,5 +1,5 @@
 // lu(A) on the GPU as generated code calls it: the options, the factors, the factorization's
-// declaration (defined in gql/device/lu.hpp, which nvcc compiles) and the op of a CUDA kernel.
+// declarations (defined in gql/device/lu.hpp, which nvcc compiles) and the op of a CUDA kernel.
 // Host-compilable: LU's kernels depend only on the element type (f32 or f64), so the runtime library
 // holds the factorization for both and host code compiled without nvcc (the JIT's) calls it.
 #pragma once
@@ -12,6 +12,7 @@
 
 #include "gql/cpu/lu_options.hpp"
 #include "gql/device.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
 
@@ -34,17 +35,25 @@ struct LuFactors {
 template <class T>
 LuFactors<T> lu(const Matrix<T>& A, const DeviceLuOptions& options = {}, Stream stream = Stream());
 
-// LU, pivots = lu(A), the op of generated code.
+// The same for a matrix in device memory, in place: A becomes the packed factors; returns the pivots
+// (dense, on the device) once done. A singular matrix throws.
 template <class T>
-void lu(Matrix<T>& LU, Vector<int32_t>& pivots, const Matrix<T>& A, const LuOptions& options, KernelContext& ctx) {
-  auto factors = gpu::lu(A, DeviceLuOptions{options.tile, options.vendor_gemm}, Stream::for_call(ctx));
-  const int64_t n = A.n_rows();
-  LU = std::move(factors.lu);
-  pivots = Vector<int32_t>::dense(static_cast<int64_t>(factors.pivots.size()), 0);
-  std::copy(factors.pivots.begin(), factors.pivots.end(), pivots.values().begin());
+DeviceVector<int32_t> lu_in_place(DeviceMatrix<T>& A, const DeviceLuOptions& options, const Stream& stream);
+
+// LU, pivots = lu(A), the op of generated code, on the kernel's values: the factors are made in a
+// device copy of A (uploaded once, or the caller's) and left on the device with the pivots.
+template <class T>
+void lu(Resident<Matrix<T>>& LU, Resident<Vector<int32_t>>& pivots, Resident<Matrix<T>>& A, const LuOptions& options,
+        KernelContext& ctx) {
+  const Stream stream = Stream::for_call(ctx);
+  DeviceMatrix<T> factors = copy_on_device(A.device(stream), stream);
+  pivots.set_device(lu_in_place(factors, DeviceLuOptions{options.tile, options.vendor_gemm}, stream));
+  LU.set_device(std::move(factors));
+  const int64_t n = LU.rows();
   ctx.work().updates += 2 * n * n * n / 3;
   ctx.explain(std::string(options.label) + ": LU on the GPU, panel " + std::to_string(options.tile) +
-              ", trailing update by " + (options.vendor_gemm ? "cuBLAS gemm" : "the register-tiled semiring GEMM"));
+              ", trailing update by " + (options.vendor_gemm ? "cuBLAS gemm" : "the register-tiled semiring GEMM") +
+              "; the factors left on the device");
 }
 
 }  // namespace gql::gpu

@@ -39,7 +39,7 @@ double lu_relative_residual(const T* a, const T* lu, const std::vector<int32_t>&
   std::iota(perm.begin(), perm.end(), 0);
   for (int64_t k = 0; k < n; ++k) std::swap(perm[static_cast<size_t>(k)], perm[static_cast<size_t>(pivots[static_cast<size_t>(k)])]);
   Stream stream;
-  CublasHandle handle(stream.get());
+  const CublasLease handle(stream.get());
   const size_t entries = static_cast<size_t>(n) * static_cast<size_t>(n);
   DeviceBuffer<T> l(entries), u(entries), r(entries);
   DeviceBuffer<int> d_perm(perm.size());

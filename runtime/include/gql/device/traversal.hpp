@@ -71,7 +71,8 @@ TraversalStats kept_search(const Derived& graph, const std::string& key, Make&& 
   const TraversalStats stats = search.bfs->run(source, options);
   if (levels) {
     const DeviceBfs::LevelsView view = search.bfs->device_levels();
-    *levels = levels_vector(view.narrow, view.wide, search.bfs->n_vertices(), search.bfs->stream());
+    *levels = levels_vector(view.narrow, view.wide, search.bfs->n_vertices(), search.bfs->reached(),
+                            search.bfs->stream());
   }
   if (host_levels) *host_levels = search.bfs->levels();
   return stats;

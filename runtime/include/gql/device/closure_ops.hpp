@@ -22,7 +22,8 @@ namespace gql::gpu {
 template <class S, class T>
 void closure(Resident<Matrix<T>>& out, Resident<Matrix<T>>& D, const ClosureSchedule& schedule, KernelContext& ctx) {
   using V = typename S::value_type;
-  const Stream stream = Stream::for_call(ctx);
+  const CallStream call(ctx);  // the call's stream; one of the op's own, waited for, when called alone
+  const Stream stream = call.stream();
   const int64_t n = D.rows();
   detail::check_closure_shape(n, D.cols());
   const ClosurePlan plan = plan_closure<S>(n, detail::device_closure_options(schedule), false);
@@ -31,7 +32,7 @@ void closure(Resident<Matrix<T>>& out, Resident<Matrix<T>>& D, const ClosureSche
     Matrix<T>& result = out.host_for_write(stream);
     result = D.host(stream).clone();
     closure_in_place(detail::closure_kernel_table<S>(), reinterpret_cast<V*>(result.data().data()), nullptr, plan,
-                     Stream::for_call(ctx));
+                     call.stream());
     where = "; streamed from host memory";
   } else {
     DeviceMatrix<T> result = copy_on_device(D.device(stream), stream);

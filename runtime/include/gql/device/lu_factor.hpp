@@ -45,7 +45,8 @@ DeviceVector<int32_t> lu_in_place(DeviceMatrix<T>& A, const DeviceLuOptions& opt
 template <class T>
 void lu(Resident<Matrix<T>>& LU, Resident<Vector<int32_t>>& pivots, Resident<Matrix<T>>& A, const LuOptions& options,
         KernelContext& ctx) {
-  const Stream stream = Stream::for_call(ctx);
+  const CallStream call(ctx);  // the call's stream; one of the op's own, waited for, when called alone
+  const Stream stream = call.stream();
   DeviceMatrix<T> factors = copy_on_device(A.device(stream), stream);
   pivots.set_device(lu_in_place(factors, DeviceLuOptions{options.tile, options.vendor_gemm}, stream));
   LU.set_device(std::move(factors));

@@ -182,8 +182,9 @@ class StreamPool {
 
 // ---- Raw memory (charged to MemoryBudget::global()) ---------------------------------------------
 
-// A device value's memory, from the device's memory pool: usable on any stream once made; freeing
-// waits for the device's work first, as cudaFree does (runtime/src/cuda/memory.cpp).
+// A device value's memory, from the device's memory pool up to 64 MiB (cudaMalloc above): usable on
+// any stream once made; freeing waits for the device's work first, as cudaFree does
+// (runtime/src/cuda/memory.cpp).
 void* device_allocate(size_t bytes, const char* file, int line);
 void device_free(void* pointer, size_t bytes) noexcept;
 void* pinned_allocate(size_t bytes, const char* file, int line);

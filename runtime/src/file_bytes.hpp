@@ -20,7 +20,8 @@ std::string gunzip(std::string_view bytes, const std::string& name);
 void write_file(const std::string& path, std::string_view bytes);
 
 // Memory the system can give without swapping (MemAvailable, else all of it), within the process's
-// address-space cap (ulimit -v) when it has one.
+// address-space cap (ulimit -v) when it has one and within GQL_HOST_MEMORY_LIMIT ("2G", "512M", bytes)
+// when it is set (a cap for runs where ulimit cannot serve, e.g. under AddressSanitizer).
 size_t available_memory_bytes();
 
 // Throws Error(oom) naming `source` when `bytes` (what `what` needs) exceed the memory available: a

@@ -21,6 +21,7 @@
 
 #include "gql/device/csr_view.cuh"
 #include "gql/error.hpp"
+#include "gql/memory_size.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
 
@@ -56,10 +57,6 @@ int device_count() noexcept;
 void start_device();
 
 // ---- Memory budget ------------------------------------------------------------------------------
-
-// Parses a memory size: a byte count, or a number with a binary suffix K, M, G or T (optionally
-// followed by "B" or "iB"), e.g. "2G", "512M", "1048576". Throws Error(usage) on anything else.
-size_t parse_memory_size(std::string_view text);
 
 // How much device memory gql may use. Without a cap it is the device's free memory; a cap (set by
 // set_limit or, at first use, by the environment variable GQL_DEVICE_MEMORY_LIMIT) bounds the bytes

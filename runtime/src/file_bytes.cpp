@@ -139,15 +139,7 @@ size_t available_memory_bytes() {
   rlimit cap{};
   if (getrlimit(RLIMIT_AS, &cap) == 0 && cap.rlim_cur != RLIM_INFINITY)
     available = std::min<size_t>(available, static_cast<size_t>(cap.rlim_cur));
-  static const std::optional<size_t> limit = [] {
-    const char* env = std::getenv("GQL_HOST_MEMORY_LIMIT");
-    if (env == nullptr || *env == '\0') return std::optional<size_t>{};
-    try {
-      return std::optional<size_t>(parse_memory_size(env));
-    } catch (const Error& e) {
-      throw Error(ErrorKind::usage, std::string("GQL_HOST_MEMORY_LIMIT: ") + e.reason());
-    }
-  }();
+  static const std::optional<size_t> limit = memory_limit_from_environment("GQL_HOST_MEMORY_LIMIT");
   if (limit) available = std::min(available, *limit);
   return available;
 }

@@ -3,6 +3,7 @@
 #include "gql/memory_size.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -42,6 +43,16 @@ size_t parse_memory_size(std::string_view text) {
   }
   if (shift > 0 && number > (std::numeric_limits<size_t>::max() >> shift)) fail();
   return number << shift;
+}
+
+std::optional<size_t> memory_limit_from_environment(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  try {
+    return parse_memory_size(value);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::usage, std::string(name) + ": " + e.reason());
+  }
 }
 
 }  // namespace gql

@@ -1,21 +1,10 @@
 // The device memory budget.
-#include <cstdlib>
-#include <string>
-
 #include "gql/device.hpp"
 
 namespace gql {
 
 MemoryBudget& MemoryBudget::global() {
-  static MemoryBudget budget([] {
-    const char* env = std::getenv("GQL_DEVICE_MEMORY_LIMIT");
-    if (env == nullptr || *env == '\0') return std::optional<size_t>{};
-    try {
-      return std::optional<size_t>(parse_memory_size(env));
-    } catch (const Error& e) {
-      throw Error(ErrorKind::usage, std::string("GQL_DEVICE_MEMORY_LIMIT: ") + e.reason());
-    }
-  }());
+  static MemoryBudget budget(memory_limit_from_environment("GQL_DEVICE_MEMORY_LIMIT"));
   return budget;
 }
 

@@ -32,7 +32,7 @@
 #include "../gpu_spgemm/bench_record.hpp"
 #include "../common/bench_args.hpp"
 #include "../common/gpu_context.hpp"
-#include "../common/graph500_roots.hpp"
+#include "gql/search_roots.hpp"
 #include "../common/run_case.hpp"
 #include "graph500_validate.cuh"
 #include "gql/cpu/traversal.hpp"
@@ -225,7 +225,7 @@ bool run_bfs_file(const std::string& file, const Args& args, const bench::RunCon
                   bench::JsonLines& out) {
   const FileGraph f = load_file_graph(file);
   DeviceBuffer<bench::ValidationCounts> counts(1);
-  const std::vector<int64_t> roots = bench::pick_roots(f.g, args.balance_roots, 7);
+  const std::vector<int64_t> roots = gql::draw_search_roots(f.g, args.balance_roots, 7);
   return run_schedules(f.g, file, roots, args.balance_roots, f.edge_count, counts, context, out);
 }
 
@@ -235,7 +235,7 @@ bool run_deep_file(const std::string& file, const Args& args, const bench::RunCo
                    bench::JsonLines& out) {
   const FileGraph f = load_file_graph(file);
   DeviceBuffer<bench::ValidationCounts> counts(1);
-  const std::vector<int64_t> roots = bench::pick_roots(f.g, args.deep_roots, 11);
+  const std::vector<int64_t> roots = gql::draw_search_roots(f.g, args.deep_roots, 11);
   bool valid = true;
   for (const int batch : {1, 16}) {
     gpu::BfsSchedule schedule;
@@ -276,7 +276,7 @@ bool run_bfs_scale(int scale, const Args& args, const bench::RunContext& context
   std::printf("%s: n=%lld input edges=%lld stored=%lld (built in %.1f s, uploaded in %.2f s)\n", graph.c_str(),
               static_cast<long long>(g.n_rows()), input_edges, static_cast<long long>(g.nvals()), build_seconds,
               upload_seconds);
-  const std::vector<int64_t> roots = bench::pick_roots(g, args.roots, 2 + static_cast<uint64_t>(scale));
+  const std::vector<int64_t> roots = gql::draw_search_roots(g, args.roots, 2 + static_cast<uint64_t>(scale));
   search_and_validate(bfs, roots.front(), device_edge_count, counts);  // warm-up
   std::vector<SearchResult> results;
   bool valid = true;
@@ -325,7 +325,7 @@ bool run_sssp(const std::string& spec, const Args& args, const bench::RunContext
   std::vector<int64_t> sources;
   {
     const Csr<bool> pattern = convert<bool>(g);
-    sources = bench::pick_roots(pattern, args.sssp_sources, 99);
+    sources = gql::draw_search_roots(pattern, args.sssp_sources, 99);
   }
   paths.run(sources.front(), 0.0f);  // warm-up
   delta_paths.run(sources.front(), 0.0f);

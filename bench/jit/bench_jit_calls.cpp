@@ -1,6 +1,6 @@
-// bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--apsp-n 8192] [--lu-n 16384] [--runs 7]
-// [--json FILE]: the stdlib's CUDA kernels called as a C++ program calls them through the JIT, the
-// input loaded and put on the device once. One record per measurement (workload "jit-call").
+// bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--apsp-n 8192] [--apsp-host-n 0]
+// [--lu-n 16384] [--lu-host 0|1] [--runs 7] [--json FILE]: the stdlib's CUDA kernels called as a C++
+// program calls them through the JIT, the input loaded and put on the device once. One record per measurement (workload "jit-call").
 //   bfs  std/bfs.gql on kron:SCALE symmetrized, graph and result on the device, `roots` searches from
 //        Graph500's roots (random vertices with an edge other than a self-loop); each result checked
 //        on the host by Graph500's rules; TEPS as Graph500 counts them (input edges of the traversed
@@ -9,8 +9,9 @@
 //   fof  std/fof.gql on kron:SCALE: graph and result on the device, and host in and out; median time.
 //   apsp std/apsp.gql on a random digraph of n vertices (16 arcs per vertex, weights 1..100) as a
 //        distance matrix, matrix and result on the device; rows of 8 sources checked against Dijkstra.
+//        With --apsp-host-n, also at that n with the matrix in host memory and the result brought there.
 //   lu   std/lu.gql lu_factor on a random n x n matrix of [-1, 1], matrix and factors on the device;
-//        rows of P A - L U checked on the host. (0 leaves a case out.)
+//        rows of P A - L U checked on the host; with --lu-host, also host in and out. (0 leaves a case out.)
 #include <omp.h>
 
 #include <algorithm>
@@ -30,7 +31,7 @@
 
 #include "bench_args.hpp"
 #include "bench_record.hpp"
-#include "graph500_roots.hpp"
+#include "gql/search_roots.hpp"
 #include "host_context.hpp"
 
 namespace {
@@ -141,13 +142,15 @@ double sampled_lu_residual(const gql::Matrix<double>& A, const gql::Matrix<doubl
 int main(int argc, char** argv) try {
   using namespace gql::bench;
   Args args(argc, argv,
-            "usage: bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--apsp-n 8192] [--lu-n 16384] "
-            "[--runs 7] [--json FILE]");
+            "usage: bench_jit_calls [--bfs-scale 22] [--roots 64] [--fof-scale 16] [--apsp-n 8192] [--apsp-host-n 0] "
+            "[--lu-n 16384] [--lu-host 0|1] [--runs 7] [--json FILE]");
   const int bfs_scale = static_cast<int>(args.integer("bfs-scale", 22));
   const int roots_wanted = static_cast<int>(args.integer("roots", 64));
   const int fof_scale = static_cast<int>(args.integer("fof-scale", 16));
   const int64_t apsp_n = args.integer("apsp-n", 8192);
+  const int64_t apsp_host_n = args.integer("apsp-host-n", 0);
   const int64_t lu_n = args.integer("lu-n", 16384);
+  const bool lu_host = args.integer("lu-host", 0) != 0;
   const int runs = static_cast<int>(args.integer("runs", 7));
   JsonLines out(args.text("json", ""));
   args.check_all_used();
@@ -171,7 +174,7 @@ int main(int argc, char** argv) try {
     const gql::Csr<bool> G = gql::read_graph<bool>(graph, symmetric);
     const gql::DeviceCsr<bool> dG = gql::to_device(G, stream);
     stream.synchronize();
-    const std::vector<int64_t> roots = pick_roots(G, roots_wanted, 2);
+    const std::vector<int64_t> roots = gql::draw_search_roots(G, roots_wanted, 2);
     (void)bfs(dG, static_cast<int32_t>(roots.at(0)));  // loads the kernel and sets the search up on the graph
     // Two orders of the same 64 timed searches: back to back, each result kept on the device and
     // validated after the last (the device stays busy, as between a program's searches), and each
@@ -274,6 +277,32 @@ int main(int argc, char** argv) try {
     if (wrong != 0) return 1;
   }
 
+  // ---- apsp: matrix in host memory, result brought there (a call's upload, closure and download) ----
+  if (apsp_host_n > 0) {
+    auto apsp = compiler.compile_file(GQL_STDLIB_DIR "/apsp.gql").kernel("apsp")
+                    .bind<gql::Matrix<float>(const gql::Matrix<float>&)>();
+    const DistanceInput in = random_distances(apsp_host_n, 16, 5);
+    gql::Matrix<float> closed = apsp(in.matrix);  // loads the kernel
+    std::vector<double> times;
+    for (int r = 0; r < 3; ++r) times.push_back(seconds([&] { closed = apsp(in.matrix); }));
+    int64_t wrong = 0;
+    for (int s = 0; s < 8; ++s) {
+      const int64_t source = s * (apsp_host_n / 8);
+      const std::vector<float> expected = dijkstra(in, source);
+      for (int64_t j = 0; j < apsp_host_n; ++j) wrong += closed(source, j) != expected[static_cast<size_t>(j)];
+    }
+    std::printf("apsp n=%lld: median %.1f ms with matrix and result in host memory; 8 rows against Dijkstra: %s\n",
+                static_cast<long long>(apsp_host_n), summarize(times).median * 1e3, wrong == 0 ? "equal" : "DIFFER");
+    Record r = record();
+    r.text("case", "std/apsp.gql apsp")
+        .number("n", static_cast<double>(apsp_host_n))
+        .text("variant", "matrix and result in host memory")
+        .number("median_s", summarize(times).median)
+        .boolean("valid", wrong == 0);
+    out.write(stamp_host(r, context));
+    if (wrong != 0) return 1;
+  }
+
   // ---- lu: matrix and factors on the device ----
   if (lu_n > 0) {
     using Factors = std::tuple<gql::DeviceMatrix<double>, gql::DeviceVector<int32_t>>;
@@ -311,6 +340,31 @@ int main(int argc, char** argv) try {
         .boolean("valid", valid);
     out.write(stamp_host(r, context));
     if (!valid) return 1;
+    if (lu_host) {
+      // The same matrix from host memory, the factors brought there.
+      using HostFactors = std::tuple<gql::Matrix<double>, gql::Vector<int32_t>>;
+      auto lu_on_host = compiler.compile_file(GQL_STDLIB_DIR "/lu.gql").kernel("lu_factor")
+                            .bind<HostFactors(const gql::Matrix<double>&)>();
+      HostFactors host_factors = lu_on_host(A);
+      std::vector<double> host_times;
+      for (int run = 0; run < 3; ++run) host_times.push_back(seconds([&] { host_factors = lu_on_host(A); }));
+      const gql::Vector<int32_t>& host_pivots = std::get<1>(host_factors);
+      const std::vector<int32_t> host_rows(host_pivots.values().begin(), host_pivots.values().end());
+      const double host_residual =
+          sampled_lu_residual(A, std::get<0>(host_factors), host_rows, {0, lu_n / 3, lu_n / 2, lu_n - 1});
+      const double host_median = summarize(host_times).median;
+      std::printf("lu n=%lld: median %.1f ms with matrix and factors in host memory; sampled residual %.2e\n",
+                  static_cast<long long>(lu_n), host_median * 1e3, host_residual);
+      Record h = record();
+      h.text("case", "std/lu.gql lu_factor")
+          .number("n", static_cast<double>(lu_n))
+          .text("variant", "matrix and factors in host memory")
+          .number("median_s", host_median)
+          .number("sampled_residual", host_residual)
+          .boolean("valid", host_residual < 1e-10);
+      out.write(stamp_host(h, context));
+      if (!(host_residual < 1e-10)) return 1;
+    }
   }
   return 0;
 } catch (const gql::Error& e) {

@@ -1,6 +1,7 @@
 """PyTorch's LU factorization (torch.linalg.lu_factor, cuSOLVER's getrf) of a random n x n fp64 matrix
-with entries in [-1, 1] on the device, the peer of the stdlib's lu_factor through the JIT with the
-matrix and factors on the device. Prints one JSON line (median of 3 after a warm-up).
+with entries in [-1, 1], the peer of the stdlib's lu_factor through the JIT: with the matrix and factors
+on the device, and with them in host memory (the matrix copied in, the factors and pivots copied out,
+as a user with a NumPy array does). Prints one JSON line per variant (median of 3 after a warm-up).
     torch_lu.py N MACHINE COMMIT
 """
 import json
@@ -23,9 +24,21 @@ def main():
         lu, pivots = torch.linalg.lu_factor(a)
         torch.cuda.synchronize()
         times.append(time.perf_counter() - start)
+    report(n, "matrix and factors on the device", times, machine, commit)
+    host = a.cpu().numpy()
+    times = []
+    for _ in range(4):
+        start = time.perf_counter()
+        lu, pivots = torch.linalg.lu_factor(torch.from_numpy(host).cuda())
+        lu_host, pivots_host = lu.cpu().numpy(), pivots.cpu().numpy()
+        times.append(time.perf_counter() - start)
+    report(n, "matrix and factors in host memory", times[1:], machine, commit)
+
+
+def report(n, variant, times, machine, commit):
     seconds = sorted(times)[len(times) // 2]
     print(json.dumps({"workload": "peer", "case": "torch.linalg.lu_factor (cuSOLVER getrf)", "n": n,
-                      "variant": "matrix and factors on the device", "time_s": seconds,
+                      "variant": variant, "time_s": seconds,
                       "tflops": 2.0 / 3.0 * n ** 3 / seconds / 1e12, "machine": machine, "commit": commit,
                       "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
 

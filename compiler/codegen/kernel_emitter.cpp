@@ -355,6 +355,7 @@ class KernelEmitter {
              ", " + direction + ", &stats);\n";
     }
     out += pad + "  ctx.work().edges += stats.edges_examined;\n";
+    out += pad + "  ctx.work().searched_edges += stats.searched_edges;\n";
     out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels (" + traversal_schedule_text(o) +
            "), \") + std::to_string(stats.levels) + " +
            "\" levels (\" + std::to_string(stats.pull_steps) + \" pulled), \" + std::to_string(stats.edges_examined) + " +
@@ -495,18 +496,21 @@ std::string param_kind(const Type& t) {
   }
 }
 
-// main(): one KernelEntry per kernel; its run function loads each argument and calls the kernel.
+// main(): one KernelEntry per kernel; its run function loads each argument once (a CUDA program
+// then starts the device and uploads them) and calls the kernel once per run.
 }  // namespace
 
 std::string emit_main(const ir::Module& module) {
+  const bool cuda = module.target == ir::Target::cuda;
   std::string out = "int main(int argc, char** argv) {\n  const gql::KernelEntry kernels[] = {\n";
   for (const ir::Kernel& k : module.kernels) {
-    std::string params, loads, args;
+    std::string params, loads, uploads, args;
     std::string first_graph;  // vertex arguments are checked against its number of rows
     for (int id : k.parameters) {
       const ir::Variable& v = k.variables.at(static_cast<size_t>(id));
       params += "{\"" + v.name + "\", " + param_kind(v.type) + ", \"" + std::string(to_string(v.type.element)) + "\"}, ";
       const std::string e = cpp_scalar_type(v.type.element);
+      const std::string a = "a_" + v.name;
       std::string load;
       switch (v.type.kind) {
         case TypeKind::graph: load = "inv.graph<" + e + ">(\"" + v.name + "\")"; break;
@@ -514,21 +518,35 @@ std::string emit_main(const ir::Module& module) {
         case TypeKind::vector: load = "inv.vector<" + e + ">(\"" + v.name + "\")"; break;
         default:
           load = v.type.element == Scalar::vertex
-                     ? e + "(inv.vertex(\"" + v.name + "\", " + (first_graph.empty() ? "-1" : "gql::rows(" + first_graph + ")") + "))"
-                     : "inv.scalar<" + e + ">(\"" + v.name + "\")";
+                     ? "inv.vertices(\"" + v.name + "\"" + (first_graph.empty() ? "" : ", " + first_graph) + ")"
+                     : "inv.scalars<" + e + ">(\"" + v.name + "\")";
       }
-      loads += "        auto a_" + v.name + " = " + load + ";\n";
-      if (v.type.is_two_dimensional() && first_graph.empty()) first_graph = "a_" + v.name;
-      args += "a_" + v.name + ", ";
+      loads += "        " + std::string(v.type.is_scalar() ? "const auto " : "auto ") + a + " = " + load + ";\n";
+      if (v.type.is_two_dimensional() && first_graph.empty()) first_graph = a;
+      if (v.type.is_scalar()) {
+        args += e + "(" + a + "[run.value_index()]), ";
+      } else if (cuda) {
+        uploads += "        auto r_" + v.name + " = inv.once(gql::Phase::upload, [&] { return gql::gpu::uploaded(" + a + "); });\n";
+        args += "r_" + v.name + ", ";
+      } else {
+        args += a + ", ";
+      }
     }
-    out += "    {\"" + k.name + "\", {" + params + "}, \"" + (k.results.size() == 1 ? to_string(k.results[0]) : to_string(Type::tuple(k.results))) +
-           "\",\n     [](gql::Invocation& inv) {\n" + loads +
-           "        inv.run([&](gql::KernelContext& ctx) { return gqlgen::" + k.name + "(" + args + "ctx); });\n" +
-           "      }},\n";
+    std::string body;
+    if (cuda) {
+      // The device starts after the inputs are loaded; the arguments go up once, before the runs.
+      body = "        inv.once(gql::Phase::device_start, gql::start_device);\n" + uploads;
+      body += "        inv.run([&](gql::Run& run) {\n"
+              "          return gql::gpu::compute_then_download(run, [&](gql::KernelContext& ctx) { return gqlgen::resident::" +
+              k.name + "(" + args + "ctx); });\n        });\n";
+    } else {
+      body = "        inv.run([&](gql::Run& run) { return gqlgen::" + k.name + "(" + args + "run.context()); });\n";
+    }
+    out += "    {\"" + k.name + "\", {" + params + "}, \"" +
+           (k.results.size() == 1 ? to_string(k.results[0]) : to_string(Type::tuple(k.results))) +
+           "\",\n     [](gql::Invocation& inv) {\n" + loads + body + "      }},\n";
   }
-  // A CUDA program starts the device after loading its inputs, apart from the kernel's time.
-  out += std::string("  };\n  return gql::run_program(argc, argv, kernels") +
-         (module.target == ir::Target::cuda ? ", gql::start_device" : "") + ");\n}\n";
+  out += "  };\n  return gql::run_program(argc, argv, kernels);\n}\n";
   return out;
 }
 
@@ -586,7 +604,8 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   out += "#include <cstdint>\n#include <optional>\n#include <tuple>\n#include <type_traits>\n#include <utility>\n#include <vector>\n\n";
   out += "#include <" + dialect.ops_header + ">\n#include <gql/scalar_ops.hpp>\n";
   if (has_recognized_traversal(module)) out += "#include <" + dialect.traversal_header + ">\n";
-  if (with_main) out += "#include <gql/program.hpp>\n";
+  if (with_main)
+    out += module.target == ir::Target::cuda ? "#include <gql/device/program_run.hpp>\n" : "#include <gql/program.hpp>\n";
   out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += emit_semiring_policy(s) + "\n";

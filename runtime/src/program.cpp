@@ -22,7 +22,44 @@ namespace {
 
 // The options every program takes besides its kernel's parameters.
 const char* const program_options[] = {"stats", "explain", "out", "symmetrize", "drop-self-loops", "duplicates",
-                                       "threads"};
+                                       "threads", "repeat"};
+
+// The most runs one command line may ask for (a list's values times --repeat).
+constexpr int64_t max_runs = 1'000'000;
+
+// `random:COUNT[:SEED]` of a vertex parameter: the count and the seed (1 when not given); nothing when
+// `text` is not a draw. Error(usage) for a malformed draw.
+std::optional<std::pair<int64_t, uint64_t>> parse_draw(const std::string& name, const std::string& text) {
+  if (text.rfind("random:", 0) != 0) return std::nullopt;
+  const std::string rest = text.substr(7);
+  const size_t colon = rest.find(':');
+  const auto bad = [&] {
+    return Error(ErrorKind::usage, "--" + name + " '" + text + "': expected random:COUNT[:SEED], COUNT from 1 to " +
+                                       std::to_string(max_runs));
+  };
+  int64_t count = 0;
+  uint64_t seed = 1;
+  const std::string count_text = rest.substr(0, colon);
+  auto r = std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
+  if (r.ec != std::errc() || r.ptr != count_text.data() + count_text.size() || count < 1 || count > max_runs) throw bad();
+  if (colon != std::string::npos) {
+    const std::string seed_text = rest.substr(colon + 1);
+    r = std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), seed);
+    if (r.ec != std::errc() || r.ptr != seed_text.data() + seed_text.size() || seed_text.empty()) throw bad();
+  }
+  return std::pair{count, seed};
+}
+
+// How many values a scalar or vertex parameter's argument holds (a list's items, a draw's count).
+int64_t value_count(const ParamSpec& p, const std::string& text) {
+  if (const auto draw = parse_draw(p.name, text)) {
+    if (p.kind != ParamKind::vertex)
+      throw Error(ErrorKind::usage, "--" + p.name + " '" + text + "': random: draws vertices, and --" + p.name +
+                                        " is a " + p.element_type);
+    return draw->first;
+  }
+  return static_cast<int64_t>(program_detail::split_list(text).size());
+}
 
 // Edit distance between a and b, letters compared without case (so --g finds --G).
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -73,14 +110,14 @@ std::string param_hint(const ParamSpec& p) {
       return "FILE|kron:SCALE|urand:SCALE|grid:RxC  (graph<" + p.element_type + ">)";
     case ParamKind::matrix: return "FILE|kron:SCALE|...  (matrix<" + p.element_type + ">, densified)";
     case ParamKind::vector: return "FILE  (vector<" + p.element_type + ">)";
-    case ParamKind::scalar: return "VALUE  (" + p.element_type + ")";
-    case ParamKind::vertex: return "ID  (vertex, 0-based)";
+    case ParamKind::scalar: return "VALUE[,VALUE...]  (" + p.element_type + "; a list runs the kernel once per value)";
+    case ParamKind::vertex: return "ID[,ID...]|random:COUNT[:SEED]  (vertex, 0-based; one run per vertex)";
   }
   return "";
 }
 
 void print_usage(std::ostream& os, const char* program, std::span<const KernelEntry> kernels) {
-  os << "usage: " << program << " KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N]\n"
+  os << "usage: " << program << " KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N] [--repeat N]\n"
      << "       [--symmetrize] [--drop-self-loops] [--duplicates first|sum|min|max|error]\n"
      << "kernels:\n";
   for (const auto& k : kernels) {
@@ -90,10 +127,12 @@ void print_usage(std::ostream& os, const char* program, std::span<const KernelEn
     for (const auto& p : k.params) os << "      --" << p.name << ' ' << param_hint(p) << '\n';
   }
   os << "options:\n"
-        "  --out FILE    write the result (Matrix Market; a scalar as one line; a tuple as FILE.0, FILE.1, ...)\n"
-        "  --stats       print time, rates, result size and peak memory\n"
+        "  --out FILE    write the result (Matrix Market; a scalar as one line; a tuple as FILE.0, FILE.1, ...);\n"
+        "                with several runs FILE holds {run}, replaced by each run's number\n"
+        "  --stats       print the time of each phase, rates, result size and peak memory\n"
         "  --explain     print the plan chosen for each operation\n"
         "  --threads N   number of CPU threads (default: all)\n"
+        "  --repeat N    run the kernel N times per value (inputs loaded once)\n"
         "input policies (every graph and matrix argument, files and generators alike):\n"
         "  --symmetrize        make each graph undirected (A union A^T)\n"
         "  --drop-self-loops   remove every entry (i, i)\n"
@@ -127,40 +166,175 @@ const std::string& Invocation::raw(const std::string& name) const {
   return it->second;
 }
 
-int64_t Invocation::vertex(const std::string& name, int64_t n_vertices) const {
-  const auto id = program_detail::parse_scalar<int64_t>(name, raw(name));
-  const int64_t limit = n_vertices < 0 ? max_vertices - 1 : n_vertices;
-  if (id < 0 || id >= limit)
-    throw Error(ErrorKind::usage, "--" + name + " " + std::to_string(id) + " is not a vertex id (ids are 0.." +
-                                      std::to_string(limit - 1) + ")");
-  return id;
+void Invocation::add_phase(Phase p, std::chrono::steady_clock::time_point begin) {
+  once_seconds_[p] += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 }
+
+RunValues<int64_t> Invocation::vertex_values(const std::string& name, int64_t n_vertices,
+                                             const std::function<std::vector<int64_t>(int64_t, uint64_t)>* draw) {
+  const std::string& text = raw(name);
+  std::vector<int64_t> ids;
+  std::vector<std::string> texts;
+  if (const auto wanted = parse_draw(name, text)) {
+    if (!draw)
+      throw Error(ErrorKind::usage, "--" + name + " '" + text + "': random: draws the vertices of a graph parameter, "
+                                    "and kernel '" + kernel_ + "' has none before it");
+    ids = (*draw)(wanted->first, wanted->second);
+    for (int64_t id : ids) texts.push_back(std::to_string(id));
+  } else {
+    texts = program_detail::split_list(text);
+    const int64_t limit = n_vertices < 0 ? max_vertices - 1 : n_vertices;
+    for (const std::string& item : texts) {
+      const auto id = program_detail::parse_scalar<int64_t>(name, item);
+      if (id < 0 || id >= limit)
+        throw Error(ErrorKind::usage, "--" + name + " " + std::to_string(id) + " is not a vertex id (ids are 0.." +
+                                          std::to_string(limit - 1) + ")");
+      ids.push_back(id);
+    }
+  }
+  note_values(name, std::move(texts));
+  return RunValues<int64_t>(std::move(ids));
+}
+
+void Invocation::note_values(const std::string& name, std::vector<std::string> texts) {
+  if (texts.size() > 1) listed_[name] = std::move(texts);
+}
+
+std::string Invocation::run_values_text(size_t value_index) const {
+  std::string out;
+  for (const auto& [name, texts] : listed_) out += (out.empty() ? "--" : " --") + name + " " + texts[value_index];
+  return out;
+}
+
+std::string Invocation::out_path_of(int64_t run) const {
+  std::string path = out_path_;
+  const size_t at = path.find("{run}");
+  if (at != std::string::npos) path.replace(at, 5, std::to_string(run + 1));
+  return path;
+}
+
+namespace {
+
+// "1.23 G products/s, 4.5 GTEPS": the rates of the work counted, per second of compute.
+std::string rates_text(const WorkCounts& w, double seconds) {
+  const double t = seconds > 0 ? seconds : 1e-9;
+  std::string out;
+  const auto add = [&](int64_t count, const char* unit) {
+    if (count > 0) out += (out.empty() ? "" : ", ") + human_rate(count / t) + unit;
+  };
+  add(w.products, "products/s");
+  add(w.edges, "edges/s");
+  add(w.searched_edges, "TEPS");
+  add(w.updates, "updates/s");
+  return out;
+}
+
+double median_of(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  const size_t n = xs.size();
+  return n % 2 == 1 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+
+}  // namespace
 
 void Invocation::print_summary(int64_t result_size) const {
   std::cout << kernel_ << ": " << result_size << " entries (--out FILE writes them, --stats times the run)\n";
 }
 
-void Invocation::print_stats(int64_t result_size) const {
-  if (context_.explaining()) {
-    std::cout << "plan:\n";
-    for (const auto& line : context_.plan()) std::cout << "  " << line << '\n';
+void Invocation::print_header() const {
+  if (!stats_) return;
+  std::cout << "kernel:  " << kernel_ << '\n';
+  const auto phase = [&](Phase p, const char* line) {
+    if (const auto it = once_seconds_.find(p); it != once_seconds_.end()) std::printf(line, it->second);
+  };
+  phase(Phase::load, "load:    %.6f s\n");
+  phase(Phase::device_start, "device start: %.6f s (before the kernel's time)\n");
+  phase(Phase::upload, "upload:  %.6f s\n");
+  std::fflush(stdout);
+}
+
+void Invocation::print_run(int64_t run, const RunRecord& record) const {
+  const double download = std::max(record.download_seconds, 0.0);
+  std::printf("run %lld/%lld%s%s: time %.6f s (compute %.6f s", static_cast<long long>(run + 1),
+              static_cast<long long>(runs_.runs()), record.values.empty() ? "" : " ", record.values.c_str(),
+              record.compute_seconds + download, record.compute_seconds);
+  if (record.download_seconds >= 0) std::printf(", download %.6f s", record.download_seconds);
+  const std::string rates = rates_text(record.work, record.compute_seconds);
+  std::printf(")%s%s\n", rates.empty() ? "" : ", ", rates.c_str());
+  std::fflush(stdout);
+}
+
+void Invocation::print_stats(int64_t result_size, std::span<const std::string> plan) const {
+  if (explain_) {
+    std::cout << (runs_.runs() > 1 ? "plan (run 1):\n" : "plan:\n");
+    for (const auto& line : plan) std::cout << "  " << line << '\n';
   }
   if (!stats_) return;
-  const auto& w = context_.work();
-  std::cout << "kernel:  " << kernel_ << '\n';
-  if (device_start_seconds_ >= 0) std::printf("device start: %.6f s (before the kernel's time)\n", device_start_seconds_);
-  std::printf("time:    %.6f s\n", seconds_);
-  std::fflush(stdout);
-  const double t = seconds_ > 0 ? seconds_ : 1e-9;
-  if (w.products) std::cout << "products: " << w.products << " (" << human_rate(w.products / t) << "products/s)\n";
-  if (w.edges) std::cout << "edges:   " << w.edges << " (" << human_rate(w.edges / t) << "edges/s)\n";
-  if (w.updates) std::cout << "updates: " << w.updates << " (" << human_rate(w.updates / t) << "updates/s)\n";
-  std::cout << "result:  " << result_size << " entries\n";
+  const auto it = once_seconds_.find(Phase::upload);
+  const double upload = it == once_seconds_.end() ? 0.0 : it->second;
+  const bool downloads = !records_.empty() && records_.front().download_seconds >= 0;
+  if (records_.size() == 1) {
+    const RunRecord& r = records_.front();
+    std::printf("compute: %.6f s\n", r.compute_seconds);
+    if (downloads) std::printf("download: %.6f s\n", r.download_seconds);
+    std::printf("time:    %.6f s\n", upload + r.compute_seconds + std::max(r.download_seconds, 0.0));
+    const WorkCounts& w = r.work;
+    const double t = r.compute_seconds > 0 ? r.compute_seconds : 1e-9;
+    if (w.products) std::cout << "products: " << w.products << " (" << human_rate(w.products / t) << "products/s)\n";
+    if (w.edges) std::cout << "edges:   " << w.edges << " (" << human_rate(w.edges / t) << "edges/s)\n";
+    if (w.searched_edges)
+      std::cout << "searched edges: " << w.searched_edges << " (" << human_rate(w.searched_edges / t) << "TEPS)\n";
+    if (w.updates) std::cout << "updates: " << w.updates << " (" << human_rate(w.updates / t) << "updates/s)\n";
+  } else {
+    std::vector<double> times, computes, downloads_s;
+    for (const RunRecord& r : records_) {
+      times.push_back(r.compute_seconds + std::max(r.download_seconds, 0.0));
+      computes.push_back(r.compute_seconds);
+      downloads_s.push_back(std::max(r.download_seconds, 0.0));
+    }
+    std::printf("runs:    %lld (%lld values, --repeat %lld)\n", static_cast<long long>(runs_.runs()),
+                static_cast<long long>(runs_.values), static_cast<long long>(runs_.repeat));
+    std::printf("median time: %.6f s (compute %.6f s", median_of(times), median_of(computes));
+    if (downloads) std::printf(", download %.6f s", median_of(downloads_s));
+    std::printf("; min %.6f s, max %.6f s)\n", *std::min_element(times.begin(), times.end()),
+                *std::max_element(times.begin(), times.end()));
+    // The harmonic mean of each run's rate (Graph500's summary of TEPS): runs over the sum of the
+    // seconds each unit of work took, over the runs that did such work.
+    const auto harmonic = [&](int64_t WorkCounts::*count, const char* label, const char* unit) {
+      double inverse = 0;
+      int64_t n = 0, total = 0;
+      for (const RunRecord& r : records_) {
+        const int64_t c = r.work.*count;
+        if (c <= 0) continue;
+        inverse += std::max(r.compute_seconds, 1e-9) / static_cast<double>(c);
+        total += c;
+        ++n;
+      }
+      if (n > 0)
+        std::cout << label << total << " in all; harmonic mean " << human_rate(static_cast<double>(n) / inverse)
+                  << unit << " of compute over " << n << " runs\n";
+    };
+    harmonic(&WorkCounts::products, "products: ", "products/s");
+    harmonic(&WorkCounts::edges, "edges:   ", "edges/s");
+    harmonic(&WorkCounts::searched_edges, "searched edges: ", "TEPS");
+    harmonic(&WorkCounts::updates, "updates: ", "updates/s");
+  }
+  if (!out_path_.empty()) std::printf("write:   %.6f s\n", write_seconds_);
+  std::cout << "result:  " << result_size << " entries" << (records_.size() > 1 ? " (the last run)" : "") << '\n';
   std::cout << "peak memory: " << peak_memory_bytes() / (1024 * 1024) << " MiB\n";
   std::cout << "threads: " << omp_get_max_threads() << '\n';
 }
 
 namespace program_detail {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  size_t begin = 0;
+  for (size_t comma; (comma = text.find(',', begin)) != std::string::npos; begin = comma + 1)
+    items.push_back(text.substr(begin, comma - begin));
+  items.push_back(text.substr(begin));
+  return items;
+}
 
 template <class T>
 T parse_scalar(const std::string& name, const std::string& text) {
@@ -231,7 +405,7 @@ GQL_INSTANTIATE_SCALAR(double)
 
 }  // namespace program_detail
 
-int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, void (*start_device)()) {
+int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
   const char* program = argc > 0 ? argv[0] : "prog";
   auto usage_error = [&](const std::string& message) {
     std::cerr << program << ": " << message << '\n';
@@ -257,6 +431,7 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
   std::string out_path;
   bool stats = false, explain = false;
   ReadOptions read;
+  RunCount runs;
   std::vector<std::string> option_names(std::begin(program_options), std::end(program_options));
   for (const auto& p : kernel->params) option_names.push_back(p.name);
   for (int a = 2; a < argc; ++a) {
@@ -302,6 +477,11 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
           threads > max_threads)
         return usage_error("--threads needs a whole number from 1 to " + std::to_string(max_threads));
       omp_set_num_threads(threads);
+    } else if (arg == "--repeat") {
+      const char* v = next();
+      if (!v || std::from_chars(v, v + std::string_view(v).size(), runs.repeat).ec != std::errc() || runs.repeat < 1 ||
+          runs.repeat > max_runs)
+        return usage_error("--repeat needs a whole number from 1 to " + std::to_string(max_runs));
     } else if (arg.rfind("--", 0) == 0) {
       const std::string name = arg.substr(2);
       bool known = false;
@@ -318,9 +498,30 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, voi
   }
   for (const auto& p : kernel->params)
     if (!values.count(p.name)) return usage_error("missing argument --" + p.name);
+  // Every list parameter has the same number of values; the others have one, shared by every run.
+  std::string listed;
+  for (const auto& p : kernel->params) {
+    if (p.kind != ParamKind::scalar && p.kind != ParamKind::vertex) continue;
+    int64_t count = 1;
+    try {
+      count = value_count(p, values.at(p.name));
+    } catch (const Error& e) {
+      return usage_error(e.reason());
+    }
+    if (count == 1) continue;
+    if (runs.values > 1 && count != runs.values)
+      return usage_error("--" + p.name + " has " + std::to_string(count) + " values and --" + listed + " has " +
+                         std::to_string(runs.values) + ": lists run side by side and need the same length");
+    runs.values = count;
+    listed = p.name;
+  }
+  if (runs.runs() > max_runs) return usage_error("more than " + std::to_string(max_runs) + " runs asked for");
+  if (runs.runs() > 1 && !out_path.empty() && out_path.find("{run}") == std::string::npos)
+    return usage_error("--out " + out_path + ": " + std::to_string(runs.runs()) +
+                       " runs write a result each; put {run} in the file name for the run's number (e.g. levels-{run}.mtx)");
 
   try {
-    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read, start_device);
+    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read, runs);
     kernel->run(invocation);
     return 0;
   } catch (const Error& e) {

@@ -17,6 +17,7 @@ namespace gql {
 struct WorkCounts {
   int64_t products = 0;  // scalar con applications (the SpGEMM community's measure)
   int64_t edges = 0;     // edges traversed (traversals)
+  int64_t searched_edges = 0;  // BFS: the searched component's input edges, Graph500's count for TEPS
   int64_t updates = 0;   // dense semiring updates (closures, LU)
 };
 

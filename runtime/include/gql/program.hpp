@@ -1,17 +1,19 @@
 // The command line of programs that gqlc builds ahead of time:
 //
-//   prog KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N]
+//   prog KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N] [--repeat N]
 //        [--symmetrize] [--drop-self-loops] [--duplicates first|sum|min|max|error]
 //
 // Generated code describes each kernel (name, typed parameters, a run function) and calls
-// gql::run_program; this file owns argument checking, loading inputs, timing, --stats, --explain,
-// the progress line and writing the result. Wrong arguments print a usage message and exit 2.
+// gql::run_program; this file owns argument checking, loading inputs, the runs (one per value of a
+// list parameter, times --repeat), timing by phase, --stats, --explain, the progress line and
+// writing the results. Wrong arguments print a usage message and exit 2.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +25,7 @@
 #include "gql/io.hpp"
 #include "gql/kernel_context.hpp"
 #include "gql/progress_line.hpp"
+#include "gql/search_roots.hpp"
 
 namespace gql {
 
@@ -34,71 +37,125 @@ struct ParamSpec {
   std::string element_type;  // as the language spells it: "bool", "u64", "f32", ...
 };
 
-// One call of a kernel from the command line: the parsed arguments and the output options.
+// The phases of a program that --stats reports apart. Inputs are loaded (and, on a GPU, uploaded)
+// once; the kernel's compute and the result's download and writing happen once per run.
+enum class Phase { load, device_start, upload, compute, download, write };
+
+// Each run's value of a scalar parameter: one value for every run, or one per value of a list
+// (`--src 0,17,4242`, `--src random:64`), indexed by Run::value_index().
+template <class T>
+class RunValues {
+ public:
+  explicit RunValues(std::vector<T> values) : values_(std::move(values)) {}
+  const T& operator[](size_t value_index) const { return values_[values_.size() == 1 ? 0 : value_index]; }
+  size_t size() const noexcept { return values_.size(); }
+
+ private:
+  std::vector<T> values_;
+};
+
+// One run of the kernel: which run it is, the context it fills, and (CUDA programs) where its compute
+// ends and the result's download begins.
+class Run {
+ public:
+  Run(size_t value_index, KernelContext& context) : value_index_(value_index), context_(context) {}
+  size_t value_index() const noexcept { return value_index_; }
+  KernelContext& context() noexcept { return context_; }
+  // The compute is done (the device synchronized); what follows is the download.
+  void computed() { computed_at_ = std::chrono::steady_clock::now(); }
+  const std::optional<std::chrono::steady_clock::time_point>& computed_at() const noexcept { return computed_at_; }
+
+ private:
+  size_t value_index_;
+  KernelContext& context_;
+  std::optional<std::chrono::steady_clock::time_point> computed_at_;
+};
+
+// What --stats reports of one run.
+struct RunRecord {
+  std::string values;  // the list parameters' values of this run, as "--src 17"
+  double compute_seconds = 0;
+  double download_seconds = -1;  // -1: the result was made where it is returned (no download)
+  WorkCounts work;
+};
+
+// How many runs the command line asks for: the length of its value lists, times --repeat.
+struct RunCount {
+  int64_t values = 1;  // each list parameter has this many values (the others one)
+  int64_t repeat = 1;  // --repeat: runs per value
+  int64_t runs() const noexcept { return values * repeat; }
+};
+
+// The calls of a kernel from the command line: the parsed arguments and the output options.
 class Invocation {
  public:
-  // `start_device` (CUDA programs) runs after the inputs are loaded and before the kernel is timed.
-  Invocation(std::string kernel, std::map<std::string, std::string> values, std::string out_path,
-             bool stats, bool explain, ReadOptions read = {}, void (*start_device)() = nullptr)
+  Invocation(std::string kernel, std::map<std::string, std::string> values, std::string out_path, bool stats,
+             bool explain, ReadOptions read = {}, RunCount runs = {})
       : kernel_(std::move(kernel)),
         values_(std::move(values)),
         out_path_(std::move(out_path)),
         stats_(stats),
+        explain_(explain),
         read_(read),
-        start_device_(start_device),
-        context_(explain) {}
+        runs_(runs) {}
 
-  // Inputs, loaded from a file path or a generator spec (gql/io.hpp's rules).
-  template <class T> Csr<T> graph(const std::string& name) const;
-  template <class T> Matrix<T> matrix(const std::string& name) const;
-  template <class T> Vector<T> vector(const std::string& name) const;
-  // A scalar literal of the parameter's type; out-of-range or malformed literals are usage errors.
-  template <class T> T scalar(const std::string& name) const;
-  // A vertex id, checked against the number of vertices of the graph it indexes (n_vertices < 0:
-  // the kernel has no graph parameter, so only the range of a vertex id is checked).
-  int64_t vertex(const std::string& name, int64_t n_vertices) const;
+  // Inputs, loaded from a file path or a generator spec (gql/io.hpp's rules), timed as the load.
+  template <class T> Csr<T> graph(const std::string& name) { return once(Phase::load, [&] { return read_graph<T>(raw(name), read_); }); }
+  template <class T> Matrix<T> matrix(const std::string& name) { return once(Phase::load, [&] { return read_matrix<T>(raw(name), read_); }); }
+  template <class T> Vector<T> vector(const std::string& name) { return once(Phase::load, [&] { return read_vector<T>(raw(name), read_); }); }
+  // A scalar parameter's values: literals of its type (range-checked; malformed ones are usage
+  // errors), one or a comma-separated list.
+  template <class T> RunValues<T> scalars(const std::string& name);
+  // A vertex parameter's values: ids checked against the first graph or matrix parameter (none:
+  // only the range of an id), one, a list, or `random:COUNT[:SEED]`, distinct vertices with an edge
+  // other than a self-loop drawn as Graph500 draws search roots (a graph parameter needed).
+  template <class G> RunValues<int64_t> vertices(const std::string& name, const G& first);
+  RunValues<int64_t> vertices(const std::string& name) { return vertex_values(name, -1, nullptr); }
 
-  KernelContext& context() noexcept { return context_; }
-
-  // Runs the kernel body, timing it (inputs are loaded before, output written after), then writes
-  // the result to --out and prints --stats / --explain. A progress line is shown on a terminal
-  // while the body runs for more than a second.
+  // Runs f once before the runs, timed as phase p (device start, upload); returns what f returns.
   template <class F>
-  void run(F&& body) {
-    auto result = timed(std::forward<F>(body));
-    finish(result);
+  auto once(Phase p, F&& f) {
+    const auto begin = std::chrono::steady_clock::now();
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      add_phase(p, begin);
+    } else {
+      auto result = f();
+      add_phase(p, begin);
+      return result;
+    }
   }
+
+  // Runs the kernel once per run: body(Run&) returns the result, which goes to --out; then prints
+  // --stats and --explain. A progress line is shown on a terminal while the runs last over a second.
+  template <class F>
+  void run(F&& body);
 
  private:
-  template <class F>
-  auto timed(F&& body) {
-    ProgressLine progress(kernel_);
-    if (start_device_) {
-      const auto begin = std::chrono::steady_clock::now();
-      start_device_();
-      device_start_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    }
-    const auto start = std::chrono::steady_clock::now();
-    auto result = body(context_);
-    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
-  }
-
   const std::string& raw(const std::string& name) const;
-  template <class R> void finish(const R& result);
-  void print_stats(int64_t result_size) const;
+  void add_phase(Phase p, std::chrono::steady_clock::time_point begin);
+  RunValues<int64_t> vertex_values(const std::string& name, int64_t n_vertices,
+                                   const std::function<std::vector<int64_t>(int64_t, uint64_t)>* draw);
+  void note_values(const std::string& name, std::vector<std::string> texts);
+  std::string run_values_text(size_t value_index) const;
+  std::string out_path_of(int64_t run) const;
+  void print_header() const;  // the kernel and the phases done once, before the runs
+  void print_run(int64_t run, const RunRecord& record) const;
+  void print_stats(int64_t result_size, std::span<const std::string> plan) const;
   void print_summary(int64_t result_size) const;
-  template <class T> void print_scalar(T x) const;
+  template <class R> int64_t write(const R& result, int64_t run);
 
   std::string kernel_;
   std::map<std::string, std::string> values_;
   std::string out_path_;
   bool stats_;
+  bool explain_;
   ReadOptions read_;  // --symmetrize, --drop-self-loops, --duplicates: applied to every graph input
-  void (*start_device_)();
-  KernelContext context_;
-  double seconds_ = 0;
-  double device_start_seconds_ = -1;  // -1: no device
+  RunCount runs_;
+  std::map<std::string, std::vector<std::string>> listed_;  // list parameters: each value as text
+  std::map<Phase, double> once_seconds_;                     // load, device start, upload
+  std::vector<RunRecord> records_;
+  double write_seconds_ = 0;
 };
 
 struct KernelEntry {
@@ -109,8 +166,8 @@ struct KernelEntry {
 };
 
 // Parses argv, runs the chosen kernel, and returns the process exit status (0 ok, 1 runtime
-// error, 2 usage error). Never throws. CUDA programs pass gql::start_device, timed apart from the kernel.
-int run_program(int argc, char** argv, std::span<const KernelEntry> kernels, void (*start_device)() = nullptr);
+// error, 2 usage error). Never throws.
+int run_program(int argc, char** argv, std::span<const KernelEntry> kernels);
 
 // ---- implementation details of the templates above ---------------------------------------------
 
@@ -138,49 +195,78 @@ int64_t tuple_size(const Tuple& t, std::index_sequence<I...>) {
   return (result_size(std::get<I>(t)) + ... + 0);
 }
 template <class T> struct is_tuple : std::false_type {};
+// The items of a comma-separated list (one item when there is no comma).
+std::vector<std::string> split_list(const std::string& text);
 template <class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
 }  // namespace program_detail
 
 template <class R>
-void Invocation::finish(const R& result) {
+int64_t Invocation::write(const R& result, int64_t run) {
   using namespace program_detail;
-  int64_t size = 0;
+  const auto begin = std::chrono::steady_clock::now();
+  const std::string path = out_path_of(run);
   if constexpr (is_tuple<R>::value) {
     constexpr auto n = std::tuple_size_v<R>;
-    if (!out_path_.empty()) write_tuple(out_path_, result, std::make_index_sequence<n>{});
-    size = tuple_size(result, std::make_index_sequence<n>{});
+    if (!path.empty()) write_tuple(path, result, std::make_index_sequence<n>{});
+    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return tuple_size(result, std::make_index_sequence<n>{});
   } else {
-    if (!out_path_.empty()) write_result(out_path_, result);
-    size = result_size(result);
+    if (!path.empty()) write_result(path, result);
+    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    // Without --out, a scalar result is printed (each run's).
+    if constexpr (std::is_arithmetic_v<R>)
+      if (path.empty()) write_result(std::string("-"), result);
+    return result_size(result);
   }
-  // Without --out, a scalar result is printed; a container is summarized by its size.
-  if (out_path_.empty()) {
-    if constexpr (std::is_arithmetic_v<R>) print_scalar(result);
-    else if (!stats_) print_summary(size);
-  }
-  print_stats(size);
 }
-template <class T>
-void Invocation::print_scalar(T x) const {
-  program_detail::write_result(std::string("-"), x);
+
+template <class F>
+void Invocation::run(F&& body) {
+  ProgressLine progress(kernel_);
+  std::vector<std::string> plan;
+  int64_t size = 0;
+  print_header();
+  for (int64_t r = 0; r < runs_.runs(); ++r) {
+    const auto value_index = static_cast<size_t>(r / runs_.repeat);
+    KernelContext context(explain_ && r == 0);  // runs are independent; the first one's plan is printed
+    Run run(value_index, context);
+    const auto start = std::chrono::steady_clock::now();
+    auto result = body(run);
+    const auto end = std::chrono::steady_clock::now();
+    RunRecord record{run_values_text(value_index), 0, -1, context.work()};
+    const auto computed = run.computed_at().value_or(end);
+    record.compute_seconds = std::chrono::duration<double>(computed - start).count();
+    if (run.computed_at()) record.download_seconds = std::chrono::duration<double>(end - computed).count();
+    if (r == 0) plan.assign(context.plan().begin(), context.plan().end());
+    size = write(result, r);
+    if (stats_ && runs_.runs() > 1) print_run(r, record);
+    records_.push_back(std::move(record));
+  }
+  // Without --out, a container result is summarized by its size (a scalar was printed).
+  if constexpr (!std::is_arithmetic_v<std::decay_t<std::invoke_result_t<F&, Run&>>>)
+    if (out_path_.empty() && !stats_) print_summary(size);
+  print_stats(size, plan);
 }
 
 template <class T>
-Csr<T> Invocation::graph(const std::string& name) const {
-  return read_graph<T>(raw(name), read_);
-}
-template <class T>
-Matrix<T> Invocation::matrix(const std::string& name) const {
-  return read_matrix<T>(raw(name), read_);
-}
-template <class T>
-Vector<T> Invocation::vector(const std::string& name) const {
-  return read_vector<T>(raw(name), read_);
+RunValues<T> Invocation::scalars(const std::string& name) {
+  std::vector<T> values;
+  std::vector<std::string> texts = program_detail::split_list(raw(name));
+  for (const std::string& text : texts) values.push_back(program_detail::parse_scalar<T>(name, text));
+  note_values(name, std::move(texts));
+  return RunValues<T>(std::move(values));
 }
 
-template <class T>
-T Invocation::scalar(const std::string& name) const {
-  return program_detail::parse_scalar<T>(name, raw(name));
+template <class G>
+RunValues<int64_t> Invocation::vertices(const std::string& name, const G& first) {
+  if constexpr (requires { first.col_indices(); }) {
+    const std::function<std::vector<int64_t>(int64_t, uint64_t)> draw = [&](int64_t count, uint64_t seed) {
+      return draw_search_roots(first, count, seed);
+    };
+    return vertex_values(name, rows(first), &draw);
+  } else {
+    return vertex_values(name, rows(first), nullptr);
+  }
 }
 
 }  // namespace gql

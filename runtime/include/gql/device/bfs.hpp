@@ -195,6 +195,7 @@ class DeviceBfs {
       const auto size = static_cast<long long>(counters.next_size);
       const auto edges = static_cast<long long>(counters.next_out_edges);
       const bool pull = chooser.pull(edges, open_edges, size, n_);
+      stats.searched_edges += edges;  // the frontier's out-edges: each reached vertex is in one frontier
       const bool to_queue = schedule_.frontier == FrontierFormat::sparse ||
                             (schedule_.frontier == FrontierFormat::automatic && !pull);
       // Small push steps of a deep search in a batch: past its first batch_levels steps (a shallow
@@ -293,6 +294,7 @@ class DeviceBfs {
       ++stats.levels;
       reached_ += static_cast<int64_t>(batch_host_[static_cast<size_t>(j)].next_size);
       stats.edges_examined += static_cast<int64_t>(entering.next_out_edges);
+      stats.searched_edges += static_cast<int64_t>(entering.next_out_edges);
       open_edges -= static_cast<int64_t>(batch_host_[static_cast<size_t>(j)].next_in_edges);
     }
     counters = batch_host_[static_cast<size_t>(ran)];
@@ -302,6 +304,7 @@ class DeviceBfs {
   TraversalStats run_edge_centric(StepCounters counters) {
     TraversalStats stats;
     for (int64_t depth = 1; counters.next_size > 0; ++depth) {
+      stats.searched_edges += static_cast<int64_t>(counters.next_out_edges);
       queues_->clear_counters();
       if (g_.nvals() > 0) {
         with_levels(depth, [&](auto* level, auto d) {

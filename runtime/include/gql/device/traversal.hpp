@@ -100,7 +100,10 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
         bfs.emplace(dG, transposed ? device_copy(GT, stream) : dG, schedule);
       },
       source, options, stream, nullptr, &levels);
-  if (stats) *stats = local;
+  if (stats) {
+    *stats = local;
+    if (G.derived().symmetric()) stats->searched_edges /= 2;
+  }
   return levels;
 }
 #else
@@ -131,7 +134,10 @@ void bfs_levels(Resident<Vector<int32_t>>& levels, Resident<Csr<TG>>& G, int64_t
         bfs.emplace(dG, dGT, schedule);
       },
       source, options, stream, &out, nullptr);
-  if (stats) *stats = local;
+  if (stats) {
+    *stats = local;
+    if (dG.derived().symmetric()) stats->searched_edges /= 2;
+  }
   levels.set_device(std::move(out));
 }
 #else

@@ -1,0 +1,41 @@
+// Search roots drawn as Graph500 draws them: distinct vertices, uniformly at random among those with
+// an edge other than a self-loop, from a seeded generator so that every run searches from the same
+// roots. Programs take them as `--src random:COUNT[:SEED]`; the benchmarks use the same draw.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+
+namespace gql {
+
+// `count` distinct roots of g (a partial Fisher-Yates shuffle of the eligible vertices, so the draw is
+// uniform and bounded in time). Error(usage) when g has fewer eligible vertices than `count`.
+template <class T>
+std::vector<int64_t> draw_search_roots(const Csr<T>& g, int64_t count, uint64_t seed) {
+  std::vector<int64_t> eligible;
+  for (int64_t v = 0; v < g.n_rows(); ++v) {
+    bool has_edge = false;
+    for (offset_t p = g.row_offsets()[static_cast<size_t>(v)]; p < g.row_offsets()[static_cast<size_t>(v) + 1] && !has_edge; ++p)
+      has_edge = g.col_indices()[static_cast<size_t>(p)] != v;
+    if (has_edge) eligible.push_back(v);
+  }
+  if (count < 0 || count > static_cast<int64_t>(eligible.size()))
+    throw Error(ErrorKind::usage, "cannot draw " + std::to_string(count) + " search roots: the graph has " +
+                                      std::to_string(eligible.size()) +
+                                      " vertices with an edge other than a self-loop");
+  std::mt19937_64 rng(seed);
+  for (int64_t i = 0; i < count; ++i) {
+    std::uniform_int_distribution<int64_t> rest(i, static_cast<int64_t>(eligible.size()) - 1);
+    std::swap(eligible[static_cast<size_t>(i)], eligible[static_cast<size_t>(rest(rng))]);
+  }
+  eligible.resize(static_cast<size_t>(count));
+  return eligible;
+}
+
+}  // namespace gql

@@ -51,7 +51,8 @@ namespace gql {
 // Number of CUDA devices visible (0 when there is no device or no driver; never throws).
 int device_count() noexcept;
 
-// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds) and the
+// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds) with the
+// program's kernels loaded (CUDA_MODULE_LOADING=EAGER unless the environment says otherwise) and the
 // staging buffers of host-device copies, so that a program can start the device before it times a
 // kernel. Error(cuda) when there is no device.
 void start_device();

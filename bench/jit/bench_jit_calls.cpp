@@ -249,6 +249,28 @@ int main(int argc, char** argv) try {
     if (device_entries != host_entries) return 1;
   }
 
+  // An apsp result's rows of 8 sources against Dijkstra's, printed and recorded; false when one differs.
+  const auto report_apsp = [&](const DistanceInput& in, const gql::Matrix<float>& closed,
+                               const std::vector<double>& times, const char* variant) {
+    const int64_t n = closed.n_rows();
+    int64_t wrong = 0;
+    for (int s = 0; s < 8; ++s) {
+      const int64_t source = s * (n / 8);
+      const std::vector<float> expected = dijkstra(in, source);
+      for (int64_t j = 0; j < n; ++j) wrong += closed(source, j) != expected[static_cast<size_t>(j)];
+    }
+    std::printf("apsp n=%lld: median %.1f ms with %s; 8 rows against Dijkstra: %s\n", static_cast<long long>(n),
+                summarize(times).median * 1e3, variant, wrong == 0 ? "equal" : "DIFFER");
+    Record r = record();
+    r.text("case", "std/apsp.gql apsp")
+        .number("n", static_cast<double>(n))
+        .text("variant", variant)
+        .number("median_s", summarize(times).median)
+        .boolean("valid", wrong == 0);
+    out.write(stamp_host(r, context));
+    return wrong == 0;
+  };
+
   // ---- apsp: matrix and result on the device ----
   if (apsp_n > 0) {
     auto apsp = compiler.compile_file(GQL_STDLIB_DIR "/apsp.gql").kernel("apsp")
@@ -258,23 +280,7 @@ int main(int argc, char** argv) try {
     gql::DeviceMatrix<float> result = apsp(dD);  // loads the kernel
     std::vector<double> times;
     for (int r = 0; r < std::max(runs / 2, 2); ++r) times.push_back(seconds([&] { result = apsp(dD); }));
-    const gql::Matrix<float> closed = result.to_host(stream);
-    int64_t wrong = 0;
-    for (int s = 0; s < 8; ++s) {
-      const int64_t source = s * (apsp_n / 8);
-      const std::vector<float> expected = dijkstra(in, source);
-      for (int64_t j = 0; j < apsp_n; ++j) wrong += closed(source, j) != expected[static_cast<size_t>(j)];
-    }
-    std::printf("apsp n=%lld: median %.1f ms with matrix and result on the device; 8 rows against Dijkstra: %s\n",
-                static_cast<long long>(apsp_n), summarize(times).median * 1e3, wrong == 0 ? "equal" : "DIFFER");
-    Record r = record();
-    r.text("case", "std/apsp.gql apsp")
-        .number("n", static_cast<double>(apsp_n))
-        .text("variant", "matrix and result on the device")
-        .number("median_s", summarize(times).median)
-        .boolean("valid", wrong == 0);
-    out.write(stamp_host(r, context));
-    if (wrong != 0) return 1;
+    if (!report_apsp(in, result.to_host(stream), times, "matrix and result on the device")) return 1;
   }
 
   // ---- apsp: matrix in host memory, result brought there (a call's upload, closure and download) ----
@@ -285,22 +291,7 @@ int main(int argc, char** argv) try {
     gql::Matrix<float> closed = apsp(in.matrix);  // loads the kernel
     std::vector<double> times;
     for (int r = 0; r < 3; ++r) times.push_back(seconds([&] { closed = apsp(in.matrix); }));
-    int64_t wrong = 0;
-    for (int s = 0; s < 8; ++s) {
-      const int64_t source = s * (apsp_host_n / 8);
-      const std::vector<float> expected = dijkstra(in, source);
-      for (int64_t j = 0; j < apsp_host_n; ++j) wrong += closed(source, j) != expected[static_cast<size_t>(j)];
-    }
-    std::printf("apsp n=%lld: median %.1f ms with matrix and result in host memory; 8 rows against Dijkstra: %s\n",
-                static_cast<long long>(apsp_host_n), summarize(times).median * 1e3, wrong == 0 ? "equal" : "DIFFER");
-    Record r = record();
-    r.text("case", "std/apsp.gql apsp")
-        .number("n", static_cast<double>(apsp_host_n))
-        .text("variant", "matrix and result in host memory")
-        .number("median_s", summarize(times).median)
-        .boolean("valid", wrong == 0);
-    out.write(stamp_host(r, context));
-    if (wrong != 0) return 1;
+    if (!report_apsp(in, closed, times, "matrix and result in host memory")) return 1;
   }
 
   // ---- lu: matrix and factors on the device ----
@@ -321,25 +312,28 @@ int main(int argc, char** argv) try {
     Factors factors = lu(dA);  // loads the kernel
     std::vector<double> times;
     for (int r = 0; r < std::max(runs / 2, 2); ++r) times.push_back(seconds([&] { factors = lu(dA); }));
-    const gql::Matrix<double> packed = std::get<0>(factors).to_host(stream);
-    const gql::Vector<int32_t> pivots = std::get<1>(factors).to_host(stream);
-    const std::vector<int32_t> pivot_rows(pivots.values().begin(), pivots.values().end());
-    const double residual = sampled_lu_residual(A, packed, pivot_rows, {0, lu_n / 3, lu_n / 2, lu_n - 1});
-    const bool valid = residual < 1e-10;
-    const double median = summarize(times).median;
-    std::printf("lu n=%lld: median %.1f ms (%.1f TFLOP/s) with matrix and factors on the device; sampled residual "
-                "%.2e\n",
-                static_cast<long long>(lu_n), median * 1e3, 2.0 / 3.0 * std::pow(static_cast<double>(lu_n), 3) / median / 1e12,
-                residual);
-    Record r = record();
-    r.text("case", "std/lu.gql lu_factor")
-        .number("n", static_cast<double>(lu_n))
-        .text("variant", "matrix and factors on the device")
-        .number("median_s", median)
-        .number("sampled_residual", residual)
-        .boolean("valid", valid);
-    out.write(stamp_host(r, context));
-    if (!valid) return 1;
+    // The factors' sampled residual (rows of P A - L U), printed and recorded; false when it is large.
+    const auto report_lu = [&](const gql::Matrix<double>& packed, const gql::Vector<int32_t>& pivots,
+                               const std::vector<double>& lu_times, const char* variant) {
+      const std::vector<int32_t> pivot_rows(pivots.values().begin(), pivots.values().end());
+      const double residual = sampled_lu_residual(A, packed, pivot_rows, {0, lu_n / 3, lu_n / 2, lu_n - 1});
+      const double median = summarize(lu_times).median;
+      std::printf("lu n=%lld: median %.1f ms (%.1f TFLOP/s) with %s; sampled residual %.2e\n",
+                  static_cast<long long>(lu_n), median * 1e3,
+                  2.0 / 3.0 * std::pow(static_cast<double>(lu_n), 3) / median / 1e12, variant, residual);
+      Record r = record();
+      r.text("case", "std/lu.gql lu_factor")
+          .number("n", static_cast<double>(lu_n))
+          .text("variant", variant)
+          .number("median_s", median)
+          .number("sampled_residual", residual)
+          .boolean("valid", residual < 1e-10);
+      out.write(stamp_host(r, context));
+      return residual < 1e-10;
+    };
+    if (!report_lu(std::get<0>(factors).to_host(stream), std::get<1>(factors).to_host(stream), times,
+                   "matrix and factors on the device"))
+      return 1;
     if (lu_host) {
       // The same matrix from host memory, the factors brought there.
       using HostFactors = std::tuple<gql::Matrix<double>, gql::Vector<int32_t>>;
@@ -348,22 +342,8 @@ int main(int argc, char** argv) try {
       HostFactors host_factors = lu_on_host(A);
       std::vector<double> host_times;
       for (int run = 0; run < 3; ++run) host_times.push_back(seconds([&] { host_factors = lu_on_host(A); }));
-      const gql::Vector<int32_t>& host_pivots = std::get<1>(host_factors);
-      const std::vector<int32_t> host_rows(host_pivots.values().begin(), host_pivots.values().end());
-      const double host_residual =
-          sampled_lu_residual(A, std::get<0>(host_factors), host_rows, {0, lu_n / 3, lu_n / 2, lu_n - 1});
-      const double host_median = summarize(host_times).median;
-      std::printf("lu n=%lld: median %.1f ms with matrix and factors in host memory; sampled residual %.2e\n",
-                  static_cast<long long>(lu_n), host_median * 1e3, host_residual);
-      Record h = record();
-      h.text("case", "std/lu.gql lu_factor")
-          .number("n", static_cast<double>(lu_n))
-          .text("variant", "matrix and factors in host memory")
-          .number("median_s", host_median)
-          .number("sampled_residual", host_residual)
-          .boolean("valid", host_residual < 1e-10);
-      out.write(stamp_host(h, context));
-      if (!(host_residual < 1e-10)) return 1;
+      if (!report_lu(std::get<0>(host_factors), std::get<1>(host_factors), host_times, "matrix and factors in host memory"))
+        return 1;
     }
   }
   return 0;

@@ -3,10 +3,14 @@
 
 #include <omp.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -156,6 +160,28 @@ std::string human_rate(double per_second) {
   }
   std::snprintf(buf, sizeof buf, "%.3g %s", per_second, units[u]);
   return buf;
+}
+
+// Whether --out can take the kernel's result, checked before anything is loaded: a format that holds
+// each graph, matrix or vector of the result (`result_type` as the language spells it) and a folder
+// that can be written. Returns the error's text, empty when the path is good.
+std::string out_path_problem(std::string path, const std::string& result_type) {
+  if (const size_t at = path.find("{run}"); at != std::string::npos) path.replace(at, 5, "1");
+  try {
+    // A tuple's members share the name's format: one dense member makes it Matrix Market.
+    if (result_type.find("matrix<") != std::string::npos || result_type.find("vector<") != std::string::npos)
+      program_detail::require_matrix_market(path, ("a " + result_type).c_str());
+    else if (result_type.find("graph<") != std::string::npos)
+      output_format(path);
+  } catch (const Error& e) {
+    return e.reason();
+  }
+  const size_t slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat info {};
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return "it is a folder";
+  if (access(folder.c_str(), W_OK) != 0) return "cannot write in " + folder + ": " + std::strerror(errno);
+  return "";
 }
 
 }  // namespace
@@ -326,6 +352,12 @@ void Invocation::print_stats(int64_t result_size, std::span<const std::string> p
 }
 
 namespace program_detail {
+
+void require_matrix_market(const std::string& named, const char* what) {
+  if (output_format(named) != Format::matrix_market)
+    throw Error(ErrorKind::usage, std::string(what) + " is written as Matrix Market: name the file .mtx or .mm "
+                                  "(optionally .gz)", {named});
+}
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
@@ -516,6 +548,9 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
     listed = p.name;
   }
   if (runs.runs() > max_runs) return usage_error("more than " + std::to_string(max_runs) + " runs asked for");
+  if (!out_path.empty())
+    if (const std::string problem = out_path_problem(out_path, kernel->result_type); !problem.empty())
+      return usage_error("--out " + out_path + ": " + problem);
   if (runs.runs() > 1 && !out_path.empty() && out_path.find("{run}") == std::string::npos)
     return usage_error("--out " + out_path + ": " + std::to_string(runs.runs()) +
                        " runs write a result each; put {run} in the file name for the run's number (e.g. levels-{run}.mtx)");

@@ -55,6 +55,26 @@ Format format_from_name(const std::string& path) {
               {path});
 }
 
+Format output_format(const std::string& path) {
+  const auto refuse = [&](const std::string& why) {
+    return Error(ErrorKind::io,
+                 "cannot write " + why + " (written: .mtx .mm .txt .el .csv .tsv .dat .edges .gr, each optionally .gz, "
+                 "and .gqlb)",
+                 {path});
+  };
+  const std::string ext = detail::extension_without_gz(path);
+  if (ext == ".jlg" || ext == ".lg") throw refuse("the " + ext + " format: it is read only");
+  const Format format = [&] {
+    try {
+      return format_from_name(path);
+    } catch (const Error&) {
+      throw refuse(ext.empty() ? "a file whose name has no format extension" : "a " + ext + " file");
+    }
+  }();
+  if (format == Format::binary && path.size() >= 3 && path.compare(path.size() - 3, 3, ".gz") == 0) throw refuse("a compressed .gqlb file");
+  return format;
+}
+
 template <class T>
 Csr<T> parse_graph(std::string_view contents, Format format, const std::string& source, const ReadOptions& options) {
   format = resolve(format, source);

@@ -1,5 +1,8 @@
 // SNAP-style edge lists: `src dst [weight]` separated by spaces, tabs or commas; `#` and `%` comments;
-// ids as written (n = largest id + 1); one optional header line of words (e.g. `start end`).
+// ids as written (n = largest id + 1, or SNAP's `# Nodes: N` in the leading comments when larger); one
+// optional header line of words (e.g. `start end`).
+#include <algorithm>
+
 #include "element_types.hpp"
 #include "readers.hpp"
 #include "text_parse.hpp"
@@ -25,16 +28,31 @@ bool is_header(std::string_view line) {
   return any;
 }
 
+// SNAP's `# Nodes: N Edges: M` comment: N, else -1.
+int64_t declared_nodes(std::string_view line) {
+  const size_t at = line.find("Nodes:");
+  if (first_char(line) != '#' || at == std::string_view::npos) return -1;
+  std::string_view rest = line.substr(at + 6);
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+  size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+  int64_t n = -1;
+  Problem p;
+  if (digits == 0 || !parse_id(rest.substr(0, digits), n, p) || n > max_vertex_count) return -1;
+  return n;
+}
+
 }  // namespace
 
 template <class T>
 EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& source, bool record_lines) {
   // Skip the leading comments and, at most once, a header line; the rest is parsed in parallel.
-  int64_t line_no = 1;
+  int64_t line_no = 1, nodes = -1;
   for (std::string_view rest = text; !rest.empty();) {
     std::string_view before = rest;
     const std::string_view line = take_line(rest);
     if (is_blank(line) || is_comment(line)) {
+      nodes = std::max(nodes, declared_nodes(line));
       text = rest;
       ++line_no;
       continue;
@@ -114,9 +132,9 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
     if (columns == 0) columns = c.columns;
     max_id = std::max(max_id, c.max_id);
   }
-  // An edge list has no header to declare an empty graph: no edges at all means a wrong or emptied file.
-  if (max_id < 0) throw Error(ErrorKind::io, "no edges: the file is empty or holds only comments", {source});
-  edges.n_rows = edges.n_cols = max_id + 1;
+  // Without SNAP's header to declare an empty graph, no edges at all means a wrong or emptied file.
+  if (max_id < 0 && nodes < 0) throw Error(ErrorKind::io, "no edges: the file is empty or holds only comments", {source});
+  edges.n_rows = edges.n_cols = std::max(max_id + 1, nodes);
   gather(chunks, edges);
   return edges;
 }

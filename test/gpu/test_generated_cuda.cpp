@@ -89,7 +89,7 @@ void compare(const char* spec, const char* kernel, const std::string& input, con
   for (int t = 0; t < 2; ++t)
     runs.emplace_back([&, t] {
       status[t] = run(program_path(spec, targets[t]) + " " + kernel + " --G '" + input + "' " + more_arguments +
-                          " --out " + base + "." + targets[t] + ".out",
+                          " --out " + base + "." + targets[t] + ".mtx",
                       base + "." + targets[t] + ".log");
     });
   for (auto& r : runs) r.join();
@@ -98,11 +98,11 @@ void compare(const char* spec, const char* kernel, const std::string& input, con
     ran = GPU_CHECK_MSG(status[t] == 0, what + ": the " + targets[t] + " program exited " + std::to_string(status[t]) +
                                             ": " + read_file(base + "." + targets[t] + ".log")) && ran;
   if (!ran) return;
-  const std::string cuda = read_file(base + ".cuda.out"), openmp = read_file(base + ".openmp.out");
+  const std::string cuda = read_file(base + ".cuda.mtx"), openmp = read_file(base + ".openmp.mtx");
   GPU_CHECK_MSG(!openmp.empty(), what + ": empty output");
   if (GPU_CHECK_MSG(cuda == openmp, what + ": " + first_difference(cuda, openmp))) {
-    fs::remove(base + ".cuda.out");
-    fs::remove(base + ".openmp.out");
+    fs::remove(base + ".cuda.mtx");
+    fs::remove(base + ".openmp.mtx");
   }
 }
 

@@ -56,6 +56,23 @@ std::string format_matrix_market(const Matrix<T>& matrix);
 template <class T>
 std::string format_matrix_market(const Vector<T>& vector);
 
+// A square graph as a SNAP edge list (`# Nodes: N Edges: M`, then `src dst [weight]`, 0-based) and
+// as DIMACS arcs (`p sp N M`, then `a u v w`, 1-based; a pattern's weights are 1).
+template <class T>
+std::string format_edge_list(const Csr<T>& graph);
+template <class T>
+std::string format_dimacs(const Csr<T>& graph);
+
+// A graph in the format `format` names, or (automatic) the file name's extension names
+// (output_format); every one reads back to the same graph. Error(io) for a format without a writer.
+template <class T>
+void write_graph(const std::string& path, const Csr<T>& graph, Format format = Format::automatic);
+
+// The format a file is written in, from its name: .mtx .mm -> matrix_market; .txt .el .csv .tsv .dat
+// .edges -> edge_list; .gr -> dimacs; .gqlb -> binary; text formats optionally .gz. Error(io) for
+// any other name (.lg and .jlg are read only; the binary format is not compressed).
+Format output_format(const std::string& path);
+
 // The project's binary CSR file (.gqlb): reloads at disk speed, checksummed.
 template <class T>
 void write_binary(const std::string& path, const Csr<T>& graph);

@@ -174,13 +174,28 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels);
 namespace program_detail {
 // Parses a scalar literal of type T, throwing Error(usage) that names the parameter on failure.
 template <class T> T parse_scalar(const std::string& name, const std::string& text);
-// Writers for --out (Matrix Market for graphs, matrices and vectors; one line of text for scalars;
-// the path "-" is standard output).
-template <class T> void write_result(const std::string& path, const Csr<T>& g) { write_matrix_market(path, g); }
-template <class T> void write_result(const std::string& path, const Matrix<T>& m) { write_matrix_market(path, m); }
-template <class T> void write_result(const std::string& path, const Vector<T>& v) { write_matrix_market(path, v); }
+// Writers for --out: a graph in the format its file name says (Matrix Market, edge list, DIMACS,
+// binary; write_graph), dense matrices and vectors as Matrix Market, scalars as one line of text (the
+// path "-" is standard output). `named` is the --out name the format comes from (a tuple's members
+// go to NAME.0, NAME.1, ...).
+template <class T> void write_result(const std::string& path, const Csr<T>& g, const std::string& named) {
+  write_graph(path, g, output_format(named));
+}
+// Error(usage) unless `named` says Matrix Market, the one format of dense matrices and vectors.
+void require_matrix_market(const std::string& named, const char* what);
+template <class T> void write_result(const std::string& path, const Matrix<T>& m, const std::string& named) {
+  require_matrix_market(named, "a dense matrix");
+  write_matrix_market(path, m);
+}
+template <class T> void write_result(const std::string& path, const Vector<T>& v, const std::string& named) {
+  require_matrix_market(named, "a vector");
+  write_matrix_market(path, v);
+}
 // A scalar as one line: integers exactly, floats with the shortest digits that read back exactly.
 template <class T> requires std::is_arithmetic_v<T> void write_result(const std::string& path, T x);
+template <class T> requires std::is_arithmetic_v<T> void write_result(const std::string& path, T x, const std::string&) {
+  write_result(path, x);
+}
 template <class T> int64_t result_size(const Csr<T>& g) { return g.nvals(); }
 template <class T> int64_t result_size(const Matrix<T>& m) { return m.n_rows() * m.n_cols(); }
 template <class T> int64_t result_size(const Vector<T>& v) { return v.nvals(); }
@@ -188,7 +203,7 @@ template <class T> requires std::is_arithmetic_v<T> int64_t result_size(T) { ret
 
 template <class Tuple, size_t... I>
 void write_tuple(const std::string& path, const Tuple& t, std::index_sequence<I...>) {
-  (write_result(path + "." + std::to_string(I), std::get<I>(t)), ...);
+  (write_result(path + "." + std::to_string(I), std::get<I>(t), path), ...);
 }
 template <class Tuple, size_t... I>
 int64_t tuple_size(const Tuple& t, std::index_sequence<I...>) {
@@ -211,7 +226,7 @@ int64_t Invocation::write(const R& result, int64_t run) {
     write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return tuple_size(result, std::make_index_sequence<n>{});
   } else {
-    if (!path.empty()) write_result(path, result);
+    if (!path.empty()) write_result(path, result, path);
     write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     // Without --out, a scalar result is printed (each run's).
     if constexpr (std::is_arithmetic_v<R>)

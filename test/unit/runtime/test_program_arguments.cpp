@@ -170,6 +170,24 @@ TEST(ProgramRuns, SeveralRunsWriteAFileEachWhenTheNameSaysWhere) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ProgramOut, TheFormatAndTheFolderAreCheckedBeforeTheInputsLoad) {
+  bool loaded = false;
+  const gql::KernelEntry levels{"levels", {{"G", gql::ParamKind::graph, "bool"}}, "vector<i32>",
+                                [&](gql::Invocation&) { loaded = true; }};
+  Outcome o = run_entry(levels, {"levels", "--G", "grid:2x2", "--out", "levels.txt"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("a vector<i32> is written as Matrix Market"), std::string::npos) << o.err;
+  o = run_entry(levels, {"levels", "--G", "grid:2x2", "--out", "/nonexistent-gql-folder/levels.mtx"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("cannot write in /nonexistent-gql-folder"), std::string::npos) << o.err;
+  const gql::KernelEntry square{"square", {{"G", gql::ParamKind::graph, "bool"}}, "graph<u64>",
+                                [&](gql::Invocation&) { loaded = true; }};
+  o = run_entry(square, {"square", "--G", "grid:2x2", "--out", "square.lg"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("read only"), std::string::npos) << o.err;
+  EXPECT_FALSE(loaded);
+}
+
 TEST(ProgramRuns, RandomRootsAreDistinctVerticesWithAnEdgeFromTheSeed) {
   std::vector<int64_t> seen;
   const auto k = roots_kernel(seen);

@@ -1,5 +1,6 @@
-// Matrix Market output: sorted, general, integers exact and floats in the shortest text that reads
-// back to the same bits (std::to_chars), so equal data always gives equal files.
+// Text output of graphs, matrices and vectors: Matrix Market (graphs, dense matrices, vectors), SNAP
+// edge lists and DIMACS arcs (graphs); sorted, integers exact and floats in the shortest text that
+// reads back to the same bits (std::to_chars), so equal data always gives equal files.
 #include <omp.h>
 
 #include <charconv>
@@ -50,6 +51,43 @@ std::string banner(const char* format, const char* field) {
 
 }  // namespace
 
+namespace {
+
+// One line per entry, in row order: PREFIX ROW COL [VALUE], ids counted from `base`; the value is
+// written for valued graphs, and as 1 for a pattern when `always_value` (DIMACS arcs carry a weight).
+template <class T>
+void append_entries(std::string& out, const Csr<T>& graph, int base, const char* prefix, bool always_value) {
+  append_parallel(out, graph.n_rows(), [&](std::string& part, int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      for (offset_t p = graph.row_offsets()[r]; p < graph.row_offsets()[r + 1]; ++p) {
+        part += prefix;
+        append_integer(part, r + base);
+        part += ' ';
+        append_integer(part, int64_t{graph.col_indices()[p]} + base);
+        if constexpr (stores_values<T>) {
+          part += ' ';
+          append_value<T>(part, graph.values()[p]);
+        } else if (always_value) {
+          part += " 1";
+        }
+        part += '\n';
+      }
+    }
+  });
+}
+
+// Edge lists and DIMACS files hold square graphs only.
+template <class T>
+void check_square(const Csr<T>& graph, const char* format, const std::string& path) {
+  if (graph.n_rows() != graph.n_cols())
+    throw Error(ErrorKind::io,
+                std::string("a ") + format + " holds a square graph, and this one is " + std::to_string(graph.n_rows()) +
+                    " x " + std::to_string(graph.n_cols()) + "; write Matrix Market (.mtx) instead",
+                {path});
+}
+
+}  // namespace
+
 template <class T>
 std::string format_matrix_market(const Csr<T>& graph) {
   std::string out = banner("coordinate", field_name<T>(false));
@@ -59,21 +97,46 @@ std::string format_matrix_market(const Csr<T>& graph) {
   out += ' ';
   append_integer(out, graph.nvals());
   out += '\n';
-  append_parallel(out, graph.n_rows(), [&](std::string& part, int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      for (offset_t p = graph.row_offsets()[r]; p < graph.row_offsets()[r + 1]; ++p) {
-        append_integer(part, r + 1);
-        part += ' ';
-        append_integer(part, int64_t{graph.col_indices()[p]} + 1);
-        if constexpr (stores_values<T>) {
-          part += ' ';
-          append_value<T>(part, graph.values()[p]);
-        }
-        part += '\n';
-      }
-    }
-  });
+  append_entries(out, graph, 1, "", false);
   return out;
+}
+
+template <class T>
+std::string format_edge_list(const Csr<T>& graph) {
+  // SNAP's header: the reader takes the vertex count from it, so vertices without edges survive.
+  std::string out = "# Nodes: ";
+  append_integer(out, graph.n_rows());
+  out += " Edges: ";
+  append_integer(out, graph.nvals());
+  out += '\n';
+  append_entries(out, graph, 0, "", false);
+  return out;
+}
+
+template <class T>
+std::string format_dimacs(const Csr<T>& graph) {
+  std::string out = "p sp ";
+  append_integer(out, graph.n_rows());
+  out += ' ';
+  append_integer(out, graph.nvals());
+  out += '\n';
+  append_entries(out, graph, 1, "a ", true);
+  return out;
+}
+
+template <class T>
+void write_graph(const std::string& path, const Csr<T>& graph, Format format) {
+  switch (format == Format::automatic ? output_format(path) : format) {
+    case Format::matrix_market: return detail::write_file(path, format_matrix_market(graph));
+    case Format::edge_list:
+      check_square(graph, "edge list", path);
+      return detail::write_file(path, format_edge_list(graph));
+    case Format::dimacs:
+      check_square(graph, "DIMACS file", path);
+      return detail::write_file(path, format_dimacs(graph));
+    case Format::binary: return write_binary(path, graph);
+    default: throw Error(ErrorKind::internal, "write_graph: no writer for the format", {path});
+  }
 }
 
 template <class T>
@@ -147,7 +210,10 @@ void write_matrix_market(const std::string& path, const Vector<T>& vector) {
   template std::string format_matrix_market<T>(const Vector<T>&);                 \
   template void write_matrix_market<T>(const std::string&, const Csr<T>&);        \
   template void write_matrix_market<T>(const std::string&, const Vector<T>&);     \
-  template void write_matrix_market<T>(const std::string&, const Matrix<T>&);
+  template void write_matrix_market<T>(const std::string&, const Matrix<T>&);     \
+  template std::string format_edge_list<T>(const Csr<T>&);                        \
+  template std::string format_dimacs<T>(const Csr<T>&);                           \
+  template void write_graph<T>(const std::string&, const Csr<T>&, Format);
 GQL_FOR_EACH_ELEMENT_TYPE(GQL_INSTANTIATE)
 #undef GQL_INSTANTIATE
 

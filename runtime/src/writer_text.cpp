@@ -90,13 +90,8 @@ void check_square(const Csr<T>& graph, const char* format, const std::string& pa
 
 template <class T>
 std::string format_matrix_market(const Csr<T>& graph) {
-  std::string out = banner("coordinate", field_name<T>(false));
-  append_integer(out, graph.n_rows());
-  out += ' ';
-  append_integer(out, graph.n_cols());
-  out += ' ';
-  append_integer(out, graph.nvals());
-  out += '\n';
+  std::string out = banner("coordinate", field_name<T>(false)) + std::to_string(graph.n_rows()) + ' ' +
+                    std::to_string(graph.n_cols()) + ' ' + std::to_string(graph.nvals()) + '\n';
   append_entries(out, graph, 1, "", false);
   return out;
 }
@@ -104,22 +99,14 @@ std::string format_matrix_market(const Csr<T>& graph) {
 template <class T>
 std::string format_edge_list(const Csr<T>& graph) {
   // SNAP's header: the reader takes the vertex count from it, so vertices without edges survive.
-  std::string out = "# Nodes: ";
-  append_integer(out, graph.n_rows());
-  out += " Edges: ";
-  append_integer(out, graph.nvals());
-  out += '\n';
+  std::string out = "# Nodes: " + std::to_string(graph.n_rows()) + " Edges: " + std::to_string(graph.nvals()) + '\n';
   append_entries(out, graph, 0, "", false);
   return out;
 }
 
 template <class T>
 std::string format_dimacs(const Csr<T>& graph) {
-  std::string out = "p sp ";
-  append_integer(out, graph.n_rows());
-  out += ' ';
-  append_integer(out, graph.nvals());
-  out += '\n';
+  std::string out = "p sp " + std::to_string(graph.n_rows()) + ' ' + std::to_string(graph.nvals()) + '\n';
   append_entries(out, graph, 1, "a ", true);
   return out;
 }

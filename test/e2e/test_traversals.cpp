@@ -75,6 +75,28 @@ TEST(Traversals, BfsInEveryDirectionMatchesTheReference) {
   }
 }
 
+// Many runs on one input: a listed and a drawn source each give the search from that source alone,
+// their results in the files --out's {run} names.
+TEST(Traversals, BfsRunsOncePerListedOrDrawnSource) {
+  const std::string input = "kron:10";
+  const auto G = read_graph<bool>(input);
+  const std::vector<int64_t> listed = {some_source(G), 3, G.n_rows() - 1};
+  std::string list;
+  for (int64_t v : listed) list += (list.empty() ? "" : ",") + std::to_string(v);
+  const std::string out = run_ok("std_bfs", "bfs", "--G " + input + " --src " + list + " --repeat 2", "levels-{run}.mtx");
+  for (size_t k = 0; k < listed.size(); ++k)
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      std::string name = out;
+      name.replace(name.find("{run}"), 5, std::to_string(2 * k + static_cast<size_t>(repeat) + 1));
+      EXPECT_EQ(reference_bfs(G, listed[k]), read_slots<int64_t>(name, G.n_rows(), -1)) << name;
+    }
+  const RunResult drawn = run(program("std_bfs") + " bfs --G " + input + " --src random:3:7 --stats");
+  ASSERT_EQ(drawn.status, 0) << drawn.output;
+  EXPECT_NE(drawn.output.find("runs:    3 (3 values, --repeat 1)"), std::string::npos) << drawn.output;
+  EXPECT_NE(drawn.output.find("searched edges:"), std::string::npos) << drawn.output;
+  EXPECT_NE(drawn.output.find("median time:"), std::string::npos) << drawn.output;
+}
+
 TEST(Traversals, BfsParentsFormATreeOfShortestPaths) {
   for (const auto& input : traversal_inputs()) {
     SCOPED_TRACE(input);

@@ -104,9 +104,9 @@ TEST(Dense, PredecessorsLeadAlongShortestPaths) {
   const auto D = random_distances<float>(90, 0.06, 11);
   const std::string in = scratch_dir() + "/d.mtx";
   write_matrix_market(in, D);
-  run_ok("std_apsp", "apsp_paths", "--D " + in, "out");
-  const auto dist = read_matrix<float>(scratch_dir() + "/out.0", matrix_market());
-  const auto pred = read_matrix<int32_t>(scratch_dir() + "/out.1", matrix_market());
+  run_ok("std_apsp", "apsp_paths", "--D " + in, "out.mtx");
+  const auto dist = read_matrix<float>(scratch_dir() + "/out.mtx.0", matrix_market());
+  const auto pred = read_matrix<int32_t>(scratch_dir() + "/out.mtx.1", matrix_market());
   expect_same_matrix(min_plus_closure(D), dist);
   for (int64_t i = 0; i < D.n_rows(); ++i)
     for (int64_t j = 0; j < D.n_cols(); ++j) {
@@ -150,9 +150,9 @@ TEST(Dense, LuReproducesTheMatrix) {
   write_matrix_market(in, A);
   for (auto [program, kernel] : {std::pair{"std_lu", "lu_factor"}, std::pair{"specs_dense", "factor"}}) {
     SCOPED_TRACE(kernel);
-    run_ok(program, kernel, "--A " + in, "lu");
-    const auto LU = read_matrix<double>(scratch_dir() + "/lu.0", matrix_market());
-    const auto piv = read_vector<int32_t>(scratch_dir() + "/lu.1", matrix_market());
+    run_ok(program, kernel, "--A " + in, "lu.mtx");
+    const auto LU = read_matrix<double>(scratch_dir() + "/lu.mtx.0", matrix_market());
+    const auto piv = read_vector<int32_t>(scratch_dir() + "/lu.mtx.1", matrix_market());
     ASSERT_EQ(piv.nvals(), n);
     // P A: apply the row swaps in order.
     Matrix<double> PA = A.clone();

@@ -37,9 +37,9 @@ struct ParamSpec {
   std::string element_type;  // as the language spells it: "bool", "u64", "f32", ...
 };
 
-// The phases of a program that --stats reports apart. Inputs are loaded (and, on a GPU, uploaded)
-// once; the kernel's compute and the result's download and writing happen once per run.
-enum class Phase { load, device_start, upload, compute, download, write };
+// The phases of a program done once, before its runs (--stats reports each); the compute, download
+// and writing of every run are timed per run (RunRecord).
+enum class Phase { load, device_start, upload };
 
 // Each run's value of a scalar parameter: one value for every run, or one per value of a list
 // (`--src 0,17,4242`, `--src random:64`), indexed by Run::value_index().
@@ -48,7 +48,6 @@ class RunValues {
  public:
   explicit RunValues(std::vector<T> values) : values_(std::move(values)) {}
   const T& operator[](size_t value_index) const { return values_[values_.size() == 1 ? 0 : value_index]; }
-  size_t size() const noexcept { return values_.size(); }
 
  private:
   std::vector<T> values_;
@@ -218,21 +217,18 @@ template <class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
 template <class R>
 int64_t Invocation::write(const R& result, int64_t run) {
   using namespace program_detail;
-  const auto begin = std::chrono::steady_clock::now();
   const std::string path = out_path_of(run);
-  if constexpr (is_tuple<R>::value) {
-    constexpr auto n = std::tuple_size_v<R>;
-    if (!path.empty()) write_tuple(path, result, std::make_index_sequence<n>{});
-    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    return tuple_size(result, std::make_index_sequence<n>{});
-  } else {
-    if (!path.empty()) write_result(path, result, path);
-    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (path.empty()) {
     // Without --out, a scalar result is printed (each run's).
-    if constexpr (std::is_arithmetic_v<R>)
-      if (path.empty()) write_result(std::string("-"), result);
-    return result_size(result);
+    if constexpr (std::is_arithmetic_v<R>) write_result(std::string("-"), result);
+  } else {
+    const auto begin = std::chrono::steady_clock::now();
+    if constexpr (is_tuple<R>::value) write_tuple(path, result, std::make_index_sequence<std::tuple_size_v<R>>{});
+    else write_result(path, result, path);
+    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }
+  if constexpr (is_tuple<R>::value) return tuple_size(result, std::make_index_sequence<std::tuple_size_v<R>>{});
+  else return result_size(result);
 }
 
 template <class F>

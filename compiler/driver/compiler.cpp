@@ -106,7 +106,6 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   program.sources = &sources_;
   sema::AnalyzeOptions analyze_options;
   analyze_options.target = options_.target;
-  analyze_options.check_laws = options_.check_laws;
   ir::Module module = sema::analyze(program, analyze_options, diagnostics_);
   diagnostics_.sort_by_location();
   if (diagnostics_.has_errors()) return false;

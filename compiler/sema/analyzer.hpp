@@ -19,7 +19,6 @@ namespace gql::compiler::sema {
 
 struct AnalyzeOptions {
   ir::Target target = ir::Target::openmp;
-  bool check_laws = false;   // sample user aggs for associativity, commutativity and identity
 };
 
 // The files of one compilation; `main` is the one whose kernels make up the module.
@@ -115,6 +114,9 @@ class Analyzer {
 
   // check_laws.cpp
   void check_laws(const ir::SemiringInstance& instance);
+  // False (after an error at `span`) when the stated terminal of an instance with a user-written agg
+  // does not absorb on the sampled values.
+  bool check_terminal(const ir::SemiringInstance& instance, Span span);
 
   // state
   const AnalyzeOptions& options_;

@@ -1,5 +1,8 @@
-// `gqlc check`: samples values and warns when a user-written agg is visibly not associative, not
-// commutative, or its zero is not an identity. Exact for integers, relative 1e-6 for floats.
+// The laws of a semiring, sampled on every compile (gqlc check, -o, --emit, the JIT): a user-written
+// agg that is visibly not associative, not commutative, or whose zero is not an identity gets a
+// warning (the result may then depend on the schedule); a stated terminal that does not absorb is an
+// error, since every op stops aggregating at it (a builtin monoid's is checked where it is implied,
+// check_semiring.cpp). Exact for integers, relative 1e-6 for floats.
 #include <cmath>
 #include <cstdio>
 
@@ -86,6 +89,27 @@ void Analyzer::check_laws(const ir::SemiringInstance& s) {
   } catch (const Error& error) {
     diagnostics_.warning(agg.span, "could not sample the " + who + ": " + error.reason());
   }
+}
+
+bool Analyzer::check_terminal(const ir::SemiringInstance& s, Span span) {
+  const std::string who = "terminal of semiring '" + s.semiring + "' (at " + std::string(to_string(s.value_type)) + ")";
+  try {
+    const ir::Value terminal = ir::evaluate(*s.terminal, module_, {});
+    for (const ir::Value& x : samples(s.value_type)) {
+      for (const bool left : {true, false}) {
+        const ir::Value got = ir::evaluate(*s.agg, module_, left ? std::vector{terminal, x} : std::vector{x, terminal});
+        if (same(got, terminal)) continue;
+        const std::string call = "agg(" + text(left ? terminal : x) + ", " + text(left ? x : terminal) + ")";
+        diagnostics_.error(span, who + ", " + text(terminal) + ", does not absorb: " + call + " = " + text(got) +
+                                     "; an op stops aggregating once it reaches its terminal");
+        return false;
+      }
+    }
+  } catch (const Error& error) {
+    diagnostics_.error(span, "could not check the " + who + ": " + error.reason());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace gql::compiler::sema

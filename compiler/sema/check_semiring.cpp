@@ -274,14 +274,34 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
     if (!z) return -1;
     inst.zero = std::move(*z);
   }
-  if (find_member(s, "terminal")) {
+  if (const ast::SemiringMember* terminal = find_member(s, "terminal")) {
     auto t = value_of("terminal");
     if (!t) return -1;
+    if (inst.monoid != gql::Monoid::user && inst.monoid != gql::Monoid::any) {
+      // A builtin monoid's absorbing value is known (any value absorbs under 'any'): a stated one must be it.
+      const std::string monoid = agg.body.value->text;
+      bool same = false;
+      try {
+        same = inst.terminal &&
+               ir::as_double(ir::evaluate(*t, module_, {})) == ir::as_double(ir::evaluate(*inst.terminal, module_, {}));
+      } catch (const Error&) {
+        same = false;
+      }
+      if (!same) {
+        diagnostics_.error(terminal->span, "terminal of semiring '" + name + "' does not absorb under the builtin monoid '" +
+                                               monoid + "'" + (inst.terminal ? "; leave it out, its terminal is implied"
+                                                                             : ", which has no absorbing value; leave it out"));
+        return -1;
+      }
+    }
     inst.terminal = std::move(*t);
   }
   inst.name = name + "_" + std::string(to_string(a_type)) + "_" + std::string(to_string(b_type)) + "_" +
               std::string(to_string(v));
-  if (options_.check_laws && inst.monoid == gql::Monoid::user) check_laws(inst);
+  if (inst.monoid == gql::Monoid::user) {
+    check_laws(inst);
+    if (inst.terminal && !check_terminal(inst, find_member(s, "terminal")->span)) return -1;
+  }
   int index = static_cast<int>(module_.semirings.size());
   module_.semirings.push_back(std::move(inst));
   instances_[key] = index;

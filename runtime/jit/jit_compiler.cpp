@@ -211,7 +211,10 @@ struct Compiler::Impl {
 
   mutable std::mutex log_mutex;  // threads compiling at once report one line at a time
   void log(const std::string& line) const {
-    if (!options.verbose) return;
+    if (options.verbose) say(line);
+  }
+  // To `log`, else stderr, verbose or not: the front end's warnings (an agg's laws).
+  void say(const std::string& line) const {
     std::lock_guard lock(log_mutex);
     if (options.log) options.log(line);
     else std::fprintf(stderr, "gql jit: %s\n", line.c_str());
@@ -267,6 +270,11 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
       kind = ErrorKind::io;
     }
     throw Error(kind, front->rendered_diagnostics(), {name});
+  }
+  if (front->diagnostics().warning_count() > 0) {
+    std::string warnings = front->rendered_diagnostics();
+    while (!warnings.empty() && warnings.back() == '\n') warnings.pop_back();
+    say(warnings);
   }
   // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
   for (uint32_t f = text ? 1 : 0; f < front->sources().size(); ++f) read.push_back(stamp(front->sources().file(f).path));

@@ -25,7 +25,7 @@ const char* usage =
     "Compiles a .gql spec of semiring graph kernels.\n"
     "\n"
     "commands:\n"
-    "  check              check FILE, sampling user-written aggs for their laws (warnings)\n"
+    "  check              check FILE: errors and warnings (user-written aggs are sampled for their laws)\n"
     "options:\n"
     "  -o PROGRAM         build an executable: PROGRAM KERNEL --PARAM VALUE ... [--out FILE] [--stats]\n"
     "  --emit ast|ir|plan|source\n"
@@ -119,7 +119,6 @@ int run(int argc, char** argv) {
   if ((emit == "kernels") != !kernels_out.empty()) return fail_usage("--emit kernels goes with --kernels-out BASE");
   if (!check && emit.empty() && output.empty())
     return fail_usage("nothing to do: use -o PROGRAM, --emit ast|ir|plan|source, or 'gqlc check FILE'");
-  options.check_laws = check;
 
   gql::compiler::Compiler compiler(options);
   bool ok = compiler.compile_file(file);

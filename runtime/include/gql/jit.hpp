@@ -22,6 +22,8 @@
 // Errors are gql::Error: parse/type with the spec's rendered diagnostics, usage for a signature
 // that does not match the kernel's, jit when the generated code cannot be built or loaded, cuda
 // when a CUDA kernel is called on a machine without a GPU.
+// The spec's warnings (a user-written agg that is not associative, commutative or has no identity)
+// go to Options::log, else stderr, whenever a spec is compiled.
 // GQL_JIT_VERBOSE=1 (or Options::verbose) reports what was compiled or reused, how long it took,
 // and the plan of every operation.
 #pragma once
@@ -58,7 +60,7 @@ struct CompilerOptions {
   Target target = Target::openmp;
   std::string cache_dir{};                // empty: $GQL_CACHE_DIR, else $XDG_CACHE_HOME/gql, else ~/.cache/gql
   bool verbose = false;                   // report to `log`; $GQL_JIT_VERBOSE=1 turns it on too
-  std::function<void(const std::string&)> log{};  // where verbose lines go (one call at a time); empty: stderr
+  std::function<void(const std::string&)> log{};  // where warnings and verbose lines go (one call at a time); empty: stderr
   std::string cxx{};                      // CPU: empty: $GQL_CXX, else clang++ when present, else g++
   std::vector<std::string> cxx_flags{};   // CPU: added to the host compiler's command line
   std::string nvcc{};                     // CUDA: empty: $GQL_NVCC, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc, PATH

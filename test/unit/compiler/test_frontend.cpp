@@ -135,9 +135,7 @@ TEST(Frontend, InfinityOfIntegersIsTheirRange) {
 }
 
 size_t warnings_of(const std::string& agg, const std::string& zero, const std::string& type) {
-  Options options;
-  options.check_laws = true;
-  Compiler c(options);
+  Compiler c(Options{});
   std::string text = "semiring s(a: " + type + ", b: " + type + ") -> " + type + " { con(a, b) = a; agg(x, y) = " +
                      agg + "; zero = " + zero + "; }";
   EXPECT_TRUE(c.compile_source("t.gql", text)) << c.rendered_diagnostics();
@@ -151,6 +149,31 @@ TEST(Frontend, SamplerWarnsOnlyOnBrokenLaws) {
   EXPECT_EQ(warnings_of("x - y", "0", "i32"), 3u);              // not associative, commutative, 0 - x != x
   EXPECT_EQ(warnings_of("x + y", "1", "u16"), 1u);              // zero is no identity
   EXPECT_EQ(warnings_of("x", "0", "i64"), 2u);                  // first: not commutative, no identity
+}
+
+// Whether a semiring with `agg` and a stated `terminal` over `type` is accepted; the error names the terminal.
+bool terminal_accepted(const std::string& agg, const std::string& terminal, const std::string& type) {
+  Compiler c(Options{});
+  const std::string text = "semiring s(a: " + type + ", b: " + type + ") -> " + type + " { con(a, b) = a; " + agg +
+                           "; terminal = " + terminal + "; }";
+  const bool ok = c.compile_source("t.gql", text);
+  if (!ok) {
+    EXPECT_NE(c.rendered_diagnostics().find("terminal of semiring 's'"), std::string::npos) << c.rendered_diagnostics();
+  }
+  return ok;
+}
+
+TEST(Frontend, StatedTerminalMustAbsorb) {
+  EXPECT_TRUE(terminal_accepted("agg(x, y) = max(x, y); zero = -inf", "inf", "i64"));
+  EXPECT_TRUE(terminal_accepted("agg(x, y) = x * y; zero = 1", "0", "i32"));
+  EXPECT_FALSE(terminal_accepted("agg(x, y) = max(x, y); zero = -inf", "5", "i64"));  // max(5, 7) = 7
+  EXPECT_FALSE(terminal_accepted("agg(x, y) = x + y; zero = 0", "255", "u8"));        // wraps: 255 + 1 = 0
+  EXPECT_TRUE(terminal_accepted("agg = max", "inf", "i64"));
+  EXPECT_TRUE(terminal_accepted("agg = min", "-inf", "f64"));
+  EXPECT_TRUE(terminal_accepted("agg = any", "3", "i64"));  // any value absorbs under 'any'
+  EXPECT_FALSE(terminal_accepted("agg = max", "5", "i64"));
+  EXPECT_FALSE(terminal_accepted("agg = sum", "0", "i64"));   // sum has no absorbing value
+  EXPECT_FALSE(terminal_accepted("agg = prod", "0", "f64"));  // 0 * inf is nan: none for floats
 }
 
 TEST(Frontend, NeverThrowsOnAnyPrefixOfAValidProgram) {

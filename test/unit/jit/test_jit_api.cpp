@@ -254,6 +254,19 @@ TEST(JitApi, SpecErrorsCarryTheDiagnostics) {
   }
 }
 
+TEST(JitApi, LawWarningsReachTheLogWithoutVerbose) {
+  std::vector<std::string> lines;
+  CompilerOptions o = test_options();
+  o.log = [&](const std::string& line) { lines.push_back(line); };
+  Compiler compiler(o);
+  (void)compiler.compile_source("semiring minus(a: i64, b: i64) -> i64 { con(a, b) = a; agg(x, y) = x - y; zero = 0; }\n"
+                                "kernel k(G: graph<i64>) -> graph<i64> { return G * G over minus; }",
+                                "laws.gql");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("laws.gql:1:"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("warning: agg of semiring 'minus' (at i64) is not associative"), std::string::npos) << lines[0];
+}
+
 TEST(JitApi, SecondCompileIsAnInProcessHit) {
   std::vector<std::string> lines;
   CompilerOptions o = test_options();

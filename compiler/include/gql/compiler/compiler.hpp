@@ -20,7 +20,6 @@ struct Options {
   std::vector<std::string> include_dirs;  // searched for imports after the importing file's folder
   std::string stdlib_dir;                 // searched last; empty: the installed stdlib
   ir::Target target = ir::Target::openmp;
-  bool check_laws = false;                // sample user aggs (gqlc check)
   bool recognize_traversals = true;       // BFS / Bellman-Ford loops become one traversal op each
   size_t max_errors = 50;
 };

@@ -73,13 +73,11 @@ class DeviceBfs {
   // Searches from `source`; the levels stay on the device until levels() or dense_levels().
   TraversalStats run(int64_t source, const DirectionOptions& options = {}) {
     cpu::detail::check_source(n_, source, "bfs");
-    const cudaStream_t s = stream_.get();
-    GQL_CUDA_CHECK(cudaMemcpyAsync(visited_.data(), unreachable_.data(), visited_.bytes(), cudaMemcpyDeviceToDevice, s));
-    GQL_CUDA_CHECK(cudaMemsetAsync(narrow_.data(), 0xff, narrow_.bytes(), s));
     wide_ = false;
-    queues_->clear_counters();
-    device::bfs_start<<<1, 1, 0, s>>>(source, g_.offsets(), visited_.data(), narrow_.data(), queues_->queue(),
-                                      queues_->counters());
+    queues_->start_step();
+    device::bfs_start<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+        source, n_, g_.offsets(), unreachable_.data(), visited_.data(), narrow_.data(), queues_->queue(),
+        queues_->counters());
     GQL_CUDA_CHECK_LAUNCH();
     StepCounters counters = queues_->read_counters();
     reached_ = static_cast<int64_t>(counters.next_size);
@@ -209,7 +207,7 @@ class DeviceBfs {
           continue;
         }
       }
-      queues_->clear_counters();
+      queues_->start_step();
       if (pull) {
         if (frontier_in_queue) {
           GQL_CUDA_CHECK(cudaMemsetAsync(front_.data(), 0, front_.bytes(), s));
@@ -234,15 +232,15 @@ class DeviceBfs {
         }
         if (!to_queue) GQL_CUDA_CHECK(cudaMemsetAsync(next_front_.data(), 0, next_front_.bytes(), s));
         if (edges > 0) {
-          const unsigned grid = queues_->prepare_push(schedule_.balance, g_.offsets(), size, edges);
+          const auto push = queues_->prepare_push(schedule_.balance, g_.offsets(), size, edges);
           with_levels(depth, [&](auto* level, auto d) {
             using L = std::remove_pointer_t<decltype(level)>;
             detail::with_balance(schedule_.balance, [&](auto balance) {
               const auto push_step = to_queue ? device::bfs_push<traversal_block, decltype(balance)::value, false, L>
                                               : device::bfs_push<traversal_block, decltype(balance)::value, true, L>;
-              push_step<<<grid, traversal_block, 0, s>>>(g_.view(), gt_offsets(), queues_->queue(), queues_->scan(),
-                                                         size, edges, visited_.data(), level, d, queues_->next(),
-                                                         next_front_.data(), queues_->counters());
+              push_step<<<push.grid, traversal_block, 0, s>>>(g_.view(), gt_offsets(), queues_->queue(), push.scan,
+                                                              size, edges, visited_.data(), level, d, queues_->next(),
+                                                              next_front_.data(), queues_->counters());
               GQL_CUDA_CHECK_LAUNCH();
             });
           });
@@ -305,7 +303,7 @@ class DeviceBfs {
     TraversalStats stats;
     for (int64_t depth = 1; counters.next_size > 0; ++depth) {
       stats.searched_edges += static_cast<int64_t>(counters.next_out_edges);
-      queues_->clear_counters();
+      queues_->start_step();
       if (g_.nvals() > 0) {
         with_levels(depth, [&](auto* level, auto d) {
           device::bfs_edge_centric<traversal_block>

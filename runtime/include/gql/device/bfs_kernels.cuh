@@ -41,17 +41,26 @@ __global__ void __launch_bounds__(Threads) clear_targets(const index_t* col_indi
   }
 }
 
-// Marks the source: visited, level 0, the first queue entry; the counters describe that frontier.
-template <class L>
-__global__ void bfs_start(long long source, const offset_t* g_offsets, unsigned* visited, L* level, index_t* queue,
-                          StepCounters* counters) {
-  visited[source >> 5] |= 1u << (source & 31);
-  level[source] = 0;
-  queue[0] = static_cast<index_t>(source);
-  counters->next_size = 1;
-  counters->next_out_edges = static_cast<unsigned long long>(g_offsets[source + 1] - g_offsets[source]);
-  counters->next_in_edges = 0;
-  counters->examined = 0;
+// Starts a search from `source` in one launch: visited = the bits of the vertices no search reaches
+// and the source's, every level unseen (0xff) but the source's (0), the queue holding the source;
+// the counters describe that frontier.
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+    bfs_start(long long source, long long n, const offset_t* g_offsets, const unsigned* unreachable, unsigned* visited,
+              unsigned char* level, index_t* queue, StepCounters* counters) {
+  const long long words = ceil_div(n, 32LL);
+  const long long stride = static_cast<long long>(gridDim.x) * Threads;
+  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < n; i += stride) {
+    if (i < words) visited[i] = unreachable[i] | (i == (source >> 5) ? 1u << (source & 31) : 0u);
+    level[i] = i == source ? 0 : 0xff;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    queue[0] = static_cast<index_t>(source);
+    counters->next_size = 1;
+    counters->next_out_edges = static_cast<unsigned long long>(g_offsets[source + 1] - g_offsets[source]);
+    counters->next_in_edges = 0;
+    counters->examined = 0;
+  }
 }
 
 // A push step from the queue, its edges mapped to threads as B says (scan: exclusive prefix sums of
@@ -93,6 +102,8 @@ __global__ void __launch_bounds__(Threads)
                                            atomicOr(next_front + (v >> 5), 1u << (v & 31));
                                            ++size;
                                          }
+                                       } else if constexpr (B == LoadBalance::edge || B == LoadBalance::block) {
+                                         block_append<Threads>(claimed, v, next_queue, &counters->next_size);
                                        } else {
                                          warp_append(claimed, v, next_queue, &counters->next_size);
                                        }

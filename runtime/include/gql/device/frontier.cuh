@@ -1,9 +1,10 @@
 // Frontier building blocks of the device traversals: bitmaps of 32-bit words (visited vertices, a
-// pull step's frontier), queues of vertex ids (a push step's frontier) with warp-aggregated appends,
-// the four ways a push step maps a queue's out-edges to threads (for_each_frontier_edge), and the
-// few counters a step leaves for the host (its only read per step). NVRTC-compatible.
+// pull step's frontier), queues of vertex ids (a push step's frontier) with warp- and
+// block-aggregated appends, the four ways a push step maps a queue's out-edges to threads
+// (for_each_frontier_edge), and the few counters a step leaves for the host (its only read per step). NVRTC-compatible.
 #pragma once
 
+#include "gql/device/block_scan.cuh"
 #include "gql/device/csr_view.cuh"
 #include "gql/device/load_balance.cuh"
 #include "gql/device/step_counters.cuh"
@@ -45,6 +46,33 @@ __device__ __forceinline__ void warp_append(bool take, index_t v, index_t* queue
   if (lane == leader) base = atomicAdd(size, static_cast<unsigned long long>(__popc(takers)));
   base = __shfl_sync(0xffffffffu, base, leader);
   if (take) queue[base + static_cast<unsigned long long>(__popc(takers & ((1u << lane) - 1u)))] = v;
+}
+
+// Appends v to `queue` for each thread whose `take` is set: one atomic per block, for the steps whose
+// threads call it together (edge- and block-balanced push steps: a warp's atomic each would
+// serialize on `size` when a large frontier claims vertices all over the grid). Every thread of the
+// block calls it.
+template <int Threads>
+__device__ __forceinline__ void block_append(bool take, index_t v, index_t* queue, unsigned long long* size) {
+  constexpr int warps = Threads / 32;
+  __shared__ unsigned long long warp_base[warps];
+  const int lane = static_cast<int>(threadIdx.x & 31), warp = static_cast<int>(threadIdx.x >> 5);
+  const unsigned takers = __ballot_sync(0xffffffffu, take);
+  if (lane == 0) warp_base[warp] = __popc(takers);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long total = 0;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned long long count = warp_base[w];
+      warp_base[w] = total;
+      total += count;
+    }
+    const unsigned long long base = total > 0 ? atomicAdd(size, total) : 0;
+    for (int w = 0; w < warps; ++w) warp_base[w] += base;
+  }
+  __syncthreads();
+  if (take) queue[warp_base[warp] + static_cast<unsigned long long>(__popc(takers & ((1u << lane) - 1u)))] = v;
+  __syncthreads();  // the bases are read before the next call writes them
 }
 
 // Adds each thread's counts to `counters` with one atomic per counter and block (a step's counts
@@ -108,27 +136,62 @@ __device__ __forceinline__ EdgeTile edge_tile(const long long* scan, long long q
   return t;
 }
 
+// The exclusive prefix sums of the degrees of a queue of at most shared_scan_queue vertices, made
+// by the calling block in `out` (shared memory): an edge-balanced step over a short queue needs no
+// scan launched before it. Every thread of the block calls it.
+template <int Threads>
+__device__ __forceinline__ const long long* scan_short_queue(const offset_t* offsets, const index_t* queue,
+                                                             long long queue_size, long long* out) {
+  constexpr int per_thread = static_cast<int>(shared_scan_queue / Threads);
+  static_assert(per_thread * Threads == shared_scan_queue, "the short queue splits evenly over the block");
+  using Scan = BlockScan<Threads, long long>;
+  __shared__ typename Scan::TempStorage storage;
+  const long long first = static_cast<long long>(threadIdx.x) * per_thread;
+  long long degrees[per_thread];
+  long long sum = 0;
+  for (int k = 0; k < per_thread; ++k) {
+    const long long i = first + k;
+    degrees[k] = i < queue_size ? static_cast<long long>(offsets[queue[i] + 1] - offsets[queue[i]]) : 0;
+    sum += degrees[k];
+  }
+  long long total = 0;
+  long long before = Scan::exclusive_sum(sum, total, storage);
+  for (int k = 0; k < per_thread; ++k) {
+    out[first + k] = before;
+    before += degrees[k];
+  }
+  __syncthreads();
+  return out;
+}
+
 // Calls visit(active, i, p) for the out-edge p of queued vertex queue[i], for every out-edge of
 // every queued vertex, the threads mapped to edges as B says. Every lane of a warp calls visit
 // equally often (lanes without an edge with active = false and i, p meaningless), so visit may use
-// warp collectives (warp_append); every thread of the block calls this function. scan and
-// total_edges serve LoadBalance::edge only (exclusive sums of the queue's degrees, their total).
+// warp collectives (warp_append); under LoadBalance::edge and ::block the whole block calls visit
+// together, from one call site, so visit may also hold block barriers (block_append). Every thread
+// of the block calls this function. scan and
+// total_edges serve LoadBalance::edge only (exclusive sums of the queue's degrees, their total; a
+// null scan for a queue of at most shared_scan_queue vertices, which each block scans itself).
 template <int Threads, LoadBalance B, class Visit>
 __device__ __forceinline__ void for_each_frontier_edge(const offset_t* offsets, const index_t* queue,
                                                        long long queue_size, const long long* scan,
                                                        long long total_edges, Visit&& visit) {
   if constexpr (B == LoadBalance::edge) {
+    __shared__ long long short_scan[shared_scan_queue];
+    if (scan == nullptr) scan = scan_short_queue<Threads>(offsets, queue, queue_size, short_scan);
     const long long tiles = ceil_div(total_edges, traversal_tile);
     for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
       const EdgeTile t = edge_tile(scan, queue_size, total_edges, tile);
       for (int item = 0; item < tile_items; ++item) {
         const long long e = t.begin + static_cast<long long>(item) * Threads + threadIdx.x;
-        if (e < t.end) {
-          const long long i = edge_owner(scan, t.first, t.last, e);
-          visit(true, i, offsets[queue[i]] + (e - scan[i]));
-        } else {
-          visit(false, 0LL, offset_t{0});
+        const bool active = e < t.end;
+        long long i = 0;
+        offset_t p = 0;
+        if (active) {
+          i = edge_owner(scan, t.first, t.last, e);
+          p = offsets[queue[i]] + (e - scan[i]);
         }
+        visit(active, i, p);  // one call site: visit may hold block barriers (block_append)
       }
       __syncthreads();  // the tile's shared owners are read before the next tile writes them
     }
@@ -191,17 +254,32 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-// Queues every vertex whose bit is set (in no particular order); `size` counts them.
+// Queues every vertex whose bit is set; `size` counts them. A warp reads 32 consecutive words (a
+// word per lane) and reserves room for all of their vertices with one atomic: one per bitmap word
+// would serialize on `size` when the frontier is spread thinly over many words.
 template <int Threads>
 __global__ void __launch_bounds__(Threads)
     bitmap_to_queue(const unsigned* bits, long long n, index_t* queue, unsigned long long* size) {
   const long long words = ceil_div(n, 32LL);
-  const long long warps = static_cast<long long>(gridDim.x) * (blockDim.x / 32);
+  const long long warps = static_cast<long long>(gridDim.x) * (Threads / 32);
   const int lane = static_cast<int>(threadIdx.x & 31);
-  for (long long w = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32; w < words; w += warps) {
-    const unsigned word = bits[w];
-    if (word == 0) continue;  // the same for the whole warp
-    warp_append((word >> lane) & 1u, static_cast<index_t>(w * 32 + lane), queue, size);
+  for (long long span = (blockIdx.x * static_cast<long long>(Threads) + threadIdx.x) / 32; span * 32 < words;
+       span += warps) {
+    const long long w = span * 32 + lane;
+    unsigned word = w < words ? bits[w] : 0u;
+    const unsigned count = static_cast<unsigned>(__popc(word));
+    unsigned before = count;  // inclusive, then exclusive sum of the lanes' counts
+    for (int d = 1; d < 32; d <<= 1) {
+      const unsigned other = __shfl_up_sync(0xffffffffu, before, d);
+      if (lane >= d) before += other;
+    }
+    const unsigned total = __shfl_sync(0xffffffffu, before, 31);
+    if (total == 0) continue;  // the same for the whole warp
+    before -= count;
+    unsigned long long base = 0;
+    if (lane == 0) base = atomicAdd(size, static_cast<unsigned long long>(total));
+    base = __shfl_sync(0xffffffffu, base, 0) + before;
+    for (; word != 0; word &= word - 1) queue[base++] = static_cast<index_t>(w * 32 + (__ffs(word) - 1));
   }
 }
 

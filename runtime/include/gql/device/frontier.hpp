@@ -119,7 +119,7 @@ class FrontierQueues {
         degrees_(static_cast<size_t>(std::max<int64_t>(n, 1))),
         scan_(static_cast<size_t>(std::max<int64_t>(n, 1))),
         scan_temp_(std::max<size_t>(queue_scan_bytes(std::max<int64_t>(n, 1), stream.get()), 1)),
-        counters_(2),
+        counters_(2 * counter_window),
         host_counters_(1),
         host_edges_(2),
         resident_(resident_blocks()) {}
@@ -127,9 +127,10 @@ class FrontierQueues {
   index_t* queue() noexcept { return queue_.data(); }
   index_t* next() noexcept { return next_.data(); }
   const long long* scan() const noexcept { return scan_.data(); }
-  StepCounters* counters() noexcept { return counters_.data(); }
+  // The counters the current step adds to (zero when it starts).
+  StepCounters* counters() noexcept { return counters_.data() + 2 * slot_; }
   // A second counter set for conversions inside a step (its next_size counts queued vertices).
-  StepCounters* scratch_counters() noexcept { return counters_.data() + 1; }
+  StepCounters* scratch_counters() noexcept { return counters() + 1; }
   long long resident() const noexcept { return resident_; }
   void swap_queues() noexcept { std::swap(queue_, next_); }
 
@@ -139,11 +140,17 @@ class FrontierQueues {
                        scan_temp_.size(), grid_for(queue_size, resident_), stream_.get());
   }
 
-  // Prepares a push step over the queue's `size` vertices with `edges` out-edges under `offsets`
-  // (the scan of their degrees, read by the edge-balanced mapping only) and returns its grid.
-  unsigned prepare_push(LoadBalance balance, const offset_t* offsets, long long size, long long edges) {
-    if (balance == LoadBalance::edge) scan_degrees(offsets, size);
-    return push_grid(balance, size, edges);
+  // A push step's launch: its grid and the scan of the queue's degrees it reads (null when it needs
+  // none: not edge-balanced, or a queue short enough for each block to scan in shared memory).
+  struct PushLaunch {
+    unsigned grid;
+    const long long* scan;
+  };
+  // Prepares a push step over the queue's `size` vertices with `edges` out-edges under `offsets`.
+  PushLaunch prepare_push(LoadBalance balance, const offset_t* offsets, long long size, long long edges) {
+    const bool scanned = balance == LoadBalance::edge && size > device::shared_scan_queue;
+    if (scanned) scan_degrees(offsets, size);
+    return {push_grid(balance, size, edges), scanned ? scan_.data() : nullptr};
   }
   // The grid of a push step over `size` queued vertices with `edges` out-edges (the edge-balanced
   // one reads the scan of their degrees, made before).
@@ -169,12 +176,17 @@ class FrontierQueues {
     return host_edges_[0] + host_edges_[1];
   }
 
-  void clear_counters() {
+  // Starts a step: counters() moves to a slot cleared before. The slots of counter_window steps are
+  // cleared at once (by then the host has read every one before), one memset where a memset per
+  // step would cost a launch per level.
+  void start_step() {
+    if (++slot_ < counter_window) return;
+    slot_ = 0;
     GQL_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream_.get()));
   }
   // Waits for the step and returns its counters.
   StepCounters read_counters() {
-    GQL_CUDA_CHECK(cudaMemcpyAsync(host_counters_.data(), counters_.data(), sizeof(StepCounters),
+    GQL_CUDA_CHECK(cudaMemcpyAsync(host_counters_.data(), counters(), sizeof(StepCounters),
                                    cudaMemcpyDeviceToHost, stream_.get()));
     stream_.synchronize();
     return host_counters_[0];
@@ -185,7 +197,9 @@ class FrontierQueues {
   DeviceBuffer<index_t> queue_, next_;
   DeviceBuffer<long long> degrees_, scan_;
   DeviceBuffer<unsigned char> scan_temp_;
-  DeviceBuffer<StepCounters> counters_;
+  static constexpr int counter_window = 64;
+  DeviceBuffer<StepCounters> counters_;  // a step's counters and its scratch set, counter_window steps
+  int slot_ = counter_window;            // the current step's; the first start_step() clears the window
   HostBuffer<StepCounters> host_counters_;
   HostBuffer<long long> host_edges_;
   long long resident_;

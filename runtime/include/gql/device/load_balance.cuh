@@ -10,6 +10,9 @@ namespace gql::device {
 inline constexpr int traversal_block = 256;
 inline constexpr int tile_items = 4;
 inline constexpr long long traversal_tile = static_cast<long long>(traversal_block) * tile_items;
+// An edge-balanced step over a queue of at most this many vertices scans their degrees in each
+// block's shared memory (8 KiB) instead of in a scan launched before it.
+inline constexpr long long shared_scan_queue = 1024;
 
 // How a push step maps the frontier's out-edges to threads (a schedule's `balance`): a thread per
 // queued vertex, a warp per vertex, a block per vertex, or equal tiles of edges whatever the

@@ -115,7 +115,7 @@ class DevicePaths {
     cpu::detail::check_source(n_, source, "single_source_paths");
     launch(kernels_.init, detail::grid_for(n_, queues_->resident()), device::traversal_block, 0, stream_,
            value_.data(), stamp_.data(), reached_.data(), n_);
-    queues_->clear_counters();
+    queues_->start_step();
     launch(kernels_.start, 1, 1, 0, stream_, source, source_value, g_.offsets(), value_.data(), reached_.data(),
            queues_->queue(), queues_->counters());
     device::StepCounters counters = queues_->read_counters();
@@ -200,12 +200,12 @@ class DevicePaths {
                                    TraversalStats& stats) {
     const auto size = static_cast<long long>(counters.next_size);
     const auto edges = static_cast<long long>(counters.next_out_edges);
-    queues_->clear_counters();
+    queues_->start_step();
     if (edges > 0) {
-      const unsigned grid = queues_->prepare_push(balance_, g_.offsets(), size, edges);
+      const auto push = queues_->prepare_push(balance_, g_.offsets(), size, edges);
       ++round;
-      launch(kernels_.relax[static_cast<size_t>(balance_)], grid, device::traversal_block, 0, stream_, view(), source,
-             queues_->queue(), queues_->scan(), size, edges, value_.data(), reached_.data(), stamp_.data(), round,
+      launch(kernels_.relax[static_cast<size_t>(balance_)], push.grid, device::traversal_block, 0, stream_, view(),
+             source, queues_->queue(), push.scan, size, edges, value_.data(), reached_.data(), stamp_.data(), round,
              queues_->next(), queues_->counters());
     }
     queues_->swap_queues();
@@ -232,7 +232,7 @@ class DevicePaths {
           throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle "
                                         "improves every path through it)");
         const device::StepCounters relaxed = relax_round(counters, source, round, stats);
-        queues_->clear_counters();
+        queues_->start_step();
         far_host_[0] = far_count;
         GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
                                        cudaMemcpyHostToDevice, s));
@@ -263,7 +263,7 @@ class DevicePaths {
           threshold = static_cast<V>(least + 1);
       }
       rounds_below_threshold = 0;
-      queues_->clear_counters();
+      queues_->start_step();
       far_host_[0] = 0;
       GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
                                      cudaMemcpyHostToDevice, s));

@@ -263,9 +263,10 @@ double median_of(std::vector<double> xs) {
 
 }  // namespace
 
-void Invocation::print_summary(int64_t result_size) const {
-  std::cout << kernel_ << ": " << result_size << " entries (--out FILE writes them, --stats times the run)\n";
+void Invocation::print_summary(const std::string& result_summary) const {
+  std::cout << kernel_ << ": " << result_summary << " (--out FILE writes it, --stats times the run)\n";
 }
+
 
 void Invocation::print_header() const {
   if (!stats_) return;
@@ -290,7 +291,7 @@ void Invocation::print_run(int64_t run, const RunRecord& record) const {
   std::fflush(stdout);
 }
 
-void Invocation::print_stats(int64_t result_size, std::span<const std::string> plan) const {
+void Invocation::print_stats(const std::string& result_summary, std::span<const std::string> plan) const {
   if (explain_) {
     std::cout << (runs_.runs() > 1 ? "plan (run 1):\n" : "plan:\n");
     for (const auto& line : plan) std::cout << "  " << line << '\n';
@@ -346,7 +347,7 @@ void Invocation::print_stats(int64_t result_size, std::span<const std::string> p
     harmonic(&WorkCounts::updates, "updates: ", "updates/s");
   }
   if (!out_path_.empty()) std::printf("write:   %.6f s\n", write_seconds_);
-  std::cout << "result:  " << result_size << " entries" << (records_.size() > 1 ? " (the last run)" : "") << '\n';
+  std::cout << "result:  " << result_summary << (records_.size() > 1 ? " (the last run)" : "") << '\n';
   std::cout << "peak memory: " << peak_memory_bytes() / (1024 * 1024) << " MiB\n";
   std::cout << "threads: " << omp_get_max_threads() << '\n';
 }
@@ -396,23 +397,29 @@ T parse_scalar(const std::string& name, const std::string& text) {
   }
 }
 
+void print_result_line(const std::string& line) {
+  std::cout << line << '\n' << std::flush;
+  if (!std::cout) throw Error(ErrorKind::io, "cannot write the result", {"standard output"});
+}
+
+template <class T>
+  requires std::is_arithmetic_v<T>
+std::string scalar_text(T x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x ? "true" : "false";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    char buf[64];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+  } else {
+    return std::to_string(x);  // promotes 8-bit integers, so they print as numbers
+  }
+}
+
 template <class T>
   requires std::is_arithmetic_v<T>
 void write_result(const std::string& path, T x) {
-  std::string line;
-  if constexpr (std::is_same_v<T, bool>) {
-    line = x ? "true" : "false";
-  } else if constexpr (std::is_floating_point_v<T>) {
-    char buf[64];
-    line.assign(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
-  } else {
-    line = std::to_string(x);  // promotes 8-bit integers, so they print as numbers
-  }
-  if (path == "-") {
-    std::cout << line << '\n' << std::flush;
-    if (!std::cout) throw Error(ErrorKind::io, "cannot write the result", {"standard output"});
-    return;
-  }
+  const std::string line = scalar_text(x);
+  if (path == "-") return print_result_line(line);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << line << '\n';
   file.close();
@@ -421,7 +428,8 @@ void write_result(const std::string& path, T x) {
 
 #define GQL_INSTANTIATE_SCALAR(T)                                          \
   template T parse_scalar<T>(const std::string&, const std::string&); \
-  template void write_result<T>(const std::string&, T);
+  template void write_result<T>(const std::string&, T);                \
+  template std::string scalar_text<T>(T);
 GQL_INSTANTIATE_SCALAR(bool)
 GQL_INSTANTIATE_SCALAR(int8_t)
 GQL_INSTANTIATE_SCALAR(int16_t)

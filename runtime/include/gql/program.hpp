@@ -140,9 +140,9 @@ class Invocation {
   std::string out_path_of(int64_t run) const;
   void print_header() const;  // the kernel and the phases done once, before the runs
   void print_run(int64_t run, const RunRecord& record) const;
-  void print_stats(int64_t result_size, std::span<const std::string> plan) const;
-  void print_summary(int64_t result_size) const;
-  template <class R> int64_t write(const R& result, int64_t run);
+  void print_stats(const std::string& result_summary, std::span<const std::string> plan) const;
+  void print_summary(const std::string& result_summary) const;
+  template <class R> std::string write(const R& result, int64_t run);
 
   std::string kernel_;
   std::map<std::string, std::string> values_;
@@ -195,47 +195,69 @@ template <class T> requires std::is_arithmetic_v<T> void write_result(const std:
 template <class T> requires std::is_arithmetic_v<T> void write_result(const std::string& path, T x, const std::string&) {
   write_result(path, x);
 }
-template <class T> int64_t result_size(const Csr<T>& g) { return g.nvals(); }
-template <class T> int64_t result_size(const Matrix<T>& m) { return m.n_rows() * m.n_cols(); }
-template <class T> int64_t result_size(const Vector<T>& v) { return v.nvals(); }
-template <class T> requires std::is_arithmetic_v<T> int64_t result_size(T) { return 1; }
+// A scalar as the programs print and write it (bool as true/false, 8-bit integers as numbers,
+// floats in their shortest exact form).
+template <class T> requires std::is_arithmetic_v<T> std::string scalar_text(T x);
+// A result's line on standard output, flushed; an error when it cannot be written.
+void print_result_line(const std::string& line);
+// What a result is, for the summary and --stats: its kind, shape and entries, or a scalar's value.
+template <class T> std::string result_summary(const Csr<T>& g) {
+  return "graph " + std::to_string(g.n_rows()) + "x" + std::to_string(g.n_cols()) + ", " + std::to_string(g.nvals()) +
+         " entries";
+}
+template <class T> std::string result_summary(const Matrix<T>& m) {
+  return "matrix " + std::to_string(m.n_rows()) + "x" + std::to_string(m.n_cols());
+}
+template <class T> std::string result_summary(const Vector<T>& v) {
+  return "vector of " + std::to_string(v.size()) + ", " + std::to_string(v.nvals()) + " entries";
+}
+template <class T> requires std::is_arithmetic_v<T> std::string result_summary(T x) { return scalar_text(x); }
 
 template <class Tuple, size_t... I>
 void write_tuple(const std::string& path, const Tuple& t, std::index_sequence<I...>) {
   (write_result(path + "." + std::to_string(I), std::get<I>(t), path), ...);
 }
+// The items' summaries joined by `separator`.
 template <class Tuple, size_t... I>
-int64_t tuple_size(const Tuple& t, std::index_sequence<I...>) {
-  return (result_size(std::get<I>(t)) + ... + 0);
+std::string tuple_summary(const Tuple& t, const char* separator, std::index_sequence<I...>) {
+  std::string out;
+  ((out += (I == 0 ? "" : separator) + result_summary(std::get<I>(t))), ...);
+  return out;
 }
 template <class T> struct is_tuple : std::false_type {};
+template <class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
+// Results that print as values without --out: scalars and tuples of scalars.
+template <class R> constexpr bool prints_values = std::is_arithmetic_v<R>;
+template <class... T> constexpr bool prints_values<std::tuple<T...>> = (std::is_arithmetic_v<T> && ...);
 // The items of a comma-separated list (one item when there is no comma).
 std::vector<std::string> split_list(const std::string& text);
-template <class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
 }  // namespace program_detail
 
 template <class R>
-int64_t Invocation::write(const R& result, int64_t run) {
+std::string Invocation::write(const R& result, int64_t run) {
   using namespace program_detail;
   const std::string path = out_path_of(run);
+  std::string summary;
+  if constexpr (is_tuple<R>::value) summary = "(" + tuple_summary(result, ", ", std::make_index_sequence<std::tuple_size_v<R>>{}) + ")";
+  else summary = result_summary(result);
   if (path.empty()) {
-    // Without --out, a scalar result is printed (each run's).
+    // Without --out, a scalar result is printed (each run's), a tuple of scalars as its values on a line.
     if constexpr (std::is_arithmetic_v<R>) write_result(std::string("-"), result);
+    else if constexpr (prints_values<R>) print_result_line(tuple_summary(result, " ", std::make_index_sequence<std::tuple_size_v<R>>{}));
   } else {
     const auto begin = std::chrono::steady_clock::now();
     if constexpr (is_tuple<R>::value) write_tuple(path, result, std::make_index_sequence<std::tuple_size_v<R>>{});
     else write_result(path, result, path);
     write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }
-  if constexpr (is_tuple<R>::value) return tuple_size(result, std::make_index_sequence<std::tuple_size_v<R>>{});
-  else return result_size(result);
+  return summary;
 }
 
 template <class F>
 void Invocation::run(F&& body) {
   ProgressLine progress(kernel_);
   std::vector<std::string> plan;
-  int64_t size = 0;
+  std::string summary;
   print_header();
   for (int64_t r = 0; r < runs_.runs(); ++r) {
     const auto value_index = static_cast<size_t>(r / runs_.repeat);
@@ -249,14 +271,14 @@ void Invocation::run(F&& body) {
     record.compute_seconds = std::chrono::duration<double>(computed - start).count();
     if (run.computed_at()) record.download_seconds = std::chrono::duration<double>(end - computed).count();
     if (r == 0) plan.assign(context.plan().begin(), context.plan().end());
-    size = write(result, r);
+    summary = write(result, r);
     if (stats_ && runs_.runs() > 1) print_run(r, record);
     records_.push_back(std::move(record));
   }
-  // Without --out, a container result is summarized by its size (a scalar was printed).
-  if constexpr (!std::is_arithmetic_v<std::decay_t<std::invoke_result_t<F&, Run&>>>)
-    if (out_path_.empty() && !stats_) print_summary(size);
-  print_stats(size, plan);
+  // Without --out, a result holding a container is summarized (scalars were printed).
+  if constexpr (!program_detail::prints_values<std::decay_t<std::invoke_result_t<F&, Run&>>>)
+    if (out_path_.empty() && !stats_) print_summary(summary);
+  print_stats(summary, plan);
 }
 
 template <class T>

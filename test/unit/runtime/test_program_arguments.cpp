@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gql/program.hpp"
@@ -168,6 +169,39 @@ TEST(ProgramRuns, SeveralRunsWriteAFileEachWhenTheNameSaysWhere) {
   EXPECT_EQ(o.status, 0) << o.err;
   for (const char* name : {"r1.txt", "r2.txt"}) EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
   std::filesystem::remove_all(dir);
+}
+
+// shape(G: graph<bool>) -> RESULT: the entry's result made by `make` from G.
+template <class Make>
+gql::KernelEntry shape_kernel(const char* result, Make make) {
+  return {"shape", {{"G", gql::ParamKind::graph, "bool"}}, result, [make](gql::Invocation& call) {
+            const auto G = call.graph<bool>("G");
+            call.run([&](gql::Run&) { return make(G); });
+          }};
+}
+
+TEST(ProgramOut, ResultsAreSummarizedByKindAndShapeAndScalarsPrintTheirValues) {
+  const auto graph = shape_kernel("graph<bool>", [](const gql::Csr<bool>& G) { return gql::Csr<bool>(G.n_rows(), 3); });
+  Outcome o = run_entry(graph, {"shape", "--G", "grid:2x3"});
+  EXPECT_EQ(o.out, "shape: graph 6x3, 0 entries (--out FILE writes it, --stats times the run)\n") << o.err;
+  o = run_entry(graph, {"shape", "--G", "grid:2x3", "--stats"});
+  EXPECT_NE(o.out.find("result:  graph 6x3, 0 entries\n"), std::string::npos) << o.out;
+  const auto pair = shape_kernel("(u64, f64)", [](const gql::Csr<bool>& G) {
+    return std::tuple<uint64_t, double>(static_cast<uint64_t>(G.nvals()), 0.5);
+  });
+  o = run_entry(pair, {"shape", "--G", "grid:2x3"});
+  EXPECT_EQ(o.out, "14 0.5\n") << o.err;
+  o = run_entry(pair, {"shape", "--G", "grid:2x3", "--stats"});
+  EXPECT_NE(o.out.find("result:  (14, 0.5)\n"), std::string::npos) << o.out;
+  const auto mixed = shape_kernel("(matrix<f32>, u8)", [](const gql::Csr<bool>& G) {
+    return std::tuple<gql::Matrix<float>, uint8_t>(gql::Matrix<float>(G.n_rows(), 2, 0.0f), 7);
+  });
+  o = run_entry(mixed, {"shape", "--G", "grid:2x3"});
+  EXPECT_EQ(o.out, "shape: (matrix 6x2, 7) (--out FILE writes it, --stats times the run)\n") << o.err;
+  const auto scalar = shape_kernel("i64", [](const gql::Csr<bool>& G) { return static_cast<int64_t>(G.n_rows()); });
+  o = run_entry(scalar, {"shape", "--G", "grid:2x3", "--stats"});
+  EXPECT_NE(o.out.find("\n6\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("result:  6\n"), std::string::npos) << o.out;
 }
 
 TEST(ProgramOut, TheFormatAndTheFolderAreCheckedBeforeTheInputsLoad) {

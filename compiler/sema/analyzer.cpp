@@ -48,6 +48,13 @@ ir::Module Analyzer::run(const Program& program) {
       if (diagnostics_.saturated()) break;
       if (kernels_[k.name] == &k) check_kernel(k);
     }
+    // The generated code names each semiring instance's struct after it (min_plus_f32_f32_f32).
+    for (const ast::Kernel& k : program.main->kernels) {
+      for (const ir::SemiringInstance& s : module_.semirings)
+        if (s.name == k.name)
+          diagnostics_.error(k.name_span, "kernel '" + k.name + "' has the name of the generated instance of semiring '" +
+                                              s.semiring + "'; rename the kernel");
+    }
   }
   return std::move(module_);
 }

@@ -38,6 +38,14 @@ ir::Module analyze(const Program& program, const AnalyzeOptions& options, Diagno
 // Edit distance for "did you mean"; returns the closest candidate within a small distance, or "".
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
 
+// Whether a call or an op's function argument of this name is the language's own (min, rows, apply,
+// plus, the casts i64 ..., inf): no fn, const or kernel may take it.
+bool is_builtin_name(const std::string& name);
+const std::vector<std::string>& builtin_names();  // those words but the casts and inf
+// Why a kernel cannot be named `name` in generated C++ (a keyword, a macro of the C library, gql's
+// prefix, a reserved identifier), or "" when it can.
+std::string reserved_in_generated_code(const std::string& name);
+
 // The builtin monoids by the words a spec writes for them (`or` and `lor`, `and` and `land` alike).
 const std::vector<std::string>& monoid_words();
 std::optional<gql::Monoid> monoid_named(const std::string& word);

@@ -645,8 +645,7 @@ class KernelChecker {
     }
     if (!a_.functions_.count(name) && !scalar_from_name(name) && name != "min" && name != "max" && name != "abs" &&
         name != "sqrt" && !a_.function_decls_.count(name)) {
-      std::vector<std::string> candidates = {"min", "max", "abs", "sqrt", "rows", "cols", "nvals", "reduce",
-                                             "transpose", "apply", "union", "intersect", "closure", "lu"};
+      std::vector<std::string> candidates = builtin_names();
       for (const auto& [fn, index] : a_.functions_) candidates.push_back(fn);
       a_.report_unknown(e.span, "function", name, candidates);
       return std::nullopt;

@@ -1,6 +1,8 @@
-// Names: the global declarations of every file, duplicate checks, "did you mean", and the words
-// of the builtin monoids.
+// Names: the global declarations of every file, duplicate checks, "did you mean", the words of the
+// builtin monoids, and the names a declaration cannot take (builtins, and for kernels, whose names
+// the generated C++ and the JIT use as they are, what C++ reserves).
 #include <algorithm>
+#include <cctype>
 
 #include "sema/analyzer.hpp"
 
@@ -25,6 +27,48 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& builtin_names() {
+  static const std::vector<std::string> names = {
+      "min", "max", "abs", "sqrt",                                       // scalar functions
+      "rows", "cols", "nvals", "reduce", "transpose", "apply", "union",  // container operations
+      "intersect", "closure", "lu", "graph", "matrix", "vector",
+      "plus", "minus", "times", "div", "first", "second", "negate", "identity"};  // ops that apply and union name
+  return names;
+}
+
+bool is_builtin_name(const std::string& name) {
+  const auto& names = builtin_names();
+  return std::find(names.begin(), names.end(), name) != names.end() || scalar_from_name(name).has_value() ||
+         name == "inf";
+}
+
+std::string reserved_in_generated_code(const std::string& name) {
+  // C++20's keywords and alternative tokens, and the names generated code uses unqualified: the
+  // fixed-width integer types, namespaces, main, the C library's macros, CUDA's built-in variables.
+  static const std::vector<std::string> words = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+      "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",
+      "ptrdiff_t", "std", "cub", "thrust", "main",
+      "NULL", "errno", "assert", "EOF", "stdin", "stdout", "stderr", "INFINITY", "NAN", "HUGE_VAL", "offsetof",
+      "va_arg", "va_start", "va_end", "va_copy", "setjmp", "CHAR_BIT", "INT_MAX", "INT_MIN", "UINT_MAX",
+      "LONG_MAX", "LONG_MIN", "LLONG_MAX", "LLONG_MIN", "SIZE_MAX", "RAND_MAX", "EXIT_SUCCESS", "EXIT_FAILURE",
+      "BUFSIZ", "FILENAME_MAX", "SEEK_SET", "SEEK_CUR", "SEEK_END", "unix", "linux",
+      "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3"};
+  if (std::find(words.begin(), words.end(), name) != words.end()) return "a word of C++ or of its libraries";
+  if (name.rfind("gql", 0) == 0 || name.rfind("GQL", 0) == 0) return "a name of gql's own (gql and GQL prefix them)";
+  if (name.find("__") != std::string::npos || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
+    return "a name C++ reserves (a double underscore, or an underscore and a capital letter first)";
+  return "";
+}
 
 const std::vector<std::string>& monoid_words() {
   static const std::vector<std::string> words = {"sum", "prod", "min", "max", "or", "and", "lor", "land", "any"};
@@ -125,13 +169,27 @@ void Analyzer::declare_globals(const ast::File& file, const Program& program) {
     hide(name);
     return true;
   };
+  // A declaration named like a builtin would never be reached: a call of that name is the builtin's.
+  auto not_builtin = [&](const std::string& what, const std::string& name, Span name_span) {
+    if (!is_builtin_name(name)) return true;
+    diagnostics_.error(name_span, "'" + name + "' is a builtin of the language; a " + what + " cannot take its name");
+    return false;
+  };
   for (const ast::Const& c : file.consts) {
-    if (declare("constant", c.name, c.name_span, c.span)) constant_decls_[c.name] = &c;
+    if (not_builtin("constant", c.name, c.name_span) && declare("constant", c.name, c.name_span, c.span))
+      constant_decls_[c.name] = &c;
   }
   for (const ast::Function& f : file.functions) {
-    if (declare("function", f.name, f.name_span, f.span)) function_decls_[f.name] = &f;
+    if (not_builtin("function", f.name, f.name_span) && declare("function", f.name, f.name_span, f.span))
+      function_decls_[f.name] = &f;
   }
   for (const ast::Kernel& k : file.kernels) {
+    if (!not_builtin("kernel", k.name, k.name_span)) continue;
+    if (const std::string why = reserved_in_generated_code(k.name); !why.empty()) {
+      diagnostics_.error(k.name_span, "kernel '" + k.name + "' cannot be named so: it is " + why +
+                                          ", and a kernel's name is a C++ function's in the generated code");
+      continue;
+    }
     if (declare("kernel", k.name, k.name_span, k.span)) kernels_[k.name] = &k;
   }
   for (const ast::Semiring& s : file.semirings) {

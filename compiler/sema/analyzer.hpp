@@ -49,6 +49,7 @@ std::string reserved_in_generated_code(const std::string& name);
 // The builtin monoids by the words a spec writes for them (`or` and `lor`, `and` and `land` alike).
 const std::vector<std::string>& monoid_words();
 std::optional<gql::Monoid> monoid_named(const std::string& word);
+std::string monoid_word(gql::Monoid m);  // the word a spec writes for a builtin monoid
 
 // A lowered value: a scalar expression, a container variable, or a tuple of values.
 struct Value {

@@ -66,6 +66,42 @@ static std::optional<ir::Expr> monoid_terminal(gql::Monoid m, Scalar t) {
   }
 }
 
+// The builtin monoid a user-written agg spells, if it is one: x + y, x * y, min(x, y), max(x, y),
+// x || y, x && y (either operand order), with zero that monoid's identity. Such an agg then takes the
+// monoid's paths (the CPU's counting accumulator, the GPU's native atomics) instead of a user agg's.
+static std::optional<gql::Monoid> monoid_spelled(const ir::Expr& agg, const ir::Expr& zero, const ir::Module& module,
+                                                 Scalar t) {
+  if (agg.operands.size() != 2) return std::nullopt;
+  const ir::Expr& x = agg.operands[0];
+  const ir::Expr& y = agg.operands[1];
+  const bool operands = x.kind == ir::ExprKind::operand && y.kind == ir::ExprKind::operand && x.index != y.index &&
+                        x.type == t && y.type == t && agg.type == t;
+  if (!operands) return std::nullopt;
+  std::optional<gql::Monoid> m;
+  if (agg.kind == ir::ExprKind::binary) {
+    switch (agg.binary) {
+      case ir::BinaryOp::add: if (t != Scalar::bool_) m = gql::Monoid::sum; break;
+      case ir::BinaryOp::mul: if (t != Scalar::bool_) m = gql::Monoid::prod; break;
+      case ir::BinaryOp::logical_or: m = gql::Monoid::lor; break;
+      case ir::BinaryOp::logical_and: m = gql::Monoid::land; break;
+      default: break;
+    }
+  } else if (agg.kind == ir::ExprKind::builtin && (agg.builtin == ir::Builtin::min || agg.builtin == ir::Builtin::max)) {
+    m = agg.builtin == ir::Builtin::min ? gql::Monoid::min : gql::Monoid::max;
+  }
+  if (!m) return std::nullopt;
+  try {
+    const ir::Value identity = ir::evaluate(monoid_identity(*m, t), module, {});
+    const ir::Value stated = ir::evaluate(zero, module, {});
+    const bool same = identity.type == stated.type && ir::as_double(identity) == ir::as_double(stated) &&
+                      identity.v.signed_ == stated.v.signed_ && identity.v.unsigned_ == stated.v.unsigned_ &&
+                      identity.v.boolean == stated.v.boolean;
+    return same ? m : std::nullopt;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 void Analyzer::check_semiring_declaration(const ast::Semiring& s) {
   size_t errors = diagnostics_.error_count();
   if (s.type_params.size() > 1) {
@@ -273,13 +309,18 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
     auto z = value_of("zero");
     if (!z) return -1;
     inst.zero = std::move(*z);
+    if (const auto spelled = monoid_spelled(inst.agg.value(), inst.zero, module_, v)) {
+      inst.monoid = *spelled;
+      inst.agg.reset();
+      inst.terminal = monoid_terminal(inst.monoid, v);
+    }
   }
   if (const ast::SemiringMember* terminal = find_member(s, "terminal")) {
     auto t = value_of("terminal");
     if (!t) return -1;
     if (inst.monoid != gql::Monoid::user && inst.monoid != gql::Monoid::any) {
       // A builtin monoid's absorbing value is known (any value absorbs under 'any'): a stated one must be it.
-      const std::string monoid = agg.body.value->text;
+      const std::string monoid = monoid_word(inst.monoid);
       bool same = false;
       try {
         same = inst.terminal &&

@@ -75,6 +75,20 @@ const std::vector<std::string>& monoid_words() {
   return words;
 }
 
+std::string monoid_word(gql::Monoid m) {
+  switch (m) {
+    case gql::Monoid::sum: return "sum";
+    case gql::Monoid::prod: return "prod";
+    case gql::Monoid::min: return "min";
+    case gql::Monoid::max: return "max";
+    case gql::Monoid::lor: return "or";
+    case gql::Monoid::land: return "and";
+    case gql::Monoid::any: return "any";
+    case gql::Monoid::user: break;
+  }
+  return "user";
+}
+
 std::optional<gql::Monoid> monoid_named(const std::string& word) {
   if (word == "sum") return gql::Monoid::sum;
   if (word == "prod") return gql::Monoid::prod;

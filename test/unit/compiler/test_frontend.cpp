@@ -58,7 +58,7 @@ TEST(Frontend, IssueExampleLowersForCuda) {
   EXPECT_EQ(product.rows[2].chunk, 512);
   EXPECT_EQ(product.block, 256);
   const ir::SemiringInstance& paths = m.semirings.at(static_cast<size_t>(mxm->semiring));
-  EXPECT_EQ(paths.monoid, gql::Monoid::user);
+  EXPECT_EQ(paths.monoid, gql::Monoid::sum);  // its agg(x, y) = x + y with zero 0 is sum
   EXPECT_EQ(paths.value_type, Scalar::u64);
   EXPECT_FALSE(paths.reads_values);
 
@@ -149,6 +149,31 @@ TEST(Frontend, SamplerWarnsOnlyOnBrokenLaws) {
   EXPECT_EQ(warnings_of("x - y", "0", "i32"), 3u);              // not associative, commutative, 0 - x != x
   EXPECT_EQ(warnings_of("x + y", "1", "u16"), 1u);              // zero is no identity
   EXPECT_EQ(warnings_of("x", "0", "i64"), 2u);                  // first: not commutative, no identity
+}
+
+// The monoid and terminal that the instance of a semiring with `agg` over `type` gets.
+std::pair<gql::Monoid, bool> monoid_of(const std::string& agg, const std::string& type) {
+  Compiler c(Options{});
+  const std::string text = "semiring s(a: " + type + ", b: " + type + ") -> " + type + " { con(a, b) = a; " + agg + "; }";
+  EXPECT_TRUE(c.compile_source("t.gql", text)) << c.rendered_diagnostics();
+  if (!c.module() || c.module()->semirings.empty()) return {gql::Monoid::user, false};
+  const ir::SemiringInstance& s = c.module()->semirings.at(0);
+  return {s.monoid, s.terminal.has_value()};
+}
+
+TEST(Frontend, AggsThatSpellABuiltinMonoidTakeIt) {
+  EXPECT_EQ(monoid_of("agg(x, y) = x + y; zero = 0", "u64"), std::pair(gql::Monoid::sum, false));
+  EXPECT_EQ(monoid_of("agg(x, y) = y + x; zero = 0.0", "f32"), std::pair(gql::Monoid::sum, false));
+  EXPECT_EQ(monoid_of("agg(x, y) = x * y; zero = 1", "i32"), std::pair(gql::Monoid::prod, true));  // 0 absorbs
+  EXPECT_EQ(monoid_of("agg(x, y) = min(x, y); zero = inf", "f64"), std::pair(gql::Monoid::min, true));
+  EXPECT_EQ(monoid_of("agg(p, q) = max(q, p); zero = -inf", "i64"), std::pair(gql::Monoid::max, true));
+  EXPECT_EQ(monoid_of("agg(x, y) = x || y; zero = false", "bool"), std::pair(gql::Monoid::lor, true));
+  EXPECT_EQ(monoid_of("agg(x, y) = x && y; zero = true", "bool"), std::pair(gql::Monoid::land, true));
+  // Not a builtin: another zero, another expression, an operand twice.
+  EXPECT_EQ(monoid_of("agg(x, y) = x + y; zero = 1", "u64").first, gql::Monoid::user);
+  EXPECT_EQ(monoid_of("agg(x, y) = x + y - x * y; zero = 0.0", "f64").first, gql::Monoid::user);
+  EXPECT_EQ(monoid_of("agg(x, y) = max(x, x); zero = -inf", "i64").first, gql::Monoid::user);
+  EXPECT_EQ(monoid_of("agg(x, y) = min(x, y); zero = 0", "i64").first, gql::Monoid::user);
 }
 
 // Whether a semiring with `agg` and a stated `terminal` over `type` is accepted; the error names the terminal.

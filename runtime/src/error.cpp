@@ -9,7 +9,7 @@ const char* to_string(ErrorKind kind) noexcept {
     case ErrorKind::io: return "io error";
     case ErrorKind::cuda: return "cuda error";
     case ErrorKind::oom: return "out of memory";
-    case ErrorKind::jit: return "jit error";
+    case ErrorKind::jit: return "build error";  // gqlc -o as the JIT: generated code that does not build or load
     case ErrorKind::usage: return "usage error";
     case ErrorKind::internal: return "internal error";
   }

@@ -131,7 +131,8 @@ void print_usage(std::ostream& os, const char* program, std::span<const KernelEn
     for (const auto& p : k.params) os << "      --" << p.name << ' ' << param_hint(p) << '\n';
   }
   os << "options:\n"
-        "  --out FILE    write the result (Matrix Market; a scalar as one line; a tuple as FILE.0, FILE.1, ...);\n"
+        "  --out FILE    write the result in the format FILE's extension names (.mtx, .txt, .gr, .gqlb, .gz of\n"
+        "                text; a scalar as one line; a tuple as FILE.0, FILE.1, ...);\n"
         "                with several runs FILE holds {run}, replaced by each run's number\n"
         "  --stats       print the time of each phase, rates, result size and peak memory\n"
         "  --explain     print the plan chosen for each operation\n"

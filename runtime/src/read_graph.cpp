@@ -51,7 +51,7 @@ Format format_from_name(const std::string& path) {
   if (ext == ".gqlb") return Format::binary;
   throw Error(ErrorKind::io,
               "cannot tell the format from the name (known: .mtx .mm .txt .el .csv .tsv .dat .edges .gr .jlg .lg "
-              ".gqlb, each optionally .gz); set ReadOptions::format",
+              ".gqlb, each optionally .gz): name the file with one of them",
               {path});
 }
 

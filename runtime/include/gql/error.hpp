@@ -15,7 +15,7 @@ enum class ErrorKind {
   io,        // a file that cannot be read, written or parsed
   cuda,      // a CUDA runtime or driver call failed
   oom,       // out of memory (device or host); callers may split work and retry
-  jit,       // a just-in-time compilation or load failed
+  jit,       // generated code did not build (gqlc -o, the JIT) or load ("build error")
   usage,     // a wrong argument from the caller
   internal,  // a broken invariant inside gql itself
 };

@@ -61,4 +61,9 @@ TEST(Error, MessageNamesFileAndLine) {
   EXPECT_STREQ(b.what(), "g.gqlb: byte 4096: io error: bad checksum");
 }
 
+TEST(Error, GeneratedCodeThatDoesNotBuildIsABuildError) {
+  // gqlc -o and the JIT both report generated code that does not build or load under this label.
+  EXPECT_STREQ(gql::Error(gql::ErrorKind::jit, "nvcc failed").what(), "build error: nvcc failed");
+}
+
 }  // namespace

@@ -220,8 +220,11 @@ class KernelEmitter {
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"
                                                                : "automatic";
+    const char* masked = p.masked == ir::MaskedMethod::saxpy ? "saxpy"
+                         : p.masked == ir::MaskedMethod::dot ? "dot"
+                                                             : "automatic";
     return ns(o) + "ProductOptions{" + ns(o) + "Accumulator::" + std::string(acc) + ", " +
-           std::to_string(p.threads) + ", \"" + label(o) + "\"}";
+           std::to_string(p.threads) + ", \"" + label(o) + "\", " + ns(o) + "MaskedMethod::" + std::string(masked) + "}";
   }
 
   std::string traversal_options(const ir::Op& o) const {
@@ -458,6 +461,10 @@ class KernelEmitter {
       }
       case ir::OpKind::transpose:
         out += pad + ns(o) + "transpose(" + common + ", " + in(0) + ");\n";
+        return;
+      case ir::OpKind::tril:
+      case ir::OpKind::triu:
+        out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + expr(*o.value) + ");\n";
         return;
       case ir::OpKind::closure:
         out += pad + ns(o) + "closure<" + semiring(o) + ">(" + target + ", " + in(0) + ", " + closure_options(o) +

@@ -25,6 +25,8 @@ const char* to_string(OpKind kind) noexcept {
     case OpKind::assign_scalar: return "assign_scalar";
     case OpKind::set_element: return "set_element";
     case OpKind::transpose: return "transpose";
+    case OpKind::tril: return "tril";
+    case OpKind::triu: return "triu";
     case OpKind::closure: return "closure";
     case OpKind::closure_paths: return "closure_paths";
     case OpKind::lu: return "lu";
@@ -54,6 +56,15 @@ const char* to_string(Accumulator a) noexcept {
     case Accumulator::dense: return "dense";
     case Accumulator::hash: return "hash";
     case Accumulator::sort: return "sort";
+  }
+  return "?";
+}
+
+const char* to_string(MaskedMethod m) noexcept {
+  switch (m) {
+    case MaskedMethod::auto_: return "auto";
+    case MaskedMethod::saxpy: return "saxpy";
+    case MaskedMethod::dot: return "dot";
   }
   return "?";
 }
@@ -113,7 +124,9 @@ std::string schedule_text(const Schedule& schedule, Target target) {
   bool cuda = target == Target::cuda;
   std::string s = std::string("schedule ") + to_string(target) + ": ";
   if (const auto* p = std::get_if<ProductSchedule>(&schedule)) {
-    if (!cuda) return s + "threads " + threads_text(p->threads) + ", accumulator " + to_string(p->accumulator);
+    if (!cuda)
+      return s + "threads " + threads_text(p->threads) + ", accumulator " + to_string(p->accumulator) + ", masked " +
+             to_string(p->masked);
     s += "rows {";
     for (size_t i = 0; i < p->rows.size(); ++i) {
       const RowClass& r = p->rows[i];

@@ -22,8 +22,22 @@ void semiring_lines(const ir::SemiringInstance& s, ir::Target target, std::vecto
                                                   : std::string("atomics: native ") + ir::to_string(s.monoid));
 }
 
-void product_lines(const ir::ProductSchedule& p, ir::Target target, std::vector<std::string>& lines) {
+// How an OpenMP product through a plain mask runs (gql/cpu/spgemm_dot.hpp).
+std::string masked_line(const ir::ProductSchedule& p, const ir::Op& o) {
+  if (!o.mask || o.mask->complement)
+    return p.masked == ir::MaskedMethod::dot ? "masked dot: no plain mask to walk, the product runs by rows" : "";
+  switch (p.masked) {
+    case ir::MaskedMethod::saxpy: return "masked saxpy: by rows, the mask filtering every product (by the schedule)";
+    case ir::MaskedMethod::dot: return "masked dot: an entry of the mask at a time, A's row joined with B's column (by the schedule)";
+    case ir::MaskedMethod::auto_: break;
+  }
+  return "masked auto: per call, by the mask's entries (a join each) when their join steps are fewer than the "
+         "products of the rows the mask keeps, else by rows";
+}
+
+void product_lines(const ir::ProductSchedule& p, const ir::Op& o, ir::Target target, std::vector<std::string>& lines) {
   if (target == ir::Target::openmp) {
+    if (std::string line = masked_line(p, o); !line.empty()) lines.push_back(std::move(line));
     lines.push_back("rows in parallel in chunks of equal work (work of a row = sum of its neighbours' degrees)" +
                     std::string(p.threads ? ", " + std::to_string(p.threads) + " threads" : ""));
     switch (p.accumulator) {
@@ -210,7 +224,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
       continue;
     }
     if (o.semiring >= 0) semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target, p.lines);
-    if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) product_lines(*ps, m.target, p.lines);
+    if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) product_lines(*ps, o, m.target, p.lines);
     if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) {
       traversal_lines(*ts, p.lines);
       if (m.target == ir::Target::cuda) p.lines.push_back(balance_line(ts->balance));

@@ -9,8 +9,8 @@ namespace gql::compiler::sema {
 
 namespace {
 
-const std::set<std::string> container_calls = {"transpose", "apply", "union", "intersect", "closure", "lu",
-                                               "graph", "matrix", "vector"};
+const std::set<std::string> container_calls = {"transpose", "tril", "triu", "apply", "union", "intersect",
+                                               "closure", "lu", "graph", "matrix", "vector"};
 
 bool is_container_op(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::binary && e.text == "*" && !e.over.empty()) return true;
@@ -726,6 +726,26 @@ class KernelChecker {
       ir::Op op = new_op(ir::OpKind::transpose, t.destination, e.span);
       op.outputs.push_back(*id);
       op.inputs.push_back(x->variable);
+      emit(std::move(op), out);
+      return produced(*id);
+    }
+    if (name == "tril" || name == "triu") {  // tril(G[, k]): j - i <= k; triu(G[, k]): j - i >= k; k = 0 by default
+      if (!positional_arguments(e, 1, 2)) return std::nullopt;
+      auto x = container_argument(e.args[0], out, depth, "the first argument of '" + name + "'");
+      if (!x) return std::nullopt;
+      if (x->type.kind != TypeKind::graph) {
+        d_.error(e.args[0].span, name + " takes a graph, found " + to_string(x->type));
+        return std::nullopt;
+      }
+      std::optional<ir::Expr> diagonal = ir::make_constant(Scalar::i64, ir::Constant{}, e.span);
+      if (e.args.size() == 2) diagonal = shape_value(e.args[1], out, "the diagonal of '" + name + "'");
+      if (!diagonal) return std::nullopt;
+      auto id = output(t, x->type, e.span);
+      if (!id) return std::nullopt;
+      ir::Op op = new_op(name == "tril" ? ir::OpKind::tril : ir::OpKind::triu, t.destination, e.span);
+      op.outputs.push_back(*id);
+      op.inputs.push_back(x->variable);
+      op.value = std::move(*diagonal);
       emit(std::move(op), out);
       return produced(*id);
     }

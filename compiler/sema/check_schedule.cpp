@@ -1,6 +1,6 @@
 // Schedules: validates every directive of every target and attaches to each op of the kernel the
 // schedule of the selected target, with every default filled in. Defaults (docs/schedules.md):
-//   mxm       openmp: threads auto, accumulator auto
+//   mxm       openmp: threads auto, accumulator auto, masked auto
 //             cuda:   rows { large >= 4096: dense; medium >= 2049: hash; small: sort(chunk = 2048) }, block 256
 //   vxm, mxv  direction auto(alpha = 15, beta = 18), frontier auto; openmp threads auto; cuda block 256,
 //             balance edge
@@ -61,6 +61,7 @@ const std::vector<Spec>& specs() {
       {"block", true, false, {C::product, C::traversal, C::elementwise}},
       {"rows", true, false, {C::product}},
       {"accumulator", false, true, {C::product}},
+      {"masked", false, true, {C::product}},
       {"direction", true, true, {C::traversal}},
       {"frontier", true, true, {C::traversal}},
       {"method", true, false, {C::traversal}},
@@ -84,6 +85,7 @@ struct Setting {
   int64_t number = 0;
   bool is_auto = false;
   ir::Accumulator accumulator = ir::Accumulator::auto_;
+  ir::MaskedMethod masked = ir::MaskedMethod::auto_;
   std::vector<ir::RowClass> rows;
   ir::Direction direction = ir::Direction::auto_;
   double alpha = 15, beta = 18;
@@ -175,6 +177,12 @@ class ScheduleChecker {
       auto c = choice(v, {"auto", "dense", "hash", "sort"});
       if (!c) return std::nullopt;
       s.accumulator = static_cast<ir::Accumulator>(*c);
+      return s;
+    }
+    if (n == "masked") {  // masked auto | saxpy | dot
+      auto c = choice(v, {"auto", "saxpy", "dot"});
+      if (!c) return std::nullopt;
+      s.masked = static_cast<ir::MaskedMethod>(*c);
       return s;
     }
     if (n == "method") {  // method frontier | edge_centric | delta_stepping[(delta = D)]
@@ -434,6 +442,7 @@ class ScheduleChecker {
       if constexpr (std::is_same_v<T, ir::ProductSchedule>) {
         if (n == "rows") sch.rows = s.rows;
         if (n == "accumulator") sch.accumulator = s.accumulator;
+        if (n == "masked") sch.masked = s.masked;
       }
       if constexpr (std::is_same_v<T, ir::TraversalSchedule>) {
         if (n == "direction") {

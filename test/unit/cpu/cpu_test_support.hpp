@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace gql::test {
 using Paths = reference_semirings::Paths<uint64_t>;
 using reference_semirings::AnyPair;
 using reference_semirings::MinPlus;
+using reference_semirings::PlusTimes;
 using reference_semirings::OrAnd;
 using MaxTimes = reference_semirings::MaxTimes<double>;
 using reference_semirings::PolicyShape;
@@ -82,6 +84,33 @@ std::map<std::pair<int64_t, int64_t>, T> to_map(const Csr<T>& g) {
   for (int64_t i = 0; i < g.n_rows(); ++i)
     for (offset_t p = g.row_offsets()[static_cast<size_t>(i)]; p < g.row_offsets()[static_cast<size_t>(i) + 1]; ++p)
       out[{i, g.col_indices()[static_cast<size_t>(p)]}] = g.value_at(p);
+  return out;
+}
+
+// The textbook definition: for each (i, k) in A and (k, j) in B, fold con into C(i, j) with agg,
+// then keep what the mask allows. No early exits, no accumulators, no parallelism.
+template <class S, class TA, class TB>
+std::map<std::pair<int64_t, int64_t>, typename S::value_type> reference_product(const Csr<TA>& A, const Csr<TB>& B,
+                                                          const Csr<bool>* mask, bool complement) {
+  using V = typename S::value_type;
+  std::map<std::pair<int64_t, int64_t>, V> out;
+  const auto a = to_map(A);
+  const auto b = to_map(B);
+  for (const auto& [ik, av] : a) {
+    const auto [i, k] = ik;
+    for (auto it = b.lower_bound({k, 0}); it != b.end() && it->first.first == k; ++it) {
+      const int64_t j = it->first.second;
+      const V x = S::con(convert_element<typename S::a_type>(av),
+                         convert_element<typename S::b_type>(it->second), i, k, j);
+      auto [pos, fresh] = out.try_emplace({i, j}, x);
+      if (!fresh) pos->second = S::agg(pos->second, x);
+    }
+  }
+  if (mask) {
+    const auto m = to_map(*mask);
+    std::erase_if(out, [&](const auto& e) { return m.contains(e.first) == complement; });
+  }
+  if constexpr (std::is_same_v<V, bool>) std::erase_if(out, [](const auto& e) { return !e.second; });
   return out;
 }
 

@@ -17,33 +17,6 @@ using gql::cpu::MatrixMask;
 using gql::cpu::SpgemmOptions;
 using Key = std::pair<int64_t, int64_t>;
 
-// The textbook definition: for each (i, k) in A and (k, j) in B, fold con into C(i, j) with agg,
-// then keep what the mask allows. No early exits, no accumulators, no parallelism.
-template <class S, class TA, class TB>
-std::map<Key, typename S::value_type> reference_product(const Csr<TA>& A, const Csr<TB>& B,
-                                                          const Csr<bool>* mask, bool complement) {
-  using V = typename S::value_type;
-  std::map<Key, V> out;
-  const auto a = gql::test::to_map(A);
-  const auto b = gql::test::to_map(B);
-  for (const auto& [ik, av] : a) {
-    const auto [i, k] = ik;
-    for (auto it = b.lower_bound({k, 0}); it != b.end() && it->first.first == k; ++it) {
-      const int64_t j = it->first.second;
-      const V x = S::con(gql::convert_element<typename S::a_type>(av),
-                         gql::convert_element<typename S::b_type>(it->second), i, k, j);
-      auto [pos, fresh] = out.try_emplace({i, j}, x);
-      if (!fresh) pos->second = S::agg(pos->second, x);
-    }
-  }
-  if (mask) {
-    const auto m = gql::test::to_map(*mask);
-    std::erase_if(out, [&](const auto& e) { return m.contains(e.first) == complement; });
-  }
-  if constexpr (std::is_same_v<V, bool>) std::erase_if(out, [](const auto& e) { return !e.second; });
-  return out;
-}
-
 template <class S, class TA, class TB>
 void expect_matches_reference(const Csr<TA>& A, const Csr<TB>& B, const Csr<bool>* mask, bool complement,
                               const SpgemmOptions& options) {
@@ -58,7 +31,7 @@ void expect_matches_reference(const Csr<TA>& A, const Csr<TB>& B, const Csr<bool
     EXPECT_GE(phase, 0.0);
   EXPECT_LE(stats.seconds_bounds + stats.seconds_symbolic + stats.seconds_allocate + stats.seconds_numeric, elapsed);
   const auto got = gql::test::to_map(C);
-  const auto want = reference_product<S>(A, B, mask, complement);
+  const auto want = gql::test::reference_product<S>(A, B, mask, complement);
   ASSERT_EQ(got.size(), want.size());
   EXPECT_EQ(stats.nvals, static_cast<int64_t>(want.size()));
   for (const auto& [key, w] : want) {

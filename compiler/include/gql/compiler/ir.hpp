@@ -128,6 +128,9 @@ enum class TraversalMethod : uint8_t { frontier, edge_centric, delta_stepping };
 enum class Toggle : uint8_t { off, on, auto_ };
 enum class ClosureParallelism : uint8_t { tasks, parallel_for, recursive };
 enum class Gemm : uint8_t { vendor, native };
+// How a product through a plain mask runs: by rows (every product, the mask filtering them), by the
+// mask's entries (a join of A's row with B's column each), or whichever is less work for the operands.
+enum class MaskedMethod : uint8_t { auto_, saxpy, dot };
 
 // A CUDA row class of a product: rows whose work (products of the row) is >= min_work use
 // `accumulator`; classes are ordered by decreasing min_work and the last one has min_work 0.
@@ -142,6 +145,7 @@ struct ProductSchedule {      // mxm
   // openmp
   int threads = 0;            // 0 = all available (omp_get_max_threads)
   Accumulator accumulator = Accumulator::auto_;
+  MaskedMethod masked = MaskedMethod::auto_;
   // cuda
   std::vector<RowClass> rows;
   int block = 256;
@@ -228,6 +232,8 @@ enum class OpKind : uint8_t {
   assign_scalar, // outputs[0]<mask> = value (every entry in the mask, or every position without one)
   set_element,   // outputs[0][indices...] = value
   transpose,     // outputs[0]<mask> = transpose(inputs[0])
+  tril,          // outputs[0]<mask> = tril(inputs[0], value): the entries with j - i <= value
+  triu,          // outputs[0]<mask> = triu(inputs[0], value): the entries with j - i >= value
   closure,       // outputs[0] = closure(inputs[0] over semiring) (algebraic path closure)
   closure_paths, // outputs[0], outputs[1] = closure(inputs[0] over semiring, paths): + predecessors (i32)
   lu,            // outputs[0], outputs[1] = lu(inputs[0]): packed L\U factors, row pivots (i32)
@@ -310,6 +316,7 @@ std::string print_expr(const Expr& expr, const Kernel* kernel = nullptr, const c
 const char* to_string(OpKind kind) noexcept;
 const char* to_string(gql::Monoid monoid) noexcept;
 const char* to_string(Accumulator a) noexcept;
+const char* to_string(MaskedMethod m) noexcept;
 
 // A scalar value as the evaluator sees it; `type` says which Constant field holds it.
 struct Value {

@@ -91,6 +91,31 @@ bool keeps(const storage_t<R>& v) {
 
 }  // namespace detail
 
+// The entries of A on and below (tril) or on and above (triu) the diagonal `k` (GraphBLAS's
+// GrB_TRIL / GrB_TRIU): tril keeps j - i <= k, triu keeps j - i >= k. A row's kept entries are one
+// run of its sorted columns, found by a binary search.
+enum class Triangle { lower, upper };
+template <class TA>
+Csr<TA> triangle(const Csr<TA>& A, Triangle part, int64_t k) {
+  k = std::clamp<int64_t>(k, -A.n_rows() - 1, A.n_cols() + 1);  // j - i lies within: the same entries, no overflow
+  const auto kept = [&](int64_t i) {
+    const auto begin = A.col_indices().begin() + A.row_offsets()[static_cast<size_t>(i)];
+    const auto end = A.col_indices().begin() + A.row_offsets()[static_cast<size_t>(i) + 1];
+    // The first column with j - i > k (tril) or j - i >= k (triu): a border within the row.
+    const int64_t border_column = part == Triangle::lower ? i + k + 1 : i + k;
+    const auto border = std::lower_bound(begin, end, border_column, [](index_t j, int64_t c) { return j < c; });
+    return part == Triangle::lower ? std::pair{begin, border} : std::pair{border, end};
+  };
+  return detail::build_rows<TA>(
+      A.n_rows(), A.n_cols(), [&](int64_t i) { return static_cast<offset_t>(kept(i).second - kept(i).first); },
+      [&](int64_t i, index_t* cols, storage_t<TA>* vals) {
+        const auto [first, last] = kept(i);
+        std::copy(first, last, cols);
+        if constexpr (stores_values<TA>)
+          std::copy_n(A.values().begin() + (first - A.col_indices().begin()), last - first, vals);
+      });
+}
+
 // union(A, B, fn) on graphs.
 template <class R, class TA, class TB, class F>
 Csr<R> ewise_union(const Csr<TA>& A, const Csr<TB>& B, F fn) {

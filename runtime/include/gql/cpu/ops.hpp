@@ -20,6 +20,7 @@
 #include "gql/cpu/lu_options.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/cpu/spgemm.hpp"
+#include "gql/cpu/spgemm_dot.hpp"
 #include "gql/cpu/transpose.hpp"
 #include "gql/cpu/vector_assign.hpp"
 #include "gql/cpu/vxm.hpp"
@@ -48,6 +49,7 @@ struct ProductOptions {
   Accumulator accumulator = Accumulator::automatic;
   int threads = 0;    // 0: all
   const char* label;  // for --explain
+  MaskedMethod masked = MaskedMethod::automatic;  // through a plain mask: by rows, by the mask, or by the work
 };
 
 // Sets the OpenMP thread count for one operation and restores it afterwards.
@@ -68,20 +70,33 @@ class ThreadScope {
 };
 
 // C<mask, replace> = A * B over S. The product is computed through the mask (masked-out entries
-// are never formed), then written into C as GraphBLAS's assignment says.
+// are never formed): by rows, or through a plain mask by its entries when that is less work
+// (spgemm_dot.hpp); then written into C as GraphBLAS's assignment says.
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const Csr<TB>& B,
          const ProductOptions& options, KernelContext& ctx) {
   ThreadScope threads(options.threads);
   const MatrixMask m = as_matrix_mask(mask_in);
-  SpgemmOptions spgemm_options;
-  spgemm_options.accumulator = options.accumulator;
+  MaskedChoice choice = choose_masked_method(A, B, m, options.masked);
   SpgemmStats stats;
-  auto product = spgemm<S>(A, B, m, spgemm_options, &stats);
+  Csr<typename S::value_type> product;
+  std::string method;
+  if (choice.method == MaskedMethod::dot) {
+    product = masked_dot_product<S>(A, B, transpose_of(B), m, std::move(choice.row_steps), &stats);
+    method = "by the mask's " + std::to_string(m.col_indices.size()) + " entries (dot";
+  } else {
+    SpgemmOptions spgemm_options;
+    spgemm_options.accumulator = options.accumulator;
+    product = spgemm<S>(A, B, m, spgemm_options, &stats);
+    method = "by rows, " + std::to_string(stats.rows_dense) + " dense, " + std::to_string(stats.rows_hash) +
+             " hash accumulator (saxpy";
+  }
   ctx.work().products += stats.products;
-  ctx.explain(std::string(options.label) + ": mxm, " + std::to_string(stats.rows_dense) + " rows dense, " +
-              std::to_string(stats.rows_hash) + " rows hash accumulator, " + std::to_string(stats.products) +
-              " products, " + std::to_string(stats.nvals) + " entries");
+  std::string estimate;
+  if (choice.saxpy_products >= 0) estimate += ", " + std::to_string(choice.saxpy_products) + " row products";
+  if (choice.dot_steps >= 0) estimate += " against " + std::to_string(choice.dot_steps) + " join steps";
+  ctx.explain(std::string(options.label) + ": mxm " + method + ": " + choice.reason + estimate + "), " +
+              std::to_string(stats.products) + " products, " + std::to_string(stats.nvals) + " entries");
   assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
 }
 
@@ -186,6 +201,16 @@ void apply(Matrix<TC>& C, NoMask, bool, const Matrix<TA>& A, F fn) {
 template <class TC, class Mask, class TA>
 void transpose(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A) {
   assign_result(C, cpu::transpose(A), as_matrix_mask(mask), replace, false);
+}
+
+// C<mask, replace> = tril(A, k) / triu(A, k): the entries with j - i <= k / j - i >= k.
+template <class TC, class Mask, class TA>
+void tril(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, int64_t k) {
+  assign_result(C, cpu::triangle(A, Triangle::lower, k), as_matrix_mask(mask), replace, false);
+}
+template <class TC, class Mask, class TA>
+void triu(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, int64_t k) {
+  assign_result(C, cpu::triangle(A, Triangle::upper, k), as_matrix_mask(mask), replace, false);
 }
 
 // C<mask, replace> = A (a copy, converting the element type when the output's differs).

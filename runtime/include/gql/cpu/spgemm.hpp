@@ -145,13 +145,15 @@ struct DenseRows {
   const uint64_t* bits(int32_t s) const noexcept { return words.data() + static_cast<size_t>(s) * words_per_row; }
 };
 
-// The rows of B with at least n_cols / 256 entries (and at least 64) as bitmaps: each costs n_cols / 8
-// bytes, at most 32 bytes per entry it holds.
+// The rows of B held as bitmaps: at least n_cols / 256 entries (and at least 64), so that each costs
+// n_cols / 8 bytes, at most 32 bytes per entry it holds.
+inline int64_t dense_row_degree(int64_t n_cols) noexcept { return std::max<int64_t>(64, n_cols / 256); }
+
 template <class TB>
 DenseRows dense_rows_of(const Csr<TB>& B) {
   DenseRows d;
   const int64_t m = B.n_cols();
-  const int64_t threshold = std::max<int64_t>(64, m / 256);
+  const int64_t threshold = dense_row_degree(m);
   d.words_per_row = static_cast<size_t>((m + 63) / 64);
   d.counted_whole_degree = std::max<int64_t>(64, m / 128);
   d.slot.assign(static_cast<size_t>(B.n_rows()), -1);

@@ -43,17 +43,15 @@ void product_lines(const ir::ProductSchedule& p, const ir::Op& o, ir::Target tar
     switch (p.accumulator) {
       case ir::Accumulator::dense: lines.push_back("accumulator: dense with a touched-column list, every row"); break;
       case ir::Accumulator::hash: lines.push_back("accumulator: hash, every row"); break;
-      default: lines.push_back("accumulator: per row, hash when its work < n/16, else dense"); break;
+      default: lines.push_back("accumulator: per row, hash when it can hold fewer than n/256 entries (its products or its mask row), else dense"); break;
     }
     return;
   }
-  // The GPU kernels have two paths: the whole-GPU dense accumulator and the per-block hybrid sort.
-  for (const ir::RowClass& c : p.rows) {
-    std::string line = "rows with work >= " + std::to_string(c.min_work) + " (" + c.name + "): " +
-                       ir::to_string(c.accumulator) + (c.chunk ? " (chunk " + std::to_string(c.chunk) + ")" : "");
-    if (c.accumulator == ir::Accumulator::hash) line += " -- no GPU hash accumulator yet: these rows are sorted";
-    lines.push_back(line);
-  }
+  // The GPU kernels' paths: the whole-GPU dense accumulator, a hash table per row in shared memory,
+  // and the per-block hybrid sort.
+  for (const ir::RowClass& c : p.rows)
+    lines.push_back("rows with work >= " + std::to_string(c.min_work) + " (" + c.name + "): " +
+                    ir::to_string(c.accumulator) + (c.chunk ? " (chunk " + std::to_string(c.chunk) + ")" : ""));
   lines.push_back("block " + std::to_string(p.block) + " threads");
 }
 

@@ -78,25 +78,25 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
   ThreadScope threads(options.threads);
   const MatrixMask m = as_matrix_mask(mask_in);
   MaskedChoice choice = choose_masked_method(A, B, m, options.masked);
+  std::string why = choice.reason;  // --explain: the method, why, and the estimates it was chosen by
+  if (choice.saxpy_products >= 0) why += ", " + std::to_string(choice.saxpy_products) + " row products";
+  if (choice.dot_steps >= 0) why += " against " + std::to_string(choice.dot_steps) + " join steps";
   SpgemmStats stats;
   Csr<typename S::value_type> product;
   std::string method;
   if (choice.method == MaskedMethod::dot) {
     product = masked_dot_product<S>(A, B, transpose_of(B), m, std::move(choice.row_steps), &stats);
-    method = "by the mask's " + std::to_string(m.col_indices.size()) + " entries (dot";
+    method = "by the mask's " + std::to_string(m.col_indices.size()) + " entries (dot: " + why + ")";
   } else {
     SpgemmOptions spgemm_options;
     spgemm_options.accumulator = options.accumulator;
     product = spgemm<S>(A, B, m, spgemm_options, &stats);
-    method = "by rows, " + std::to_string(stats.rows_dense) + " dense, " + std::to_string(stats.rows_hash) +
-             " hash accumulator (saxpy";
+    method = "by rows (saxpy: " + why + "), " + std::to_string(stats.rows_dense) + " rows dense, " +
+             std::to_string(stats.rows_hash) + " rows hash accumulator";
   }
   ctx.work().products += stats.products;
-  std::string estimate;
-  if (choice.saxpy_products >= 0) estimate += ", " + std::to_string(choice.saxpy_products) + " row products";
-  if (choice.dot_steps >= 0) estimate += " against " + std::to_string(choice.dot_steps) + " join steps";
-  ctx.explain(std::string(options.label) + ": mxm " + method + ": " + choice.reason + estimate + "), " +
-              std::to_string(stats.products) + " products, " + std::to_string(stats.nvals) + " entries");
+  ctx.explain(std::string(options.label) + ": mxm " + method + ", " + std::to_string(stats.products) + " products, " +
+              std::to_string(stats.nvals) + " entries");
   assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
 }
 

@@ -2,6 +2,10 @@
 // random graphs, and conversions to plain maps that the straightforward references work on.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -112,6 +116,22 @@ std::map<std::pair<int64_t, int64_t>, typename S::value_type> reference_product(
   }
   if constexpr (std::is_same_v<V, bool>) std::erase_if(out, [](const auto& e) { return !e.second; });
   return out;
+}
+
+// C holds exactly the entries of `want`: integers equal, floats within a relative 1e-9.
+template <class V>
+void expect_same_entries(const Csr<V>& C, const std::map<std::pair<int64_t, int64_t>, V>& want) {
+  ASSERT_NO_THROW(C.validate());
+  const auto got = to_map(C);
+  ASSERT_EQ(got.size(), want.size());
+  for (const auto& [key, w] : want) {
+    const auto it = got.find(key);
+    ASSERT_NE(it, got.end()) << "missing (" << key.first << ", " << key.second << ")";
+    if constexpr (std::is_floating_point_v<V>)
+      EXPECT_NEAR(it->second, w, 1e-9 * std::max(1.0, std::fabs(static_cast<double>(w))));
+    else
+      EXPECT_EQ(it->second, w) << "at (" << key.first << ", " << key.second << ")";
+  }
 }
 
 // Runs f with the OpenMP thread count set to t, then restores it.

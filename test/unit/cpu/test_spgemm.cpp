@@ -8,6 +8,8 @@
 
 #include "cpu_test_support.hpp"
 #include "gql/cpu/spgemm.hpp"
+#include "gql/cpu/spgemm_dot.hpp"
+#include "gql/cpu/transpose.hpp"
 
 namespace {
 
@@ -30,21 +32,12 @@ void expect_matches_reference(const Csr<TA>& A, const Csr<TB>& B, const Csr<bool
   for (double phase : {stats.seconds_bounds, stats.seconds_symbolic, stats.seconds_allocate, stats.seconds_numeric})
     EXPECT_GE(phase, 0.0);
   EXPECT_LE(stats.seconds_bounds + stats.seconds_symbolic + stats.seconds_allocate + stats.seconds_numeric, elapsed);
-  const auto got = gql::test::to_map(C);
-  const auto want = gql::test::reference_product<S>(A, B, mask, complement);
-  ASSERT_EQ(got.size(), want.size());
-  EXPECT_EQ(stats.nvals, static_cast<int64_t>(want.size()));
-  for (const auto& [key, w] : want) {
-    const auto it = got.find(key);
-    ASSERT_NE(it, got.end()) << "missing (" << key.first << ", " << key.second << ")";
-    if constexpr (std::is_floating_point_v<typename S::value_type>)
-      EXPECT_NEAR(it->second, w, 1e-9 * std::max(1.0, std::fabs(static_cast<double>(w))));
-    else
-      EXPECT_EQ(it->second, w) << "at (" << key.first << ", " << key.second << ")";
-  }
+  gql::test::expect_same_entries(C, gql::test::reference_product<S>(A, B, mask, complement));
+  EXPECT_EQ(stats.nvals, C.nvals());
 }
 
-// Every accumulator policy and a few thread counts, with no mask, a mask and its complement.
+// Every accumulator policy and a few thread counts, with no mask, a mask and its complement; and by
+// the mask's entries.
 template <class S, class TA, class TB>
 void check_all_ways(const Csr<TA>& A, const Csr<TB>& B, uint32_t seed) {
   const auto mask = gql::test::random_csr<bool>(A.n_rows(), B.n_cols(), 0.3, seed + 1, 1);
@@ -61,6 +54,15 @@ void check_all_ways(const Csr<TA>& A, const Csr<TB>& B, uint32_t seed) {
         expect_matches_reference<S>(A, B, &mask, true, options);
       });
     }
+  }
+  // The same product by the mask's entries (spgemm_dot.hpp), B read through its transpose.
+  const auto Bt = gql::cpu::transpose(B);
+  for (int threads : {1, 3}) {
+    gql::test::with_threads(threads, [&] {
+      SCOPED_TRACE(testing::Message() << "by the mask, threads " << threads);
+      const auto C = gql::cpu::masked_dot_product<S>(A, B, Bt, gql::cpu::structural_mask(mask));
+      gql::test::expect_same_entries(C, gql::test::reference_product<S>(A, B, &mask, false));
+    });
   }
 }
 

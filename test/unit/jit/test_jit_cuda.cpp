@@ -62,6 +62,16 @@ kernel two_hop_new(G: graph<bool>) -> graph<bool> {
 )";
 const char* const product_name = "jit_cuda_two_hop.gql";
 
+// A product whose con and agg use every integer operator and a float-to-integer conversion: NVRTC
+// compiles the language's arithmetic (gql/integer_ops.hpp) into the semiring kernels.
+const char* const arithmetic_spec = R"(
+semiring mixed(a: i64, b: i64) -> i64 { con(a, b) = -a * b + (a - b) / (b % 7) + i64(f64(a) * 0.5); agg = sum; }
+kernel mixed_square(G: graph<i64>) -> graph<i64> {
+  return G * G over mixed;
+}
+)";
+const char* const arithmetic_name = "jit_cuda_arithmetic.gql";
+
 // GQL_JIT_VERBOSE's lines of one Compiler.
 struct Log {
   std::mutex mutex;
@@ -229,6 +239,18 @@ TEST(JitCuda, ProductsTakeTheNvrtcPath) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::cuda);
   }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
+TEST(JitCuda, IntegerArithmeticBuildsWithNvrtc) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(arithmetic_spec, arithmetic_name); });
+  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
+              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
+      << said;
+  EXPECT_NE(m.source().find("gql::integer_div<int64_t>"), std::string::npos);
 #else
   GTEST_SKIP() << "gql was built without NVRTC";
 #endif

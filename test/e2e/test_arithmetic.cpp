@@ -30,6 +30,7 @@ const Case wrapping[] = {
     {"mul_u16", "--x 65535 --y 65535", "1\n"},
     {"increment_is_greater", "--x 9223372036854775807,0", "false\ntrue\n"},
     {"doublings_until_wrap", "--x 1", "31\n"},
+    {"wrapping_product", "--x 3037000500", "441805193841096000\n"},
 };
 
 const Case division[] = {
@@ -75,6 +76,7 @@ TEST_P(Arithmetic, IntegerOverflowWraps) {
   for (const Case& c : wrapping) expect_answers(GetParam(), c);
   const std::string heavy = write_heavy_paths(scratch_dir());
   expect_answers(GetParam(), {"wrapping_sum", ("--G " + heavy).c_str(), "290948384\n"});
+  expect_answers(GetParam(), {"wrapping_user_agg", ("--G " + heavy).c_str(), "21162740829001248\n"});
 }
 
 TEST_P(Arithmetic, IntegerDivisionIsDefinedForEveryOperand) {

@@ -112,6 +112,13 @@ CompiledWithoutNvcc compile_without_nvcc(Compile&& compile) {
   return {std::move(m), std::move(said)};
 }
 
+// What the compiler said names GPU kernels NVRTC built (or an earlier run's, from the disk cache).
+void expect_nvrtc_kernels(const std::string& said) {
+  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
+              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
+      << said;
+}
+
 // The entry the verbose report names ("  entry PATH").
 std::string entry_path(const std::string& log) {
   const size_t at = log.find("entry ");
@@ -213,9 +220,7 @@ TEST(JitCuda, CallingWithoutAGpuThrowsACudaError) {
 TEST(JitCuda, ProductsTakeTheNvrtcPath) {
 #ifdef GQL_JIT_HAVE_NVRTC
   const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(product_spec, product_name); });
-  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
-              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
-      << said;
+  expect_nvrtc_kernels(said);
   const size_t at = said.find("GPU kernels ");
   ASSERT_NE(at, std::string::npos) << said;
   const std::string cubin = said.substr(at + 12, said.find('\n', at) - at - 12);
@@ -247,9 +252,7 @@ TEST(JitCuda, ProductsTakeTheNvrtcPath) {
 TEST(JitCuda, IntegerArithmeticBuildsWithNvrtc) {
 #ifdef GQL_JIT_HAVE_NVRTC
   const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(arithmetic_spec, arithmetic_name); });
-  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
-              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
-      << said;
+  expect_nvrtc_kernels(said);
   EXPECT_NE(m.source().find("gql::integer_div<int64_t>"), std::string::npos);
 #else
   GTEST_SKIP() << "gql was built without NVRTC";

@@ -13,7 +13,9 @@ std::string cpp_scalar_type(Scalar s) { return std::string(cpp_type(s)); }
 namespace {
 
 std::string float_literal(double v, bool single) {
-  if (std::isnan(v)) return single ? "gql::quiet_nan<float>()" : "gql::quiet_nan<double>()";
+  const char* type = single ? "float" : "double";
+  if (std::isnan(v)) return std::string("gql::quiet_nan<") + type + ">()";
+  if (std::isinf(v)) return std::string(v > 0 ? "gql::highest<" : "gql::lowest<") + type + ">()";
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
   std::string text(buf, r.ptr);
@@ -50,7 +52,27 @@ bool is_comparison(ir::BinaryOp op) {
   return op >= ir::BinaryOp::eq && op <= ir::BinaryOp::ge;
 }
 
+// The gql/integer_ops.hpp function that computes op on integers as the language defines it.
+const char* integer_function(ir::BinaryOp op) {
+  switch (op) {
+    case ir::BinaryOp::add: return "gql::wrapping_add";
+    case ir::BinaryOp::sub: return "gql::wrapping_sub";
+    case ir::BinaryOp::mul: return "gql::wrapping_mul";
+    case ir::BinaryOp::div: return "gql::integer_div";
+    case ir::BinaryOp::mod: return "gql::integer_rem";
+    default: throw Error(ErrorKind::internal, "codegen: not an arithmetic operator");
+  }
+}
+
 }  // namespace
+
+std::string arithmetic(ir::BinaryOp op, Scalar type, const std::string& left, const std::string& right) {
+  const std::string cpp = cpp_scalar_type(type);
+  if (is_integer(type)) return std::string(integer_function(op)) + "<" + cpp + ">(" + left + ", " + right + ")";
+  // Float arithmetic is IEEE's (% is C's fmod); the cast keeps f32 operations in f32.
+  if (op == ir::BinaryOp::mod) return "gql::builtin_fmod(" + cpp + "(" + left + "), " + cpp + "(" + right + "))";
+  return cpp + "(" + left + " " + binary_token(op) + " " + right + ")";
+}
 
 std::string cpp_literal(const ir::Expr& c) {
   switch (c.type) {
@@ -76,15 +98,13 @@ std::string emit_expr(const ir::Expr& e, const ExprNames& names) {
     case ir::ExprKind::operand: return names.operand(e.index);
     case ir::ExprKind::position: return names.position(e.index);
     case ir::ExprKind::unary:
-      return e.unary == ir::UnaryOp::negate ? type + "(-" + operand(0) + ")" : "(!" + operand(0) + ")";
-    case ir::ExprKind::binary: {
-      const std::string text = "(" + operand(0) + " " + binary_token(e.binary) + " " + operand(1) + ")";
-      // Arithmetic on narrow integers promotes to int in C++; cast back to the language's type.
-      if (is_comparison(e.binary) || e.binary == ir::BinaryOp::logical_and ||
-          e.binary == ir::BinaryOp::logical_or)
-        return text;
-      return type + text;
-    }
+      if (e.unary == ir::UnaryOp::logical_not) return "(!" + operand(0) + ")";
+      if (is_integer(e.type)) return "gql::wrapping_neg<" + type + ">(" + operand(0) + ")";
+      return type + "(-" + operand(0) + ")";
+    case ir::ExprKind::binary:
+      if (is_comparison(e.binary) || e.binary == ir::BinaryOp::logical_and || e.binary == ir::BinaryOp::logical_or)
+        return "(" + operand(0) + " " + binary_token(e.binary) + " " + operand(1) + ")";
+      return arithmetic(e.binary, e.type, operand(0), operand(1));
     case ir::ExprKind::builtin:
       switch (e.builtin) {
         case ir::Builtin::min: return "gql::builtin_min<" + type + ">(" + operand(0) + ", " + operand(1) + ")";
@@ -100,6 +120,8 @@ std::string emit_expr(const ir::Expr& e, const ExprNames& names) {
     }
     case ir::ExprKind::cast:
       if (e.type == Scalar::bool_) return "(" + operand(0) + " != 0)";
+      if (is_integer(e.type) && is_float(e.operands.at(0).type))
+        return "gql::saturating_cast<" + type + ", " + cpp_scalar_type(e.operands.at(0).type) + ">(" + operand(0) + ")";
       return "static_cast<" + type + ">(" + operand(0) + ")";
     case ir::ExprKind::select:
       return "(" + operand(0) + " ? " + type + "(" + operand(1) + ") : " + type + "(" + operand(2) + "))";

@@ -19,6 +19,9 @@ struct ExprNames {
 
 std::string cpp_scalar_type(Scalar s);
 std::string cpp_literal(const ir::Expr& constant);
+// `left op right` for an arithmetic op (+ - * / %) on `type` as the language defines it: wrapping and
+// defined for every operand on integers (gql/integer_ops.hpp), IEEE's on floats.
+std::string arithmetic(ir::BinaryOp op, Scalar type, const std::string& left, const std::string& right);
 std::string emit_expr(const ir::Expr& expr, const ExprNames& names);
 
 }  // namespace gql::compiler::codegen

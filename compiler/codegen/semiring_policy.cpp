@@ -10,10 +10,11 @@ std::string monoid_enumerator(gql::Monoid m) {
 
 namespace {
 
-std::string builtin_agg(gql::Monoid m, const std::string& v) {
+std::string builtin_agg(gql::Monoid m, Scalar type) {
+  const std::string v = cpp_scalar_type(type);
   switch (m) {
-    case gql::Monoid::sum: return "return " + v + "(x + y);";
-    case gql::Monoid::prod: return "return " + v + "(x * y);";
+    case gql::Monoid::sum: return "return " + arithmetic(ir::BinaryOp::add, type, "x", "y") + ";";
+    case gql::Monoid::prod: return "return " + arithmetic(ir::BinaryOp::mul, type, "x", "y") + ";";
     case gql::Monoid::min: return "return gql::builtin_min<" + v + ">(x, y);";
     case gql::Monoid::max: return "return gql::builtin_max<" + v + ">(x, y);";
     case gql::Monoid::lor: return "return " + v + "(x || y);";
@@ -53,7 +54,7 @@ std::string emit_semiring_policy(const ir::SemiringInstance& s) {
          "                             [[maybe_unused]] long long j) {\n";
   out += "    return value_type(" + emit_expr(s.con, con_names) + ");\n  }\n";
   out += "  GQL_HD static value_type agg(value_type x, value_type y) { ";
-  out += s.agg ? "return value_type(" + emit_expr(*s.agg, agg_names) + ");" : builtin_agg(s.monoid, v);
+  out += s.agg ? "return value_type(" + emit_expr(*s.agg, agg_names) + ");" : builtin_agg(s.monoid, s.value_type);
   out += " }\n";
   out += "  GQL_HD static value_type zero() { return value_type(" + emit_expr(s.zero, agg_names) + "); }\n";
   out += "  GQL_HD static value_type terminal() { return value_type(" +

@@ -1,5 +1,6 @@
 // Evaluation of closed scalar expressions: constant folding in sema and the agg-law sampler.
-// Integer arithmetic wraps at the type's width, as the generated C++ does for unsigned types.
+// Integer arithmetic wraps at the type's width and division is defined for every operand, as the
+// generated code computes them (gql/integer_ops.hpp) and docs/language.md states.
 #include <cmath>
 #include <limits>
 
@@ -68,26 +69,22 @@ Value arithmetic(BinaryOp op, const Value& a, const Value& b) {
     r.v.floating = t == Scalar::f32 ? static_cast<double>(static_cast<float>(z)) : z;
     return r;
   }
-  if ((op == BinaryOp::div || op == BinaryOp::mod) &&
-      (is_signed(t) ? b.v.signed_ == 0 : b.v.unsigned_ == 0)) {
-    throw Error(ErrorKind::type, "integer division by zero");
-  }
   int bits = bit_width(t);
   if (is_signed(t)) {
-    uint64_t x = static_cast<uint64_t>(a.v.signed_), y = static_cast<uint64_t>(b.v.signed_), z = 0;
+    const int64_t x = a.v.signed_, y = b.v.signed_;
+    // The lowest value divided by -1 is the one quotient that overflows: it wraps, and x % -1 is 0.
+    const int64_t quotient = y == 0 ? (x == 0 ? 0 : x > 0 ? max_signed(bits) : min_signed(bits))
+                             : y == -1 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x))
+                                       : x / y;
+    const int64_t remainder = y == 0 ? x : y == -1 ? 0 : x % y;
+    const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+    uint64_t z = 0;
     switch (op) {
-      case BinaryOp::add: z = x + y; break;
-      case BinaryOp::sub: z = x - y; break;
-      case BinaryOp::mul: z = x * y; break;
-      case BinaryOp::div:
-      case BinaryOp::mod: {
-        if (a.v.signed_ == std::numeric_limits<int64_t>::min() && b.v.signed_ == -1) {
-          z = op == BinaryOp::div ? x : 0;
-        } else {
-          z = static_cast<uint64_t>(op == BinaryOp::div ? a.v.signed_ / b.v.signed_ : a.v.signed_ % b.v.signed_);
-        }
-        break;
-      }
+      case BinaryOp::add: z = ux + uy; break;
+      case BinaryOp::sub: z = ux - uy; break;
+      case BinaryOp::mul: z = ux * uy; break;
+      case BinaryOp::div: z = static_cast<uint64_t>(quotient); break;
+      case BinaryOp::mod: z = static_cast<uint64_t>(remainder); break;
       default: cannot("this operator");
     }
     r.v.signed_ = wrap_signed(static_cast<int64_t>(z), bits);
@@ -98,8 +95,8 @@ Value arithmetic(BinaryOp op, const Value& a, const Value& b) {
     case BinaryOp::add: z = x + y; break;
     case BinaryOp::sub: z = x - y; break;
     case BinaryOp::mul: z = x * y; break;
-    case BinaryOp::div: z = x / y; break;
-    case BinaryOp::mod: z = x % y; break;
+    case BinaryOp::div: z = y == 0 ? (x == 0 ? 0 : max_unsigned(bits)) : x / y; break;
+    case BinaryOp::mod: z = y == 0 ? x : x % y; break;
     default: cannot("this operator");
   }
   r.v.unsigned_ = wrap_unsigned(z, bits);

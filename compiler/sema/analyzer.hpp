@@ -103,6 +103,7 @@ class Analyzer {
   bool coerce(Value& v, Scalar to, Span span, const std::string& what);
   std::optional<Value> scalar_binary(const std::string& op, Value left, Value right, Span span);
   std::optional<Value> scalar_unary(const std::string& op, Value operand, Span span);
+  std::optional<Value> negated_big_literal(const ir::Expr& literal, Span span);
   std::optional<Value> builtin_call(const std::string& name, std::vector<Value> args, Span span);
   void check_constant(const ast::Const& c);
   void check_function(const ast::Function& f);

@@ -105,17 +105,21 @@ bool Analyzer::coerce(Value& v, Scalar to, Span span, const std::string& what) {
   if (to == Scalar::bool_) {
     fits = false;
   } else if (is_float(to)) {
-    fits = true;
+    // A decimal beyond f32's range would become an infinity: `inf` says that when it is meant.
+    fits = to == Scalar::f64 || !std::isfinite(ir::as_double(value)) ||
+           std::isfinite(static_cast<float>(ir::as_double(value)));
   } else if (e.type == Scalar::f64) {
     double d = e.value.floating;
     ir::Value back = ir::convert(ir::convert(value, to), Scalar::f64);
     fits = std::isfinite(d) && std::floor(d) == d && back.v.floating == d;
   } else {
+    // Fits when it converts there and back unchanged, its sign kept (2^63 as i64 would come back
+    // from -2^63, -1 as u32 from 2^32 - 1).
     ir::Value converted = ir::convert(value, to);
     ir::Value wide = ir::convert(converted, e.type);
-    bool negative = e.type == Scalar::i64 && e.value.signed_ < 0;
+    const auto negative = [](const ir::Value& x) { return is_signed(x.type) && x.v.signed_ < 0; };
     bool same = is_signed(e.type) ? wide.v.signed_ == value.v.signed_ : wide.v.unsigned_ == value.v.unsigned_;
-    fits = same && !(negative && !is_signed(to));
+    fits = same && negative(value) == negative(converted);
   }
   if (!fits) {
     diagnostics_.error(span, what + " must be " + std::string(to_string(to)) + ", but the literal " + shown +
@@ -131,6 +135,19 @@ bool Analyzer::coerce(Value& v, Scalar to, Span span, const std::string& what) {
 static Value fold_flexible(const ir::Module& module, ir::Expr e) {
   ir::Value r = ir::evaluate(e, module, {});
   return scalar_value(ir::make_constant(r.type, r.v, e.span), true);
+}
+
+// A negated literal of type u64 (2^63 or more, or an expression of one) is an i64 literal: -2^63 is
+// i64's lowest value, and below it no type holds the value.
+std::optional<Value> Analyzer::negated_big_literal(const ir::Expr& literal, Span span) {
+  const uint64_t magnitude = literal.value.unsigned_;
+  if (magnitude > uint64_t{1} << 63) {
+    diagnostics_.error(span, "the literal -" + std::to_string(magnitude) + " is below the lowest i64, -9223372036854775808");
+    return std::nullopt;
+  }
+  ir::Constant c;
+  c.signed_ = static_cast<int64_t>(0 - magnitude);
+  return scalar_value(ir::make_constant(Scalar::i64, c, span), true);
 }
 
 std::optional<Value> Analyzer::scalar_unary(const std::string& op, Value v, Span span) {
@@ -152,6 +169,7 @@ std::optional<Value> Analyzer::scalar_unary(const std::string& op, Value v, Span
     v.scalar->negative = !v.scalar->negative;
     return v;
   }
+  if (v.flexible && t == Scalar::u64) return negated_big_literal(*v.scalar, span);
   ir::Expr e;
   e.kind = ir::ExprKind::unary;
   e.unary = op == "!" ? ir::UnaryOp::logical_not : ir::UnaryOp::negate;

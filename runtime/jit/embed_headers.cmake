@@ -1,7 +1,8 @@
 # cmake -DROOT=<runtime/include> -DOUT=<file.cpp> -P embed_headers.cmake
 # Writes the NVRTC-compatible runtime headers (gql/*.hpp beside semiring.hpp's rules and gql/device/*)
 # into a C++ file as strings, so that NVRTC needs no files at run time.
-file(GLOB headers RELATIVE ${ROOT} ${ROOT}/gql/semiring.hpp ${ROOT}/gql/scalar_ops.hpp ${ROOT}/gql/swapped_operands.hpp ${ROOT}/gql/device/*.cuh)
+file(GLOB headers RELATIVE ${ROOT} ${ROOT}/gql/semiring.hpp ${ROOT}/gql/scalar_ops.hpp ${ROOT}/gql/scalar_limits.hpp
+     ${ROOT}/gql/integer_ops.hpp ${ROOT}/gql/swapped_operands.hpp ${ROOT}/gql/device/*.cuh)
 list(SORT headers)
 set(body "")
 set(entries "")

@@ -24,7 +24,10 @@ struct BuiltinMonoid {
     else return R(true);  // land
   }
   GQL_HD static R combine(R x, R y) {
-    if constexpr (M == Monoid::sum) return R(x + y);
+    constexpr bool integer = std::is_integral_v<R> && !std::is_same_v<R, bool>;  // wraps, as the language says
+    if constexpr (M == Monoid::sum && integer) return wrapping_add(x, y);
+    else if constexpr (M == Monoid::sum) return R(x + y);
+    else if constexpr (M == Monoid::prod && integer) return wrapping_mul(x, y);
     else if constexpr (M == Monoid::prod) return R(x * y);
     else if constexpr (M == Monoid::min) return builtin_min<R>(x, y);
     else if constexpr (M == Monoid::max) return builtin_max<R>(x, y);

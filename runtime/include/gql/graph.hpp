@@ -15,6 +15,7 @@
 #include "gql/array.hpp"
 #include "gql/derived.hpp"
 #include "gql/error.hpp"
+#include "gql/integer_ops.hpp"
 
 namespace gql {
 
@@ -299,13 +300,14 @@ template <class T> int64_t rows(const Vector<T>& v) noexcept { return v.size(); 
 template <class T> int64_t cols(const Vector<T>&) noexcept { return 1; }
 template <class T> int64_t nvals(const Vector<T>& v) noexcept { return v.nvals(); }
 
-// Element conversion as the language defines it: a pattern entry becomes 1 (or true),
-// numbers convert as C++ static_cast does, and a number to bool is `!= 0`. A graph converted to a
-// pattern graph keeps every stored entry (its structure), whatever the value.
+// Element conversion as the language defines it: a pattern entry becomes 1 (or true), numbers
+// convert as gql::convert_number does (a float to an integer saturates), and a number to bool is
+// `!= 0`. A graph converted to a pattern graph keeps every stored entry (its structure), whatever
+// the value.
 template <class To, class From>
 constexpr To convert_element(From x) noexcept {
   if constexpr (std::is_same_v<To, bool>) return x != From{};
-  else return static_cast<To>(x);
+  else return convert_number<To>(x);
 }
 
 template <class To, class From>

@@ -1,8 +1,10 @@
-// The language's scalar builtins (min, max, abs, sqrt) and constants (inf, nan) as generated code
-// calls them, on the host and on the device alike. NVRTC has the math functions built in, so <cmath> is only for host
-// compilers.
+// The language's scalar builtins (min, max, abs, sqrt), % on floats, constants (inf, nan) and
+// integer operators as generated code calls them, on the host and on the device alike. NVRTC has
+// the math functions built in, so <cmath> is only for host compilers.
 #pragma once
 
+#include "gql/integer_ops.hpp"
+#include "gql/scalar_limits.hpp"
 #include "gql/semiring.hpp"
 
 #if !defined(__CUDACC_RTC__)
@@ -19,51 +21,23 @@ template <class T>
 GQL_HD T builtin_max(T a, T b) {
   return a < b ? b : a;
 }
+// abs of an integer type's lowest value wraps to itself, as its negation does.
 template <class T>
 GQL_HD T builtin_abs(T a) {
-  return a < T(0) ? T(-a) : a;
+  return a < T(0) ? wrapping_neg(a) : a;
 }
-// What `inf` and `-inf` mean: the infinities of a floating type, the largest and lowest values of
-// an integer type. (Spelled out because NVRTC has no <limits>, nor the host compilers' builtins.)
-template <class T> GQL_HD T highest();
-template <class T> GQL_HD T lowest();
-#define GQL_INTEGER_LIMITS(T, HI, LO) \
-  template <> GQL_HD T highest<T>() { return HI; } \
-  template <> GQL_HD T lowest<T>() { return LO; }
-GQL_INTEGER_LIMITS(signed char, 127, -128)
-GQL_INTEGER_LIMITS(short, 32767, -32768)
-GQL_INTEGER_LIMITS(int, 2147483647, -2147483647 - 1)
-GQL_INTEGER_LIMITS(long, 9223372036854775807l, -9223372036854775807l - 1)
-GQL_INTEGER_LIMITS(long long, 9223372036854775807ll, -9223372036854775807ll - 1)
-GQL_INTEGER_LIMITS(unsigned char, 255u, 0u)
-GQL_INTEGER_LIMITS(unsigned short, 65535u, 0u)
-GQL_INTEGER_LIMITS(unsigned int, 4294967295u, 0u)
-GQL_INTEGER_LIMITS(unsigned long, 18446744073709551615ul, 0ul)
-GQL_INTEGER_LIMITS(unsigned long long, 18446744073709551615ull, 0ull)
-#undef GQL_INTEGER_LIMITS
-#if defined(__CUDACC_RTC__)
-template <> GQL_HD float highest<float>() { return __int_as_float(0x7f800000); }
-template <> GQL_HD float lowest<float>() { return __int_as_float(static_cast<int>(0xff800000u)); }
-template <> GQL_HD double highest<double>() { return __longlong_as_double(0x7ff0000000000000ll); }
-template <> GQL_HD double lowest<double>() { return __longlong_as_double(static_cast<long long>(0xfff0000000000000ull)); }
-#else
-template <> GQL_HD float highest<float>() { return __builtin_huge_valf(); }
-template <> GQL_HD float lowest<float>() { return -__builtin_huge_valf(); }
-template <> GQL_HD double highest<double>() { return __builtin_huge_val(); }
-template <> GQL_HD double lowest<double>() { return -__builtin_huge_val(); }
-#endif
-
-// A quiet NaN (the language's `nan`).
-template <class T> GQL_HD T quiet_nan();
-#if defined(__CUDACC_RTC__)
-template <> GQL_HD float quiet_nan<float>() { return __int_as_float(0x7fc00000); }
-template <> GQL_HD double quiet_nan<double>() { return __longlong_as_double(0x7ff8000000000000ll); }
-#else
-template <> GQL_HD float quiet_nan<float>() { return __builtin_nanf(""); }
-template <> GQL_HD double quiet_nan<double>() { return __builtin_nan(""); }
-#endif
-
+template <>
+GQL_HD float builtin_abs<float>(float a) {
+  return a < 0.0f ? -a : a;
+}
+template <>
+GQL_HD double builtin_abs<double>(double a) {
+  return a < 0.0 ? -a : a;
+}
 GQL_HD double builtin_sqrt(double x) { return sqrt(x); }
 GQL_HD float builtin_sqrt(float x) { return sqrtf(x); }
+// The language's % on floats: C's fmod (the sign of x).
+GQL_HD double builtin_fmod(double x, double y) { return fmod(x, y); }
+GQL_HD float builtin_fmod(float x, float y) { return fmodf(x, y); }
 
 }  // namespace gql

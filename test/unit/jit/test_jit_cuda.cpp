@@ -62,6 +62,16 @@ kernel two_hop_new(G: graph<bool>) -> graph<bool> {
 )";
 const char* const product_name = "jit_cuda_two_hop.gql";
 
+// A product whose con and agg use every integer operator and a float-to-integer conversion: NVRTC
+// compiles the language's arithmetic (gql/integer_ops.hpp) into the semiring kernels.
+const char* const arithmetic_spec = R"(
+semiring mixed(a: i64, b: i64) -> i64 { con(a, b) = -a * b + (a - b) / (b % 7) + i64(f64(a) * 0.5); agg = sum; }
+kernel mixed_square(G: graph<i64>) -> graph<i64> {
+  return G * G over mixed;
+}
+)";
+const char* const arithmetic_name = "jit_cuda_arithmetic.gql";
+
 // GQL_JIT_VERBOSE's lines of one Compiler.
 struct Log {
   std::mutex mutex;
@@ -100,6 +110,13 @@ CompiledWithoutNvcc compile_without_nvcc(Compile&& compile) {
   std::string said = log.all();
   EXPECT_EQ(said.find("nvcc"), std::string::npos) << said;
   return {std::move(m), std::move(said)};
+}
+
+// What the compiler said names GPU kernels NVRTC built (or an earlier run's, from the disk cache).
+void expect_nvrtc_kernels(const std::string& said) {
+  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
+              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
+      << said;
 }
 
 // The entry the verbose report names ("  entry PATH").
@@ -203,9 +220,7 @@ TEST(JitCuda, CallingWithoutAGpuThrowsACudaError) {
 TEST(JitCuda, ProductsTakeTheNvrtcPath) {
 #ifdef GQL_JIT_HAVE_NVRTC
   const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(product_spec, product_name); });
-  EXPECT_TRUE(said.find("GPU kernel(s) built by NVRTC") != std::string::npos ||
-              said.find("GPU kernel(s) reused from the disk cache") != std::string::npos)
-      << said;
+  expect_nvrtc_kernels(said);
   const size_t at = said.find("GPU kernels ");
   ASSERT_NE(at, std::string::npos) << said;
   const std::string cubin = said.substr(at + 12, said.find('\n', at) - at - 12);
@@ -229,6 +244,16 @@ TEST(JitCuda, ProductsTakeTheNvrtcPath) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::cuda);
   }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
+TEST(JitCuda, IntegerArithmeticBuildsWithNvrtc) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  const auto [m, said] = compile_without_nvcc([](Compiler& c) { return c.compile_source(arithmetic_spec, arithmetic_name); });
+  expect_nvrtc_kernels(said);
+  EXPECT_NE(m.source().find("gql::integer_div<int64_t>"), std::string::npos);
 #else
   GTEST_SKIP() << "gql was built without NVRTC";
 #endif

@@ -6,14 +6,16 @@
 
 #include "gql/device/frontier.cuh"
 #include "gql/device/semiring_atomics.cuh"
+#include "gql/integer_ops.hpp"
 
 namespace gql::device {
 
-// Element conversion as the language defines it (a number to bool is != 0).
+// Element conversion as the language defines it (a number to bool is != 0, a float to an integer
+// saturates).
 template <class To, class From>
 __device__ __forceinline__ To convert_element(From x) {
   if constexpr (is_same<To, bool>::value) return x != From{};
-  else return static_cast<To>(x);
+  else return convert_number<To>(x);
 }
 
 template <int Threads, class V>

@@ -192,7 +192,9 @@ Vector<typename S::value_type> dense_mxv(const Matrix<TA>& A, const Vector<TV>& 
   detail::check_inner_dimensions(A.n_cols(), v.size(), "mxv");
   const int64_t m = A.n_rows(), p = A.n_cols();
   if (v.nvals() == 0) return Vector<V>(m);
-  const auto [indices, values] = detail::vector_entries(v);
+  const auto entries = detail::vector_entries(v);  // named members: OpenMP regions cannot capture bindings
+  const auto& indices = entries.first;
+  const auto& values = entries.second;
   Array<storage_t<V>> w(static_cast<size_t>(m));
   const auto* a = A.data().data();
 #pragma omp parallel for schedule(static) if (worth_threads(m * v.nvals()))
@@ -214,7 +216,9 @@ Vector<typename S::value_type> dense_vxm(const Vector<TV>& v, const Matrix<TA>& 
   detail::check_inner_dimensions(v.size(), A.n_rows(), "vxm");
   const int64_t q = A.n_cols();
   if (v.nvals() == 0) return Vector<V>(q);
-  const auto [indices, values] = detail::vector_entries(v);
+  const auto entries = detail::vector_entries(v);  // named members: OpenMP regions cannot capture bindings
+  const auto& indices = entries.first;
+  const auto& values = entries.second;
   Array<storage_t<V>> w(static_cast<size_t>(q), S::zero());
   const auto* a = A.data().data();
   constexpr int64_t columns = 1024;  // a thread's block of w, combined over every entry of v

@@ -170,7 +170,7 @@ void dense_product_lines(const ir::Op& o, const ir::Module& m, const ir::Kernel&
     if (m.target == ir::Target::cuda)
       lines.push_back(vendor ? "dense GEMM on the GPU: plus_times over floats, by cuBLAS gemm"
                              : "dense GEMM on the GPU: the tiled semiring GEMM, 64x64 outputs per block of 256 threads, "
-                               "4x4 per thread (on the host in code built without nvcc)");
+                               "4x4 per thread (on the host in the JIT's NVRTC builds)");
     else
       lines.push_back(vendor ? "dense GEMM: plus_times over floats, by OpenBLAS gemm"
                              : "dense GEMM: register tiles of 3x16 outputs, cache blocks of 128x256 of the right "

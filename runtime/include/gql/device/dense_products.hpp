@@ -75,7 +75,7 @@ void mxm(Resident<Matrix<TC>>& C, cpu::NoMask, bool, Resident<Matrix<TA>>& A, Re
     method = "the tiled semiring GEMM on the GPU; the result left on the device";
 #else
     C.set_host(cpu::dense_mxm<S>(A.host(stream), B.host(stream)));
-    method = "the register-tiled GEMM on the host (built without nvcc)";
+    method = "the register-tiled GEMM on the host (code built by a host compiler alone)";
 #endif
   }
   ctx.explain(std::string(options.label) + ": mxm of dense matrices, " + method);

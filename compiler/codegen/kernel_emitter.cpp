@@ -212,7 +212,7 @@ class KernelEmitter {
 
   std::string product_options(const ir::Op& o) const {
     const auto& p = std::get<ir::ProductSchedule>(o.schedule);
-    if (module_.target == ir::Target::cuda) {
+    if (ns(o) == "gql::gpu::") {
       const cuda::ProductLimits limits = cuda_product_limits(p);
       return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
              std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"}";
@@ -477,6 +477,9 @@ class KernelEmitter {
       case ir::OpKind::lu:
         out += pad + ns(o) + "lu(" + target + ", " + output(o, o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
                ", ctx);\n";
+        return;
+      case ir::OpKind::densify:
+        out += pad + ns(o) + "densify(" + target + ", " + in(0) + ", " + expr(*o.value) + ");\n";
         return;
       case ir::OpKind::bfs_levels:
         bfs_levels(o, pad, out);

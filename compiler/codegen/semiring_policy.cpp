@@ -49,6 +49,7 @@ std::string emit_semiring_policy(const ir::SemiringInstance& s) {
   out += "  static constexpr bool reads_values = " + std::string(s.reads_values ? "true" : "false") + ";\n";
   out += "  static constexpr bool positional = " + std::string(s.positional ? "true" : "false") + ";\n";
   out += "  static constexpr bool has_terminal = " + std::string(s.terminal ? "true" : "false") + ";\n";
+  if (ir::multiplies_operands(s)) out += "  static constexpr bool con_multiplies = true;  // con(a, b) = a * b\n";
   out += "  GQL_HD static value_type con([[maybe_unused]] a_type a, [[maybe_unused]] b_type b,\n"
          "                             [[maybe_unused]] long long i, [[maybe_unused]] long long k,\n"
          "                             [[maybe_unused]] long long j) {\n";

@@ -30,6 +30,7 @@ const char* to_string(OpKind kind) noexcept {
     case OpKind::closure: return "closure";
     case OpKind::closure_paths: return "closure_paths";
     case OpKind::lu: return "lu";
+    case OpKind::densify: return "densify";
     case OpKind::bfs_levels: return "bfs_levels";
     case OpKind::single_source_paths: return "single_source_paths";
   }

@@ -11,8 +11,18 @@ namespace {
 bool is_vector(const ir::Kernel& kernel, int variable) {
   return kernel.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::vector;
 }
+bool is_dense(const ir::Kernel& kernel, int variable) {
+  return kernel.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::matrix;
+}
 
 }  // namespace
+
+bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel) {
+  if (op.kind != ir::OpKind::mxm && op.kind != ir::OpKind::vxm && op.kind != ir::OpKind::mxv) return false;
+  for (int input : op.inputs)
+    if (is_dense(kernel, input)) return true;
+  return false;
+}
 
 Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target target) {
   if (target != ir::Target::cuda) return Placement::host;
@@ -20,6 +30,11 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::mxm:
     case ir::OpKind::vxm:
     case ir::OpKind::mxv:
+      // Of the products with a dense operand, matrix x matrix runs on the device (gql/device/
+      // dense_products.hpp); those with a graph or a vector on the host (gql/cpu/dense_products.hpp).
+      if (!is_dense_product(op, kernel)) return Placement::device;
+      return is_dense(kernel, op.inputs.at(0)) && is_dense(kernel, op.inputs.at(1)) ? Placement::device
+                                                                                   : Placement::host;
     case ir::OpKind::bfs_levels:
     case ir::OpKind::closure:  // in core on the device matrix; out of core it streams host memory
     case ir::OpKind::lu:

@@ -13,11 +13,12 @@ std::string number(double x) {
 }
 
 // What the semiring lets a kernel skip or must make it do.
-void semiring_lines(const ir::SemiringInstance& s, ir::Target target, std::vector<std::string>& lines) {
+// `atomics`: the op's GPU kernels combine with atomics (the sparse products).
+void semiring_lines(const ir::SemiringInstance& s, bool atomics, std::vector<std::string>& lines) {
   lines.push_back("semiring " + s.name + (s.reads_values ? "" : ": value-free (con reads no operand values)"));
   if (s.monoid == gql::Monoid::any) lines.push_back("early exit: agg is any, the first product of (i, j) is kept");
   else if (s.terminal) lines.push_back("early exit: an entry stops accumulating once it reaches the terminal value");
-  if (target == ir::Target::cuda)
+  if (atomics)
     lines.push_back(s.monoid == gql::Monoid::user ? "atomics: compare-and-swap loop (user-written agg)"
                                                   : std::string("atomics: native ") + ir::to_string(s.monoid));
 }
@@ -171,6 +172,35 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<
                   ", " + std::to_string(c.streams) + " streams");
 }
 
+// A product with a dense operand: which kernel runs it (gql/cpu/dense_products.hpp).
+void dense_product_lines(const ir::Op& o, const ir::Module& m, const ir::Kernel& k, std::vector<std::string>& lines) {
+  const auto kind = [&](size_t n) { return k.variables.at(static_cast<size_t>(o.inputs.at(n))).type.kind; };
+  const ir::SemiringInstance& s = m.semirings.at(static_cast<size_t>(o.semiring));
+  if (kind(0) == TypeKind::matrix && kind(1) == TypeKind::matrix) {
+    const bool vendor = s.monoid == gql::Monoid::sum && ir::multiplies_operands(s) &&
+                        (s.value_type == Scalar::f32 || s.value_type == Scalar::f64);
+    if (m.target == ir::Target::cuda)
+      lines.push_back(vendor ? "dense GEMM on the GPU: plus_times over floats, by cuBLAS gemm"
+                             : "dense GEMM on the GPU: the tiled semiring GEMM, 64x64 outputs per block of 256 threads, "
+                               "4x4 per thread (on the host in the JIT's NVRTC builds)");
+    else
+      lines.push_back(vendor ? "dense GEMM: plus_times over floats, by OpenBLAS gemm"
+                             : "dense GEMM: register tiles of 3x16 outputs, cache blocks of 128x256 of the right "
+                               "operand, bands of 48 rows in parallel");
+  } else if (o.kind == ir::OpKind::vxm) {
+    lines.push_back("vector x dense matrix: every entry of the vector scales its row of the matrix into the result, "
+                    "columns in blocks in parallel");
+  } else if (kind(1) == TypeKind::matrix) {
+    lines.push_back("graph x dense matrix: each entry G(i, k) combines row k of the matrix into row i, rows in parallel");
+  } else if (o.kind == ir::OpKind::mxv) {
+    lines.push_back("dense matrix x vector: each row of the matrix against the vector's entries, rows in parallel");
+  } else {
+    lines.push_back("dense matrix x graph: each entry A(i, k) scattered over row k of the graph, rows in parallel");
+  }
+  lines.push_back(std::string("a dense result holds ") + (o.kind == ir::OpKind::mxm ? "the semiring's zero where no k contributes"
+                                                                                  : "an entry everywhere unless the vector is empty"));
+}
+
 bool is_vector_output(const ir::Op& o, const ir::Kernel& k) {
   return !o.outputs.empty() && k.variables.at(static_cast<size_t>(o.outputs[0])).type.kind == TypeKind::vector;
 }
@@ -221,9 +251,14 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
       out.push_back(std::move(p));
       continue;
     }
-    if (o.semiring >= 0) semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target, p.lines);
-    if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) product_lines(*ps, o, m.target, p.lines);
-    if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) {
+    if (o.semiring >= 0)
+      semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)),
+                     m.target == ir::Target::cuda && !is_dense_product(o, k), p.lines);
+    if (is_dense_product(o, k)) {
+      dense_product_lines(o, m, k, p.lines);
+    } else if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) {
+      product_lines(*ps, o, m.target, p.lines);
+    } else if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) {
       traversal_lines(*ts, p.lines);
       if (m.target == ir::Target::cuda) p.lines.push_back(balance_line(ts->balance));
     }

@@ -10,7 +10,7 @@ namespace gql::compiler::sema {
 namespace {
 
 const std::set<std::string> container_calls = {"transpose", "tril", "triu", "apply", "union", "intersect",
-                                               "closure", "lu", "graph", "matrix", "vector"};
+                                               "closure", "lu", "dense", "graph", "matrix", "vector"};
 
 bool is_container_op(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::binary && e.text == "*" && !e.over.empty()) return true;
@@ -270,6 +270,19 @@ class KernelChecker {
     if (mv.type.is_two_dimensional() != output.is_two_dimensional()) {
       d_.error(m.span, "mask '" + m.name + "' (" + to_string(mv.type) + ") does not have the shape of the " +
                            to_string(output) + " it masks");
+      return std::nullopt;
+    }
+    // A dense matrix has an entry at every position: as a mask it would select everything, and as an
+    // output it cannot lose the entries a masked assignment removes.
+    if (mv.type.kind == TypeKind::matrix) {
+      d_.error(m.span, "mask '" + m.name + "' is a dense " + to_string(mv.type) +
+                           ", which has an entry everywhere and so masks nothing; mask with a graph");
+      return std::nullopt;
+    }
+    if (output.kind == TypeKind::matrix) {
+      d_.error(m.span, "a dense " + to_string(output) +
+                           " cannot be written through a mask (it has an entry at every position); assign it whole, "
+                           "or write a graph through the mask");
       return std::nullopt;
     }
     return ir::Mask{id, m.complement};
@@ -795,6 +808,7 @@ class KernelChecker {
     }
     if (name == "closure") return closure(e, t, out, depth);
     if (name == "lu") return lu(e, t, out, depth);
+    if (name == "dense") return densify(e, t, out, depth);
     return std::nullopt;
   }
 
@@ -929,6 +943,42 @@ class KernelChecker {
     Type predecessors = d->type;
     predecessors.element = Scalar::i32;
     return tuple_result(std::move(op), {d->type, predecessors}, t, e.span, out);
+  }
+
+  // dense(G, fill = v): the graph as a matrix of its element type, v where G has no entry. The fill
+  // is required: no value is right for every use (0 for sums, inf for distances).
+  std::optional<Value> densify(const ast::Expr& e, Target& t, ir::Block& out, int depth) {
+    const bool shaped = e.args.size() == 2 && e.arg_names[0].empty() && e.arg_names[1] == "fill";
+    if (!shaped) {
+      if (e.args.size() == 2 && !e.arg_names[1].empty() && e.arg_names[1] != "fill") {
+        a_.report_unknown(e.args[1].span, "argument", e.arg_names[1], {"fill"});
+        return std::nullopt;
+      }
+      d_.error(e.span, "dense takes a graph and the value of its absent entries, as in dense(G, fill = inf)");
+      return std::nullopt;
+    }
+    auto g = container_argument(e.args[0], out, depth, "the argument of 'dense'");
+    if (!g) return std::nullopt;
+    if (g->type.kind != TypeKind::graph) {
+      d_.error(e.args[0].span, "dense converts a graph to a matrix, found " + to_string(g->type));
+      return std::nullopt;
+    }
+    auto v = value(e.args[1], out, depth + 1);
+    if (!v) return std::nullopt;
+    if (!v->type.is_scalar()) {
+      d_.error(e.args[1].span, "the fill of 'dense' is a scalar, found " + to_string(v->type));
+      return std::nullopt;
+    }
+    auto fill = convert_element(std::move(*v), g->type.element, e.args[1].span);
+    if (!fill) return std::nullopt;
+    auto id = output(t, Type::matrix(g->type.element), e.span);
+    if (!id) return std::nullopt;
+    ir::Op op = new_op(ir::OpKind::densify, t.destination, e.span);
+    op.outputs.push_back(*id);
+    op.inputs.push_back(g->variable);
+    op.value = std::move(fill);
+    emit(std::move(op), out);
+    return produced(*id);
   }
 
   std::optional<Value> lu(const ast::Expr& e, Target& t, ir::Block& out, int depth) {

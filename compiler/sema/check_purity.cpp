@@ -10,8 +10,8 @@ namespace {
 
 const std::set<std::string>& container_operations() {
   static const std::set<std::string> names = {"rows", "cols", "nvals", "transpose", "reduce", "apply",
-                                              "union", "intersect", "closure", "lu", "graph", "matrix", "vector",
-                                              "tril", "triu"};
+                                              "union", "intersect", "closure", "lu", "dense", "graph", "matrix",
+                                              "vector", "tril", "triu"};
   return names;
 }
 

@@ -32,7 +32,7 @@ const std::vector<std::string>& builtin_names() {
   static const std::vector<std::string> names = {
       "min", "max", "abs", "sqrt",                                       // scalar functions
       "rows", "cols", "nvals", "reduce", "transpose", "apply", "union",  // container operations
-      "intersect", "closure", "lu", "graph", "matrix", "vector", "tril", "triu",
+      "intersect", "closure", "lu", "dense", "graph", "matrix", "vector", "tril", "triu",
       "plus", "minus", "times", "div", "first", "second", "negate", "identity"};  // ops that apply and union name
   return names;
 }

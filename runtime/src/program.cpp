@@ -26,7 +26,7 @@ namespace {
 
 // The options every program takes besides its kernel's parameters.
 const char* const program_options[] = {"stats", "explain", "out", "symmetrize", "drop-self-loops", "duplicates",
-                                       "threads", "repeat"};
+                                       "fill", "threads", "repeat"};
 
 // The most runs one command line may ask for (a list's values times --repeat).
 constexpr int64_t max_runs = 1'000'000;
@@ -112,7 +112,8 @@ std::string param_hint(const ParamSpec& p) {
   switch (p.kind) {
     case ParamKind::graph:
       return "FILE|kron:SCALE|urand:SCALE|grid:RxC  (graph<" + p.element_type + ">)";
-    case ParamKind::matrix: return "FILE|kron:SCALE|...  (matrix<" + p.element_type + ">, densified)";
+    case ParamKind::matrix:
+      return "FILE|kron:SCALE|...  (matrix<" + p.element_type + ">; a sparse one densified with --fill)";
     case ParamKind::vector: return "FILE  (vector<" + p.element_type + ">)";
     case ParamKind::scalar: return "VALUE[,VALUE...]  (" + p.element_type + "; a list runs the kernel once per value)";
     case ParamKind::vertex: return "ID[,ID...]|random:COUNT[:SEED]  (vertex, 0-based; one run per vertex)";
@@ -122,7 +123,7 @@ std::string param_hint(const ParamSpec& p) {
 
 void print_usage(std::ostream& os, const char* program, std::span<const KernelEntry> kernels) {
   os << "usage: " << program << " KERNEL --PARAM VALUE ... [--out FILE] [--stats] [--explain] [--threads N] [--repeat N]\n"
-     << "       [--symmetrize] [--drop-self-loops] [--duplicates first|sum|min|max|error]\n"
+     << "       [--symmetrize] [--drop-self-loops] [--duplicates first|sum|min|max|error] [--fill VALUE]\n"
      << "kernels:\n";
   for (const auto& k : kernels) {
     os << "  " << k.name;
@@ -141,7 +142,9 @@ void print_usage(std::ostream& os, const char* program, std::span<const KernelEn
         "input policies (every graph and matrix argument, files and generators alike):\n"
         "  --symmetrize        make each graph undirected (A union A^T)\n"
         "  --drop-self-loops   remove every entry (i, i)\n"
-        "  --duplicates P      how repeated entries combine: first (default), sum, min, max, error\n";
+        "  --duplicates P      how repeated entries combine: first (default), sum, min, max, error\n"
+        "  --fill VALUE        a matrix given a sparse file or a generator holds VALUE where it has no entry\n"
+        "                      (e.g. inf for distances, 0 for sums); required for those\n";
 }
 
 // Peak resident memory of this process, in bytes.
@@ -385,13 +388,12 @@ T parse_scalar(const std::string& name, const std::string& text) {
     const char* last = text.data() + text.size();
     if (!text.empty() && text[0] == '+') ++first;
     std::from_chars_result r;
-    if constexpr (std::is_floating_point_v<T>) {
-      if (text == "inf" || text == "+inf") return std::numeric_limits<T>::infinity();
-      if (text == "-inf") return -std::numeric_limits<T>::infinity();
-      r = std::from_chars(first, last, value);
-    } else {
-      r = std::from_chars(first, last, value);
-    }
+    // inf and -inf as the language reads them: the float infinities, an integer's largest and lowest value.
+    if (text == "inf" || text == "+inf")
+      return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    if (text == "-inf")
+      return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    r = std::from_chars(first, last, value);
     if (r.ec == std::errc::result_out_of_range) throw bad("out of range for the parameter's type");
     if (r.ec != std::errc() || r.ptr != last || first == last) throw bad("not a number of the parameter's type");
     return value;
@@ -473,6 +475,7 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
   bool stats = false, explain = false;
   ReadOptions read;
   RunCount runs;
+  std::optional<std::string> fill;
   std::vector<std::string> option_names(std::begin(program_options), std::end(program_options));
   for (const auto& p : kernel->params) option_names.push_back(p.name);
   for (int a = 2; a < argc; ++a) {
@@ -510,6 +513,10 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
       else if (v == "max") read.duplicates = Duplicates::max;
       else if (v == "error") read.duplicates = Duplicates::error;
       else return usage_error("--duplicates takes first, sum, min, max or error");
+    } else if (arg == "--fill") {
+      const char* v = next();
+      if (!v) return usage_error("--fill needs a value");
+      fill = v;
     } else if (arg == "--threads") {
       const char* v = next();
       int threads = 0;
@@ -539,6 +546,10 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
   }
   for (const auto& p : kernel->params)
     if (!values.count(p.name)) return usage_error("missing argument --" + p.name);
+  if (fill && std::none_of(kernel->params.begin(), kernel->params.end(),
+                           [](const ParamSpec& p) { return p.kind == ParamKind::matrix; }))
+    return usage_error("--fill gives a matrix parameter's absent entries, and kernel '" + kernel->name +
+                       "' has no matrix parameter");
   // Every list parameter has the same number of values; the others have one, shared by every run.
   std::string listed;
   for (const auto& p : kernel->params) {
@@ -565,7 +576,8 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
                        " runs write a result each; put {run} in the file name for the run's number (e.g. levels-{run}.mtx)");
 
   try {
-    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read, runs);
+    Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read, runs,
+                          std::move(fill));
     kernel->run(invocation);
     return 0;
   } catch (const Error& e) {

@@ -23,12 +23,19 @@ Csr<T> apply_policies(Csr<T> graph, const ReadOptions& options, const std::strin
   return build_csr<T>(std::move(edges), options, source);
 }
 
+// The graph as a dense matrix, `fill` where it has no entry; a sparse source without a stated fill is
+// refused (no value is right for every use: 0 for sums, inf for distances).
 template <class T>
-Matrix<T> densify(const Csr<T>& graph, const std::string& source) {
+Matrix<T> densify(const Csr<T>& graph, const std::optional<T>& fill, const std::string& source) {
+  if (!fill)
+    throw Error(ErrorKind::usage,
+                "a sparse matrix read as a dense one needs a value for its absent entries (a program's --fill VALUE, "
+                "read_matrix's fill)",
+                {source});
   detail::check_fits_in_memory(static_cast<size_t>(graph.n_rows()) * static_cast<size_t>(graph.n_cols()) * sizeof(storage_t<T>),
                                "a dense " + std::to_string(graph.n_rows()) + " x " + std::to_string(graph.n_cols()) + " matrix",
                                source);
-  Matrix<T> out(graph.n_rows(), graph.n_cols());
+  Matrix<T> out(graph.n_rows(), graph.n_cols(), static_cast<storage_t<T>>(*fill));
   for (int64_t r = 0; r < graph.n_rows(); ++r)
     for (offset_t p = graph.row_offsets()[r]; p < graph.row_offsets()[r + 1]; ++p)
       out(r, graph.col_indices()[p]) = static_cast<storage_t<T>>(graph.value_at(p));
@@ -112,13 +119,13 @@ Csr<T> read_graph(const std::string& path_or_spec, const ReadOptions& options) {
 }
 
 template <class T>
-Matrix<T> read_matrix(const std::string& path_or_spec, const ReadOptions& options) {
+Matrix<T> read_matrix(const std::string& path_or_spec, const ReadOptions& options, const std::optional<T>& fill) {
   if (!is_generator_spec(path_or_spec) && resolve(options.format, path_or_spec) == Format::matrix_market) {
     const std::string bytes = detail::read_file(path_or_spec);
     if (detail::is_matrix_market_array(bytes)) return detail::read_matrix_market_array<T>(bytes, path_or_spec);
-    return densify(parse_graph<T>(bytes, Format::matrix_market, path_or_spec, options), path_or_spec);
+    return densify(parse_graph<T>(bytes, Format::matrix_market, path_or_spec, options), fill, path_or_spec);
   }
-  return densify(read_graph<T>(path_or_spec, options), path_or_spec);
+  return densify(read_graph<T>(path_or_spec, options), fill, path_or_spec);
 }
 
 template <class T>
@@ -158,7 +165,7 @@ Vector<T> read_vector(const std::string& path, const ReadOptions& options) {
 #define GQL_INSTANTIATE(T)                                                                                 \
   template Csr<T> parse_graph<T>(std::string_view, Format, const std::string&, const ReadOptions&);        \
   template Csr<T> read_graph<T>(const std::string&, const ReadOptions&);                                   \
-  template Matrix<T> read_matrix<T>(const std::string&, const ReadOptions&);                               \
+  template Matrix<T> read_matrix<T>(const std::string&, const ReadOptions&, const std::optional<T>&);      \
   template Vector<T> read_vector<T>(const std::string&, const ReadOptions&);
 GQL_FOR_EACH_ELEMENT_TYPE(GQL_INSTANTIATE)
 #undef GQL_INSTANTIATE

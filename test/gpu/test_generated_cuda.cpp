@@ -1,5 +1,5 @@
 // Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp and components
-// and the end-to-end products.gql, each built by gqlc for both targets at build time (bfs and sssp are
+// and the end-to-end products.gql and dense_products.gql, each built by gqlc for both targets at build time (bfs and sssp are
 // loops recognized as one traversal, components a loop of vector products), run kernel by kernel on generated
 // graphs and on the real graphs in $GQL_DATA_DIR (left out when unset). Both write sorted Matrix
 // Market (or a scalar line), so their --out files must match byte for byte; the OpenMP results are
@@ -78,9 +78,9 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-// Runs `kernel` of both programs of `spec` on `input` (and `more_arguments`) and compares their --out files.
-void compare(const char* spec, const char* kernel, const std::string& input, const std::string& label,
-             const fs::path& dir, const std::string& more_arguments = "") {
+// Runs `kernel` of both programs of `spec` with `arguments` and compares their --out files.
+void compare(const char* spec, const char* kernel, const std::string& arguments, const std::string& label,
+             const fs::path& dir) {
   const std::string base = (dir / (std::string(spec) + "." + kernel + "." + label)).string();
   const std::string what = std::string(spec) + " " + kernel + " on " + label;
   int status[2] = {-1, -1};
@@ -88,8 +88,8 @@ void compare(const char* spec, const char* kernel, const std::string& input, con
   std::vector<std::thread> runs;
   for (int t = 0; t < 2; ++t)
     runs.emplace_back([&, t] {
-      status[t] = run(program_path(spec, targets[t]) + " " + kernel + " --G '" + input + "' " + more_arguments +
-                          " --out " + base + "." + targets[t] + ".mtx",
+      status[t] = run(program_path(spec, targets[t]) + " " + kernel + " " + arguments + " --out " + base + "." +
+                          targets[t] + ".mtx",
                       base + "." + targets[t] + ".log");
     });
   for (auto& r : runs) r.join();
@@ -110,6 +110,11 @@ struct Input {
   std::string path_or_spec;
   std::string label;  // a file-name-safe name
 };
+
+// A program's arguments: the graph and the kernel's other parameters.
+std::string graph_arguments(const Input& in, const char* more_arguments = "") {
+  return "--G '" + in.path_or_spec + "' " + more_arguments;
+}
 
 // Real graphs used when they are in $GQL_DATA_DIR: small and mid-sized, every reader format.
 std::vector<Input> real_graphs(const std::vector<const char*>& names) {
@@ -171,6 +176,43 @@ Input weighted_kronecker(int scale, const fs::path& dir) {
   return {path, "kron" + std::to_string(scale) + "_weighted"};
 }
 
+// A dense integer matrix with values in [-20, 79], written as a Matrix Market array.
+std::string written_matrix(int64_t rows, int64_t cols, uint64_t seed, const std::string& name, const fs::path& dir) {
+  std::mt19937_64 rng(seed);
+  gql::Matrix<int64_t> m(rows, cols);
+  for (auto& x : m.data()) x = static_cast<int64_t>(rng() % 100) - 20;
+  const std::string path = (dir / (name + ".mtx")).string();
+  gql::write_matrix_market(path, m);
+  return path;
+}
+
+// test/e2e/specs/dense_products.gql: the products whose results are exact (integers, min over sums of
+// small integers) must be equal byte for byte; float sums (plus_times by cuBLAS against OpenBLAS,
+// noisy-or) differ in their last bits and are compared to a tolerance by gpu_test_dense_products.
+// On CUDA, matrix x matrix runs on the GPU and the pairings with a graph or a vector on the host.
+int compare_dense_products(const fs::path& dir, bool small) {
+  const int64_t n = small ? 40 : 300;
+  const std::string A = written_matrix(n, n + 7, 1, "dense_A", dir), B = written_matrix(n + 7, n - 3, 2, "dense_B", dir);
+  const std::string M = written_matrix(n, n, 3, "dense_M", dir);
+  const Input G = written(core_periphery<int64_t>(n, n / 4, 9), "dense_G", dir);
+  gql::Vector<int64_t> v(n);
+  for (int64_t k = 0; k < n; k += 7) v.set_entry(k, k % 13);
+  const std::string V = (dir / "dense_v.mtx").string();
+  gql::write_matrix_market(V, v);
+  const std::vector<std::pair<const char*, std::string>> runs = {
+      {"mm_min_plus", "--A " + A + " --B " + B},
+      {"mm_via_k", "--A " + A + " --B " + B},
+      {"mm_plus_times_i64", "--A " + A + " --B " + B},
+      {"gm_min_plus", "--G " + G.path_or_spec + " --B " + M},
+      {"mg_via_k", "--A " + M + " --G " + G.path_or_spec},
+      {"vm_min_plus", "--v " + V + " --A " + M},
+      {"densified", "--G " + G.path_or_spec},
+      {"two_hops", "--G " + G.path_or_spec},
+  };
+  for (const auto& [kernel, arguments] : runs) compare("dense_products", kernel, arguments, "dense", dir);
+  return static_cast<int>(runs.size());
+}
+
 void body() {
   char pattern[] = "/tmp/gql-gpu-generated-XXXXXX";
   const char* made = mkdtemp(pattern);
@@ -202,20 +244,21 @@ void body() {
           std::string(kernel) != "fof_new" && std::string(kernel) != "bfs")
         continue;
       for (const auto& in : pattern_inputs) {
-        compare(p.spec, kernel, in.path_or_spec, in.label, dir, p.more_arguments);
+        compare(p.spec, kernel, graph_arguments(in, p.more_arguments), in.label, dir);
         ++compared;
       }
     }
     for (const char* kernel : p.weighted_kernels)
       for (const auto& in : weighted_inputs) {
-        compare(p.spec, kernel, in.path_or_spec, in.label, dir, p.more_arguments);
+        compare(p.spec, kernel, graph_arguments(in, p.more_arguments), in.label, dir);
         ++compared;
       }
   }
   if (small) {  // a user-written agg (the CAS loop) under the sanitizer too, on a tiny weighted graph
-    compare("products", "heaviest2", "grid:4x5", "grid4x5", dir);
+    compare("products", "heaviest2", graph_arguments({"grid:4x5", "grid4x5"}), "grid4x5", dir);
     ++compared;
   }
+  compared += compare_dense_products(dir, small);
   std::printf("compared %d kernel runs of the CUDA and OpenMP programs\n", compared);
   if (gql::gpu_test::failures() == 0) fs::remove_all(dir);
   else std::printf("outputs and logs kept in %s\n", dir.c_str());

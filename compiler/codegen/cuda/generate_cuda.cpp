@@ -1,5 +1,5 @@
 // The CUDA code generator: the same host program as the OpenMP target, with the ops that have GPU
-// kernels (products mxm, vxm and mxv, closures, LU, recognized traversals, and the vectors'
+// kernels (products mxm, vxm and mxv, dense matrix x matrix, closures, LU, recognized traversals, and the vectors'
 // element-wise ops, assignments and reductions) dispatched to gql/device/ops.hpp and the rest to
 // the OpenMP templates. The semiring policies are __host__
 // __device__ (GQL_HD), so one struct serves both.
@@ -41,8 +41,10 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
     return std::string(cpp_type(kernel.variables.at(static_cast<size_t>(variable)).type.element));
   };
   for (const ir::Stmt& s : block) {
+    // Vector ops and products of dense matrices launch kernels nvcc builds (the JIT's NVRTC path runs
+    // them on the host), so NVRTC builds nothing for them.
     if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op, kernel) && !held_by_the_library(s.op.kind) &&
-        !plan::is_vector_op_on_device(s.op, kernel, ir::Target::cuda)) {
+        !plan::is_vector_op_on_device(s.op, kernel, ir::Target::cuda) && !plan::is_dense_product(s.op, kernel)) {
       const ir::Op& o = s.op;
       const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
       if (o.kind == ir::OpKind::closure || o.kind == ir::OpKind::closure_paths) {

@@ -6,6 +6,7 @@
 // float and double. Integer values must be exact and fit the type; floats round to nearest.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,9 +27,11 @@ template <class T>
 Csr<T> parse_graph(std::string_view contents, Format format, const std::string& source,
                    const ReadOptions& options = {});
 
-// A dense matrix: a Matrix Market array, or any graph file or spec densified (absent entries are 0).
+// A dense matrix: a Matrix Market array, or any graph file or spec densified, its absent entries
+// `fill` (required for those: Error(usage) without it).
 template <class T>
-Matrix<T> read_matrix(const std::string& path_or_spec, const ReadOptions& options = {});
+Matrix<T> read_matrix(const std::string& path_or_spec, const ReadOptions& options = {},
+                      const std::optional<T>& fill = std::nullopt);
 
 // A vector from a Matrix Market file of one column (or one row): an array gives a dense vector,
 // coordinate a sparse one (duplicates combine by options.duplicates).

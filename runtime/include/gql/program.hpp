@@ -89,18 +89,20 @@ struct RunCount {
 class Invocation {
  public:
   Invocation(std::string kernel, std::map<std::string, std::string> values, std::string out_path, bool stats,
-             bool explain, ReadOptions read = {}, RunCount runs = {})
+             bool explain, ReadOptions read = {}, RunCount runs = {}, std::optional<std::string> fill = {})
       : kernel_(std::move(kernel)),
         values_(std::move(values)),
         out_path_(std::move(out_path)),
         stats_(stats),
         explain_(explain),
         read_(read),
-        runs_(runs) {}
+        runs_(runs),
+        fill_(std::move(fill)) {}
 
   // Inputs, loaded from a file path or a generator spec (gql/io.hpp's rules), timed as the load.
   template <class T> Csr<T> graph(const std::string& name) { return once(Phase::load, [&] { return read_graph<T>(raw(name), read_); }); }
-  template <class T> Matrix<T> matrix(const std::string& name) { return once(Phase::load, [&] { return read_matrix<T>(raw(name), read_); }); }
+  // A matrix given a sparse file or a generator holds --fill's value where it has no entry.
+  template <class T> Matrix<T> matrix(const std::string& name);
   template <class T> Vector<T> vector(const std::string& name) { return once(Phase::load, [&] { return read_vector<T>(raw(name), read_); }); }
   // A scalar parameter's values: literals of its type (range-checked; malformed ones are usage
   // errors), one or a comma-separated list.
@@ -151,6 +153,7 @@ class Invocation {
   bool explain_;
   ReadOptions read_;  // --symmetrize, --drop-self-loops, --duplicates: applied to every graph input
   RunCount runs_;
+  std::optional<std::string> fill_;  // --fill: the absent entries of a matrix read from a sparse source
   std::map<std::string, std::vector<std::string>> listed_;  // list parameters: each value as text
   std::map<Phase, double> once_seconds_;                     // load, device start, upload
   std::vector<RunRecord> records_;
@@ -279,6 +282,15 @@ void Invocation::run(F&& body) {
   if constexpr (!program_detail::prints_values<std::decay_t<std::invoke_result_t<F&, Run&>>>)
     if (out_path_.empty() && !stats_) print_summary(summary);
   print_stats(summary, plan);
+}
+
+template <class T>
+Matrix<T> Invocation::matrix(const std::string& name) {
+  return once(Phase::load, [&] {
+    const std::optional<T> fill =
+        fill_ ? std::optional<T>(program_detail::parse_scalar<T>("fill", *fill_)) : std::nullopt;
+    return read_matrix<T>(raw(name), read_, fill);
+  });
 }
 
 template <class T>

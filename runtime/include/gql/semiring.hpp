@@ -39,4 +39,13 @@ namespace gql {
 // `user` means a user-written agg (a CAS loop on the GPU, the plain call on the CPU).
 enum class Monoid { sum, prod, min, max, lor, land, any, user };
 
+// Whether the policy S is plus_times over its value type (con(a, b) = a * b on operands of that type,
+// agg = sum), so that a product may run as a vendor GEMM (OpenBLAS, cuBLAS). The code generator
+// declares `static constexpr bool con_multiplies = true` in such policies only.
+template <class S>
+constexpr bool is_plus_times() {
+  if constexpr (requires { S::con_multiplies; }) return S::con_multiplies && S::monoid == Monoid::sum;
+  else return false;
+}
+
 }  // namespace gql

@@ -127,6 +127,36 @@ TEST(JitApi, ApspMatchesFloydWarshall) {
     for (int j = 0; j < n; ++j) EXPECT_EQ(got(i, j), want(i, j)) << i << "," << j;
 }
 
+// Products with a dense operand and dense(G, fill = v) build and run through the JIT as they do ahead of
+// time (test/e2e/test_dense_products.cpp checks every pairing there).
+TEST(JitApi, DenseProductsMatchTheirDefinition) {
+  Compiler compiler(test_options());
+  const Module m = compiler.compile_source(R"(import "std/semirings.gql";
+kernel mm(A: matrix<f64>, B: matrix<f64>) -> matrix<f64> { return A * B over plus_times; }
+kernel two_hops(G: graph<f32>) -> matrix<f32> { let D = dense(G, fill = inf); return D * D over min_plus; }
+)", "dense_products.gql");
+  Matrix<double> A(2, 3), B(3, 2);
+  for (int64_t e = 0; e < 6; ++e) {
+    A.data()[static_cast<size_t>(e)] = static_cast<double>(e + 1);
+    B.data()[static_cast<size_t>(e)] = static_cast<double>(6 - e);
+  }
+  const Matrix<double> C = m.kernel("mm").bind<Matrix<double>(const Matrix<double>&, const Matrix<double>&)>()(A, B);
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      double want = 0;
+      for (int64_t k = 0; k < 3; ++k) want += A(i, k) * B(k, j);
+      EXPECT_EQ(C(i, j), want) << i << "," << j;
+    }
+  // A path 0 -> 1 -> 2: the only two-hop distance is from 0 to 2.
+  Csr<float> G(3, 3);
+  G.set_entry(0, 1, 2.f);
+  G.set_entry(1, 2, 3.f);
+  const Matrix<float> D = m.kernel("two_hops").bind<Matrix<float>(const Csr<float>&)>()(G);
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 3; ++j) EXPECT_EQ(D(i, j), i == 0 && j == 2 ? 5.f : inf) << i << "," << j;
+}
+
 TEST(JitApi, SignatureMismatchNamesBothSignatures) {
   Compiler compiler(test_options());
   const Kernel fof = compiler.compile_file(spec).kernel("fof");

@@ -359,6 +359,41 @@ TEST(JitCuda, BfsAndLuTakeTheHostCompilerAlone) {
 #endif
 }
 
+TEST(JitCuda, DenseProductsTakeTheHostCompilerAlone) {
+#ifdef GQL_JIT_HAVE_NVRTC
+  // Every pairing with a dense matrix: cuBLAS (held by the runtime library) for plus_times over floats,
+  // the host's GEMM for the others in code built without nvcc, the pairings with a graph or a vector
+  // and dense() on the host: no GPU kernel of the spec's own.
+  const auto [m, said] = compile_without_nvcc([](Compiler& c) {
+    return c.compile_source(R"(import "std/semirings.gql";
+kernel mm(A: matrix<f64>, B: matrix<f64>) -> matrix<f64> { return A * B over plus_times; }
+kernel mm_min(A: matrix<i32>, B: matrix<i32>) -> matrix<i32> { return A * B over min_plus; }
+kernel gm(G: graph<i32>, B: matrix<i32>) -> matrix<i32> { return G * B over min_plus; }
+kernel mg(A: matrix<i32>, G: graph<i32>) -> matrix<i32> { return A * G over min_plus; }
+kernel mv(A: matrix<f32>, v: vector<f32>) -> vector<f32> { return A * v over plus_times; }
+kernel vm(v: vector<f32>, A: matrix<f32>) -> vector<f32> { return v * A over plus_times; }
+kernel hops(G: graph<f32>) -> matrix<f32> { let D = dense(G, fill = inf); return D * D over min_plus; }
+)", "jit_cuda_dense_products.gql");
+  });
+  EXPECT_NE(said.find("no GPU kernels of its own"), std::string::npos) << said;
+  EXPECT_NE(m.source().find("gql::gpu::mxm<plus_times_f64_f64_f64>("), std::string::npos);
+  auto min_plus = m.kernel("mm_min").bind<Matrix<int32_t>(const Matrix<int32_t>&, const Matrix<int32_t>&)>();
+  Matrix<int32_t> A(2, 2);
+  A(0, 0) = 1, A(0, 1) = 5, A(1, 0) = 2, A(1, 1) = 0;
+  if (device_count() > 0) {
+    const Matrix<int32_t> C = min_plus(A, A);
+    EXPECT_EQ(C(0, 0), 2);  // min(1 + 1, 5 + 2)
+    EXPECT_EQ(C(0, 1), 5);  // min(1 + 5, 5 + 0)
+    EXPECT_EQ(C(1, 0), 2);  // min(2 + 1, 0 + 2)
+    EXPECT_EQ(C(1, 1), 0);  // min(2 + 5, 0 + 0)
+  } else {
+    EXPECT_THROW((void)min_plus(A, A), Error);
+  }
+#else
+  GTEST_SKIP() << "gql was built without NVRTC";
+#endif
+}
+
 TEST(JitCuda, MissingNvccSaysHowToPointAtIt) {
   CompilerOptions o;
   o.target = Target::cuda;

@@ -91,7 +91,8 @@ TEST(GeneratorSpec, SpecsWorkWhereverAPathDoes) {
   EXPECT_EQ(gql::read_graph<bool>("kron:8").nvals(), gql::kronecker<bool>({.scale = 8}).nvals());
   EXPECT_EQ(gql::read_graph<int>("urand:6:2").n_rows(), 64);
   EXPECT_EQ(gql::read_graph<int>("grid:2x5").nvals(), 2 * (2 * 4 + 1 * 5));
-  EXPECT_EQ(gql::read_matrix<int>("grid:2x2")(0, 1), 1);
+  EXPECT_EQ(gql::read_matrix<int>("grid:2x2", {}, -1)(0, 1), 1);
+  EXPECT_EQ(gql::read_matrix<int>("grid:2x2", {}, -1)(0, 3), -1);
   for (const char* bad : {"kron:", "kron:x", "kron:31", "kron:4:2:1:9", "grid:3", "grid:0x4", "urand:-1"}) {
     try {
       gql::read_graph<bool>(bad);

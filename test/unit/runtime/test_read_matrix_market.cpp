@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <string>
+
 #include "gql/io.hpp"
 #include "io_test_util.hpp"
 
@@ -100,11 +103,20 @@ TEST(ReadMatrixMarket, DenseArrayIsColumnMajorAndSymmetricArrayIsMirrored) {
   expect_io_error([&] { gql::read_matrix<int>(short_file.path()); }, {"needs 4 values", "has 3"});
 }
 
-TEST(ReadMatrixMarket, SparseFileDensified) {
+TEST(ReadMatrixMarket, SparseFileDensifiedWithTheStatedFill) {
   gql_test::TempFile f("c.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 4.5\n");
-  auto m = gql::read_matrix<float>(f.path());
+  auto m = gql::read_matrix<float>(f.path(), {}, std::numeric_limits<float>::infinity());
   EXPECT_EQ(m(1, 0), 4.5f);
-  EXPECT_EQ(m(0, 0), 0.f);
+  EXPECT_EQ(m(0, 0), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(gql::read_matrix<float>(f.path(), {}, 0.f)(0, 1), 0.f);
+  // Without a fill a sparse file is refused: no value is right for every use (0 for sums, inf for distances).
+  try {
+    gql::read_matrix<float>(f.path());
+    ADD_FAILURE() << "a sparse file was densified without a stated fill";
+  } catch (const gql::Error& e) {
+    EXPECT_EQ(e.kind(), gql::ErrorKind::usage);
+    EXPECT_NE(std::string(e.what()).find("absent entries"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ReadVector, ArrayIsDenseAndCoordinateIsSparse) {

@@ -113,6 +113,10 @@ struct SemiringInstance {
   Span span;                     // the semiring declaration
 };
 
+// Whether con(a, b) = a * b on operands of the value type: with agg = sum, a product over the
+// instance is a GEMM (vendor BLAS when the values are floats).
+bool multiplies_operands(const SemiringInstance& s);
+
 // ---------------------------------------------------------------------------------------------
 // Schedules: the resolved directives of one op for the selected target, every default explicit.
 
@@ -237,6 +241,7 @@ enum class OpKind : uint8_t {
   closure,       // outputs[0] = closure(inputs[0] over semiring) (algebraic path closure)
   closure_paths, // outputs[0], outputs[1] = closure(inputs[0] over semiring, paths): + predecessors (i32)
   lu,            // outputs[0], outputs[1] = lu(inputs[0]): packed L\U factors, row pivots (i32)
+  densify,       // outputs[0] (matrix) = dense(inputs[0] (graph), fill = value): `value` where the graph has no entry
   // Loops recognized by plan::recognize_traversals (never made by sema), with the product's label,
   // semiring and schedule:
   bfs_levels,    // outputs[0] = BFS levels (i32, 0 at the source) of inputs[0] from vertex shape[0]
@@ -256,7 +261,7 @@ struct Op {
   std::optional<ElementFunction> function;  // apply, ewise
   std::vector<Expr> shape;             // construct: dimensions; set_element: indices
   bool dense = false;                  // construct: dense storage filled with `value`
-  std::optional<Expr> value;           // construct (dense fill), assign_scalar, set_element
+  std::optional<Expr> value;           // construct and densify (dense fill), assign_scalar, set_element
   std::string label;                   // the statement's @label, "" if none
   Schedule schedule;                   // resolved for Module::target
   Span span;

@@ -29,6 +29,9 @@ enum class Placement {
   device_from_host,  // runs on the GPU from host containers (uploads its own copies, returns host results)
 };
 Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
+// Whether `op` is a product (mxm, vxm, mxv) with a dense matrix operand: a GEMM or a row-parallel
+// loop over the dense operand (gql/cpu/dense_products.hpp), never the sparse kernels.
+bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel);
 // Whether `op` is one of the vector ops placed on the device (element-wise, assignment, reduce,
 // constructor: gql/device/vector_ops.hpp, whose kernels nvcc builds; host code built without nvcc,
 // the JIT's NVRTC path, runs them on the host).

@@ -64,18 +64,19 @@ inline constexpr int64_t cache_k = 128;
 inline constexpr int64_t cache_j = 256;
 
 // X(0:micro_rows, 0:micro_cols) ⊕= Y(0:micro_rows, 0:p) ⊗ Z(0:p, 0:micro_cols); (gi, gk, gj) are the
-// global ids of the tile's first row, intermediate and column.
-template <class S, int rows = micro_rows, class T>
-inline void micro_tile(T* x, int64_t ldx, const T* y, int64_t ldy, const T* z, int64_t ldz, int64_t p,
+// global ids of the tile's first row, intermediate and column. A closure's three matrices are one;
+// a product's (gql/cpu/dense_products.hpp) may hold three element types.
+template <class S, int rows = micro_rows, class T, class TY, class TZ>
+inline void micro_tile(T* x, int64_t ldx, const TY* y, int64_t ldy, const TZ* z, int64_t ldz, int64_t p,
                        long long gi, long long gk, long long gj) {
   T acc[rows][micro_cols];
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < micro_cols; ++c) acc[r][c] = x[r * ldx + c];
   for (int64_t k = 0; k < p; ++k) {
-    const T* zk = z + k * ldz;
+    const TZ* zk = z + k * ldz;
 #pragma GCC unroll 8
     for (int r = 0; r < rows; ++r) {
-      const T a = y[r * ldy + k];
+      const TY a = y[r * ldy + k];
       // The columns are independent: one vector operation per few of them.
 #pragma omp simd
       for (int c = 0; c < micro_cols; ++c) acc[r][c] = S::agg(acc[r][c], S::con(a, zk[c], gi + r, gk + k, gj + c));

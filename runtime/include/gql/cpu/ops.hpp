@@ -14,6 +14,7 @@
 
 #include "gql/cpu/assign.hpp"
 #include "gql/cpu/closure.hpp"
+#include "gql/cpu/dense_products.hpp"
 #include "gql/cpu/direction.hpp"
 #include "gql/cpu/elementwise.hpp"
 #include "gql/cpu/lu.hpp"
@@ -100,6 +101,16 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
   assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
 }
 
+// C = A * B over S with a dense operand (matrix x matrix, graph x matrix, matrix x graph): a dense
+// result, never written through a mask (the language refuses it).
+template <class S, class TC, class L, class R>
+void mxm(Matrix<TC>& C, NoMask, bool, const L& A, const R& B, const ProductOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  C = dense_mxm<S>(A, B);
+  ctx.work().products += dense_products_count(A, B);
+  ctx.explain(std::string(options.label) + ": mxm with a dense operand, " + dense_mxm_method<S>(A, B));
+}
+
 // ---- traversals ---------------------------------------------------------------------------------
 
 namespace detail {
@@ -167,7 +178,39 @@ void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, con
                          });
 }
 
+// w<mask, replace> = v * A and A * v over S for a dense A: every position of w has an entry when v has
+// any (gql/cpu/dense_products.hpp); the mask and replace apply as for graphs.
+template <class S, class TW, class Mask, class TV, class TA>
+void vxm(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TV>& v, const Matrix<TA>& A,
+         const TraversalOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  ctx.work().products += v.nvals() * A.n_cols();
+  ctx.explain(std::string(options.label) + ": vxm with a dense matrix, columns in parallel");
+  assign_result(w, dense_vxm<S>(v, A), as_vector_mask(mask), replace);
+}
+template <class S, class TW, class Mask, class TA, class TV>
+void mxv(Vector<TW>& w, const Mask& mask, bool replace, const Matrix<TA>& A, const Vector<TV>& v,
+         const TraversalOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  ctx.work().products += A.n_rows() * v.nvals();
+  ctx.explain(std::string(options.label) + ": mxv with a dense matrix, rows in parallel");
+  assign_result(w, dense_mxv<S>(A, v), as_vector_mask(mask), replace);
+}
+
 // ---- element-wise, copies, reductions ----------------------------------------------------------
+
+// C = dense(G, fill = value): G's entries, and `value` where G has none.
+template <class TC, class TG, class F>
+void densify(Matrix<TC>& C, const Csr<TG>& G, F value) {
+  Matrix<TC> out(G.n_rows(), G.n_cols(), static_cast<storage_t<TC>>(value));
+  auto* data = out.data().data();
+  const int64_t n = G.n_rows(), cols = G.n_cols();
+#pragma omp parallel for schedule(static) if (worth_threads(n * cols))
+  for (int64_t i = 0; i < n; ++i)
+    for (offset_t p = G.row_offsets()[i]; p < G.row_offsets()[i + 1]; ++p)
+      data[i * cols + G.col_indices()[p]] = static_cast<storage_t<TC>>(G.value_at(p));
+  C = std::move(out);
+}
 
 template <class TC, class Mask, class TA, class TB, class F>
 void ewise_union(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, const Csr<TB>& B, F fn) {

@@ -60,7 +60,8 @@ template <class S, class TC, class TA, class TB>
 void mxm(Resident<Matrix<TC>>& C, cpu::NoMask, bool, Resident<Matrix<TA>>& A, Resident<Matrix<TB>>& B,
          const ProductOptions& options, KernelContext& ctx) {
   static_assert(std::is_same_v<TC, typename S::value_type>, "mxm: a dense result holds the semiring's values");
-  const Stream stream = Stream::for_call(ctx);
+  const CallStream call(ctx);  // the call's stream; one of the op's own, waited for, when called alone
+  const Stream stream = call.stream();
   cpu::detail::check_inner_dimensions(A.cols(), B.rows(), "mxm");
   ctx.work().products += A.rows() * A.cols() * B.cols();
   std::string method;

@@ -42,6 +42,10 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
 // plus, the casts i64 ..., inf): no fn, const or kernel may take it.
 bool is_builtin_name(const std::string& name);
 const std::vector<std::string>& builtin_names();  // those words but the casts and inf
+// The calls that make a container (transpose, apply, closure, the constructors, ...): one table, which
+// the kernel checker lowers and the purity checker refuses in fn bodies with the container queries.
+const std::set<std::string>& container_producing_calls();
+bool is_container_operation(const std::string& name);  // those calls, and rows, cols, nvals, reduce
 // Why a kernel cannot be named `name` in generated C++ (a keyword, a macro of the C library, gql's
 // prefix, a reserved identifier), or "" when it can.
 std::string reserved_in_generated_code(const std::string& name);

@@ -9,12 +9,10 @@ namespace gql::compiler::sema {
 
 namespace {
 
-const std::set<std::string> container_calls = {"transpose", "tril", "triu", "apply", "union", "intersect",
-                                               "closure", "lu", "dense", "graph", "matrix", "vector"};
 
 bool is_container_op(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::binary && e.text == "*" && !e.over.empty()) return true;
-  return e.kind == ast::ExprKind::call && e.over.empty() && container_calls.count(e.text);
+  return e.kind == ast::ExprKind::call && e.over.empty() && container_producing_calls().count(e.text);
 }
 
 bool always_returns(const std::vector<ast::Stmt>& block) {

@@ -8,13 +8,6 @@ namespace gql::compiler::sema {
 
 namespace {
 
-const std::set<std::string>& container_operations() {
-  static const std::set<std::string> names = {"rows", "cols", "nvals", "transpose", "reduce", "apply",
-                                              "union", "intersect", "closure", "lu", "dense", "graph", "matrix",
-                                              "vector", "tril", "triu"};
-  return names;
-}
-
 class PurityChecker {
  public:
   PurityChecker(Diagnostics& diagnostics, const std::string& what,
@@ -32,7 +25,7 @@ class PurityChecker {
     if (!e.over.empty()) fail(e.over_span, "it cannot contain a product over a semiring");
     switch (e.kind) {
       case ast::ExprKind::call:
-        if (container_operations().count(e.text)) fail(e.span, "it calls the container operation '" + e.text + "'");
+        if (is_container_operation(e.text)) fail(e.span, "it calls the container operation '" + e.text + "'");
         else if (kernels_.count(e.text)) fail(e.span, "it calls kernel '" + e.text + "'");
         break;
       case ast::ExprKind::index: fail(e.span, "it reads a container element"); break;

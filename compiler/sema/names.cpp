@@ -3,6 +3,7 @@
 // the generated C++ and the JIT use as they are, what C++ reserves).
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "sema/analyzer.hpp"
 
@@ -28,12 +29,26 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+const std::set<std::string>& container_producing_calls() {
+  static const std::set<std::string> names = {"transpose", "tril", "triu", "apply", "union", "intersect",
+                                              "closure", "lu", "dense", "graph", "matrix", "vector"};
+  return names;
+}
+
+bool is_container_operation(const std::string& name) {
+  return container_producing_calls().count(name) || name == "rows" || name == "cols" || name == "nvals" ||
+         name == "reduce";
+}
+
 const std::vector<std::string>& builtin_names() {
-  static const std::vector<std::string> names = {
-      "min", "max", "abs", "sqrt",                                       // scalar functions
-      "rows", "cols", "nvals", "reduce", "transpose", "apply", "union",  // container operations
-      "intersect", "closure", "lu", "dense", "graph", "matrix", "vector", "tril", "triu",
-      "plus", "minus", "times", "div", "first", "second", "negate", "identity"};  // ops that apply and union name
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = {"min", "max", "abs", "sqrt",  // scalar functions
+                                    "rows", "cols", "nvals", "reduce",  // container queries
+                                    // the ops that apply and union name
+                                    "plus", "minus", "times", "div", "first", "second", "negate", "identity"};
+    all.insert(all.end(), container_producing_calls().begin(), container_producing_calls().end());
+    return all;
+  }();
   return names;
 }
 

@@ -111,6 +111,20 @@ inline constexpr ConstantCon constant_con = [] {
   }
 }();
 
+// An entry reached by `count` products of a constant con c (constant_con<S> is not `no`): c itself for
+// an idempotent monoid, c * count modulo 2^bits for an integer sum (as the additions would wrap).
+template <class S>
+inline typename S::value_type folded_constant(uint64_t count) noexcept {
+  using V = typename S::value_type;
+  const V c = S::con({}, {}, 0, 0, 0);
+  if constexpr (constant_con<S> == ConstantCon::integer_sum) {
+    using U = std::make_unsigned_t<V>;
+    return static_cast<V>(static_cast<U>(static_cast<U>(c) * static_cast<U>(count)));
+  } else {
+    return c;
+  }
+}
+
 // The semiring that counts the products reaching each entry (for the integer sum of a constant).
 template <class S>
 struct ProductCount {
@@ -439,9 +453,6 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
       if (max_count > int64_t{std::numeric_limits<uint32_t>::max()}) {
         general();  // a count could overflow 32 bits
       } else {
-        // c added p times is c * p, modulo 2^bits as the additions would wrap.
-        using U = std::make_unsigned_t<V>;
-        const U c = static_cast<U>(S::con({}, {}, 0, 0, 0));
         using Counter = ProductCount<S>;
         using DenseCounter = std::conditional_t<M == MaskMode::none, CountAccumulator, BitmapAccumulator<Counter>>;
         for_each_row(true, std::type_identity<Counter>{}, std::type_identity<DenseCounter>{}, [&](auto& acc, int64_t i) {
@@ -453,7 +464,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
           size_t p = row_start(i);
           acc.emit([&](index_t j, uint32_t count) {
             out_cols[p] = j;
-            out_values[p++] = static_cast<V>(static_cast<U>(c * static_cast<U>(count)));
+            out_values[p++] = folded_constant<S>(count);
           });
         });
       }

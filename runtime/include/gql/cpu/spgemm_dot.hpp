@@ -24,7 +24,6 @@
 #include <exception>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <omp.h>
@@ -311,17 +310,11 @@ Csr<typename S::value_type> masked_dot_product(const Csr<TA>& A, const Csr<TB>& 
             V value{};
             bool found = false;
             if constexpr (kind != ConstantCon::no) {
-              // con is a constant c: the entry is c folded once per common column (spgemm.hpp).
+              // con is a constant: the entry is it folded once per common column (spgemm.hpp).
               const int64_t count = detail::count_common(a, a_bits.data(), b, b_bits);
               matched += count;
               found = count > 0;
-              const V constant = S::con({}, {}, 0, 0, 0);
-              if constexpr (kind == ConstantCon::integer_sum) {
-                using U = std::make_unsigned_t<V>;
-                value = static_cast<V>(static_cast<U>(static_cast<U>(constant) * static_cast<U>(count)));
-              } else {
-                value = constant;
-              }
+              value = folded_constant<S>(static_cast<uint64_t>(count));
             } else {
               detail::join_entry<S::reads_values>(a, a_bits.data(), b, b_bits, [&](offset_t p, offset_t q, index_t k) {
                 const V x = S::con(operand<S, a_type>(A, p), operand<S, b_type>(Bt, q), i, k, j);

@@ -8,7 +8,7 @@
 // the GEMM's build-time tuning (GQL_CLOSURE_GEMM_CHUNK, _UNROLL and _STAGE_IN).
 //
 //   bench_gpu_closure [--json FILE] [--sizes 8192,16384] [--large 32768] [--lu 16384,32768]
-//                     [--ooc 32768] [--paths 8192] [--designs register|all]
+//                     [--lu-panels 256,128] [--ooc 32768] [--paths 8192] [--designs register|all]
 //   (an empty list skips that part)
 #include <chrono>
 #include <cstdint>
@@ -201,7 +201,7 @@ void closure_out_of_core(Bench& b, long long n) {
 }
 
 // LU fp64: gql's against cuSOLVER dgetrf, with both residuals ||PA - LU|| / ||A||.
-void lu_against_cusolver(Bench& b, long long n) {
+void lu_against_cusolver(Bench& b, long long n, const std::vector<long long>& panels) {
   const size_t count = static_cast<size_t>(n) * n;
   DeviceBuffer<double> a(count), f(count);
   DeviceBuffer<int> pivots(static_cast<size_t>(n)), singular(1), info(1);
@@ -210,7 +210,7 @@ void lu_against_cusolver(Bench& b, long long n) {
   GQL_CUDA_CHECK(cudaDeviceSynchronize());
   const int none = static_cast<int>(n);
   std::vector<int32_t> host_pivots(static_cast<size_t>(n));
-  for (const int64_t panel : {256, 128}) {
+  for (const int64_t panel : panels) {
     Stream stream;
     const gpu::CublasLease handle(stream.get());
     std::vector<double> seconds;
@@ -264,7 +264,7 @@ void lu_against_cusolver(Bench& b, long long n) {
 
 int main(int argc, char** argv) {
   std::string json;
-  std::vector<long long> sizes{8192, 16384}, large, lu_sizes{16384, 32768}, ooc_sizes{32768}, paths_sizes;
+  std::vector<long long> sizes{8192, 16384}, large, lu_sizes{16384, 32768}, lu_panels{256, 128}, ooc_sizes{32768}, paths_sizes;
   bool all_designs = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -272,6 +272,7 @@ int main(int argc, char** argv) {
     else if (flag == "--sizes") sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--large") large = parse_sizes(argv[i + 1]);
     else if (flag == "--lu") lu_sizes = parse_sizes(argv[i + 1]);
+    else if (flag == "--lu-panels") lu_panels = parse_sizes(argv[i + 1]);
     else if (flag == "--ooc") ooc_sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--paths") paths_sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--designs") all_designs = std::string(argv[i + 1]) == "all";
@@ -321,7 +322,7 @@ int main(int argc, char** argv) {
       for (const int kb : {128, 256})
         closure_in_core<MinPlus<float>>(b, name("fp32", kb, {8, 8}, ""), n, shaped(kb, {8, 8}, true), 1);
     for (const long long n : ooc_sizes) closure_out_of_core(b, n);
-    for (const long long n : lu_sizes) lu_against_cusolver(b, n);
+    for (const long long n : lu_sizes) lu_against_cusolver(b, n, lu_panels);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_gpu_closure: %s\n", e.what());
     return 1;

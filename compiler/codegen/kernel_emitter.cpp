@@ -188,7 +188,7 @@ class KernelEmitter {
   }
   // A vector op on the device (gql/device/vector_ops.hpp) takes the kernel's stream last.
   std::string stream_argument(const ir::Op& o) const {
-    return plan::is_vector_op_on_device(o, kernel_, module_.target) ? ", stream" : "";
+    return plan::is_value_op_on_device(o, kernel_, module_.target) ? ", stream" : "";
   }
   std::string read_on_host(int id) const { return dialect_.resident_values ? name(id) + ".host(stream)" : name(id); }
   std::string write_on_host(int id) const {

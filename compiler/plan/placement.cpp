@@ -42,15 +42,18 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::closure_paths:
     case ir::OpKind::single_source_paths:
       return Placement::device_from_host;
+    // A dense matrix's copy and element stores (gql/device/matrix_ops.hpp), where the matrix is.
+    case ir::OpKind::copy:
+    case ir::OpKind::set_element:
+      return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) ? Placement::device
+                                                                                      : Placement::host;
     // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
     // those of graphs and matrices run on the host.
     case ir::OpKind::construct:
-    case ir::OpKind::copy:
     case ir::OpKind::ewise_union:
     case ir::OpKind::ewise_intersect:
     case ir::OpKind::apply:
     case ir::OpKind::assign_scalar:
-    case ir::OpKind::set_element:
       return is_vector(kernel, op.outputs.at(0)) ? Placement::device : Placement::host;
     case ir::OpKind::reduce:
       return is_vector(kernel, op.inputs.at(0)) ? Placement::device : Placement::host;
@@ -59,7 +62,7 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
   }
 }
 
-bool is_vector_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target) {
+bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target) {
   switch (op.kind) {
     case ir::OpKind::mxm:
     case ir::OpKind::vxm:

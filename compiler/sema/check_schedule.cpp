@@ -168,8 +168,8 @@ class ScheduleChecker {
       s.number = v.integer;
       return s;
     }
-    if (n == "tile") {
-      if (!integer(v, 8, 256, "tile", true)) return std::nullopt;
+    if (n == "tile") {  // a closure's k-block goes to 256 (checked per op), an LU panel to 1024
+      if (!integer(v, 8, 1024, "tile", true)) return std::nullopt;
       s.number = v.integer;
       return s;
     }
@@ -567,7 +567,18 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
           checker.apply(s, schedule);
         }
       }
+      // Where the directive that set a refused value was written (the op, if none did).
+      const auto written_at = [&](auto&& named) {
+        Span where = op->span;
+        for (const Setting& s : settings)
+          if (named(s.source->name) && (s.source->label.empty() || s.source->label == op->label)) where = s.source->span;
+        return where;
+      };
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule)) {
+        if (c->tile > 256)
+          diagnostics_.error(written_at([](const std::string& name) { return name == "tile"; }),
+                             "a closure's tile (its k-block) is a power of two in 8..256, found " +
+                                 std::to_string(c->tile));
         if (c->parallelism == ir::ClosureParallelism::recursive && c->recursive_base == 0) c->recursive_base = c->tile;
       }
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule); c && target == ir::Target::cuda) {
@@ -598,13 +609,11 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
           why = "per_thread must be 1, 2, 4 or 8";
         }
         if (!why.empty()) {
-          Span where = op->span;
-          for (const Setting& s : settings) {
-            const bool named = what == "register_tile" ? s.source->name == "register_tile"
-                                                       : s.source->name == "tile" || s.source->name == "per_thread";
-            if (named && (s.source->label.empty() || s.source->label == op->label)) where = s.source->span;
-          }
-          diagnostics_.error(where, why);
+          diagnostics_.error(written_at([&](const std::string& name) {
+                               return what == "register_tile" ? name == "register_tile"
+                                                              : name == "tile" || name == "per_thread";
+                             }),
+                             why);
         }
       }
       if (target == options_.target) op->schedule = std::move(schedule);

@@ -44,7 +44,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
     // Vector ops and products of dense matrices launch kernels nvcc builds (the JIT's NVRTC path runs
     // them on the host), so NVRTC builds nothing for them.
     if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op, kernel) && !held_by_the_library(s.op.kind) &&
-        !plan::is_vector_op_on_device(s.op, kernel, ir::Target::cuda) && !plan::is_dense_product(s.op, kernel)) {
+        !plan::is_value_op_on_device(s.op, kernel, ir::Target::cuda) && !plan::is_dense_product(s.op, kernel)) {
       const ir::Op& o = s.op;
       const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));
       if (o.kind == ir::OpKind::closure || o.kind == ir::OpKind::closure_paths) {

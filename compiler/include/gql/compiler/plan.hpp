@@ -32,10 +32,11 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
 // Whether `op` is a product (mxm, vxm, mxv) with a dense matrix operand: a GEMM or a row-parallel
 // loop over the dense operand (gql/cpu/dense_products.hpp), never the sparse kernels.
 bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel);
-// Whether `op` is one of the vector ops placed on the device (element-wise, assignment, reduce,
-// constructor: gql/device/vector_ops.hpp, whose kernels nvcc builds; host code built without nvcc,
-// the JIT's NVRTC path, runs them on the host).
-bool is_vector_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
+// Whether `op` is one of the value ops placed on the device: the vectors' element-wise ops,
+// assignments, reductions and constructors (gql/device/vector_ops.hpp, whose kernels nvcc builds;
+// host code built without nvcc, the JIT's NVRTC path, runs them on the host) and the dense matrices'
+// copies and element stores (gql/device/matrix_ops.hpp). They take the kernel's stream last.
+bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
 
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);

@@ -293,19 +293,22 @@ void assign_scalar(Csr<TC>& C, const Mask& mask_in, bool replace, S value) {
   assign_result(C, std::move(filled), m, replace, false);
 }
 
+// (i, j) inside a rows x cols `what` ("graph", "matrix"), else a usage error naming both.
+inline void check_element_index(int64_t i, int64_t j, int64_t rows, int64_t cols, const char* what) {
+  if (i < 0 || i >= rows || j < 0 || j >= cols)
+    throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
+                                      std::to_string(rows) + " x " + std::to_string(cols) + " " + what);
+}
+
 // C(i, j) = value.
 template <class TC, class S>
 void set_element(Csr<TC>& C, int64_t i, int64_t j, S value) {
-  if (i < 0 || i >= C.n_rows() || j < 0 || j >= C.n_cols())
-    throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
-                                      std::to_string(C.n_rows()) + " x " + std::to_string(C.n_cols()) + " graph");
+  check_element_index(i, j, C.n_rows(), C.n_cols(), "graph");
   C.set_entry(i, j, static_cast<storage_t<TC>>(detail::cast_value<TC>(value)));
 }
 template <class TC, class S>
 void set_element(Matrix<TC>& C, int64_t i, int64_t j, S value) {
-  if (i < 0 || i >= C.n_rows() || j < 0 || j >= C.n_cols())
-    throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
-                                      std::to_string(C.n_rows()) + " x " + std::to_string(C.n_cols()) + " matrix");
+  check_element_index(i, j, C.n_rows(), C.n_cols(), "matrix");
   C(i, j) = detail::cast_value<TC>(value);
 }
 

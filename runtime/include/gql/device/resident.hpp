@@ -4,7 +4,8 @@
 // side it was written on (set_host(), set_device(), host_for_write()). A value is copied only when an
 // op needs it on a side where it is not current, and at most once until it is written again: the
 // dirty flags of Halide's buffers. An argument is borrowed where the caller keeps it (host or device);
-// the result is handed back from whichever side holds it.
+// the result is handed back from whichever side holds it. Element stores into a dense matrix on the
+// device wait on the host until the matrix is next read (gql/device/element_stores.hpp).
 //
 // Host code (g++ or nvcc).
 #pragma once
@@ -16,6 +17,7 @@
 
 #include "gql/device.hpp"
 #include "gql/device/device_copy.hpp"
+#include "gql/device/element_stores.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 
@@ -59,6 +61,7 @@ template <class Host>
 class Resident {
  public:
   using Device = on_device_t<Host>;
+  static constexpr bool dense_matrix = std::is_same_v<Host, Matrix<typename Host::value_type>>;
 
   // A value not yet written (a declared local): empty on the host.
   Resident() : owned_host_(std::in_place), host_(&*owned_host_) {}
@@ -85,6 +88,7 @@ class Resident {
         other.device_ != nullptr && other.owned_device_ && other.device_ == &*other.owned_device_;
     owned_host_ = std::move(other.owned_host_);
     owned_device_ = std::move(other.owned_device_);
+    pending_ = std::move(other.pending_);
     host_ = host_owned ? &*owned_host_ : other.host_;
     device_ = device_owned ? &*owned_device_ : other.device_;
     other.host_ = nullptr;
@@ -100,6 +104,7 @@ class Resident {
   // The value on the host, downloaded on `stream` when only the device holds it.
   const Host& host(const Stream& stream) {
     if (host_ == nullptr) {
+      write_pending(stream);
       owned_host_.emplace(device_->to_host(stream));
       host_ = &*owned_host_;
     }
@@ -119,6 +124,7 @@ class Resident {
   // The value on the device, uploaded on `stream` when only the host holds it. A host graph's copy
   // belongs to its contents (device_copy), so an argument read by many calls is uploaded once.
   const Device& device(const Stream& stream) {
+    write_pending(stream);
     if (device_ == nullptr) {
       if constexpr (std::is_same_v<Device, DeviceCsr<typename Host::value_type>>) {
         device_ = &device_copy(*host_, stream);
@@ -138,8 +144,27 @@ class Resident {
   }
   void set_device(Device value) {
     drop_host();
+    drop_device();
     owned_device_.emplace(std::move(value));
     device_ = &*owned_device_;
+  }
+
+  // m[position] = value on the device of a dense matrix current there: kept with the pending stores
+  // until the matrix is next read. The device value becomes this Resident's own (a borrowed one is
+  // copied on the device) and the host's copy is stale.
+  void store_on_device(int64_t position, storage_t<typename Host::value_type> value, const Stream& stream)
+    requires dense_matrix
+  {
+    if (device_ == nullptr) throw Error(ErrorKind::internal, "store_on_device: the matrix is not on the device");
+    if (!owned_device_ || device_ != &*owned_device_) {
+      Device copy = copy_on_device(*device_, stream);
+      stream.synchronize();
+      owned_device_.emplace(std::move(copy));
+      device_ = &*owned_device_;
+    }
+    drop_host();
+    pending_.add(position, value);
+    if (pending_.size() >= PendingStores<typename Host::value_type>::limit) write_pending(stream);
   }
 
   // Shape and entry count, read where the value is (no copy).
@@ -165,6 +190,7 @@ class Resident {
   struct Borrowed {};
   explicit Resident(Borrowed) {}
   void drop_device() noexcept {
+    if constexpr (dense_matrix) pending_.clear();
     owned_device_.reset();
     device_ = nullptr;
   }
@@ -186,8 +212,17 @@ class Resident {
     else return device_->nvals();
   }
 
+  void write_pending(const Stream& stream) {
+    if constexpr (dense_matrix) {
+      if (!pending_.empty()) pending_.apply(owned_device_->data(), stream);
+    }
+  }
+
+  struct NoStores {};
   std::optional<Host> owned_host_;
   std::optional<Device> owned_device_;
+  // The device value's stores not yet written (only a dense matrix has them; owned_device_ holds them).
+  [[no_unique_address]] std::conditional_t<dense_matrix, PendingStores<typename Host::value_type>, NoStores> pending_;
   const Host* host_ = nullptr;      // current on the host (owned_host_ or the caller's), else null
   const Device* device_ = nullptr;  // current on the device (owned_device_, a copy or the caller's), else null
 };

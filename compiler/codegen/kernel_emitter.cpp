@@ -545,7 +545,8 @@ std::string emit_main(const ir::Module& module) {
     std::string body;
     if (cuda) {
       // The device starts after the inputs are loaded; the arguments go up once, before the runs.
-      body = "        inv.once(gql::Phase::device_start, gql::start_device);\n" + uploads;
+      body = std::string("        inv.once(gql::Phase::device_start, [] { gql::start_device(gql::DeviceStart::") +
+             (plan::calls_cublas(k) ? "with_cublas" : "kernels_loaded") + "); });\n" + uploads;
       body += "        inv.run([&](gql::Run& run) {\n"
               "          return gql::gpu::compute_then_download(run, [&](gql::KernelContext& ctx) { return gqlgen::resident::" +
               k.name + "(" + args + "ctx); });\n        });\n";

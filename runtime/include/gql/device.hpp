@@ -51,11 +51,20 @@ namespace gql {
 // Number of CUDA devices visible (0 when there is no device or no driver; never throws).
 int device_count() noexcept;
 
-// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds) with the
-// program's kernels loaded (CUDA_MODULE_LOADING=EAGER unless the environment says otherwise) and the
-// staging buffers of host-device copies, so that a program can start the device before it times a
-// kernel. Error(cuda) when there is no device.
-void start_device();
+// What the device start prepares besides the context and the staging buffers of host-device copies.
+enum class DeviceStart {
+  // Every kernel of the program loaded with the context (CUDA_MODULE_LOADING=EAGER), not at its first
+  // launch.
+  kernels_loaded,
+  // A cuBLAS handle made, the kernels loaded at their first launch: eagerly, cuBLAS's thousands of
+  // kernels would be loaded too, which takes seconds.
+  with_cublas,
+};
+
+// Creates the CUDA context (the first CUDA call pays for it: a few hundred milliseconds) and what
+// `what` says (an environment's CUDA_MODULE_LOADING is kept), so that a program can start the device
+// before it times a kernel. Error(cuda) when there is no device.
+void start_device(DeviceStart what = DeviceStart::kernels_loaded);
 
 // ---- Memory budget ------------------------------------------------------------------------------
 

@@ -1,5 +1,4 @@
 // Maps failed CUDA runtime calls to gql::Error.
-#include <cstdlib>
 #include <string>
 
 #include "gql/device.hpp"
@@ -23,15 +22,6 @@ int device_count() noexcept {
     return 0;
   }
   return count;
-}
-
-void start_device() {
-  // The kernels are loaded with the context, not at their first launch: lazily loaded, they cost the
-  // first of a program's 64 BFS runs 2 ms more (5.7 ms against 3.6 ms eagerly, the device start
-  // 30 ms more). Has no effect once CUDA is initialized; a caller's own setting is kept.
-  setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
-  GQL_CUDA_CHECK(cudaFree(nullptr));
-  prepare_staged_copies();
 }
 
 }  // namespace gql

@@ -37,6 +37,9 @@ bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel);
 // host code built without nvcc, the JIT's NVRTC path, runs them on the host) and the dense matrices'
 // copies and element stores (gql/device/matrix_ops.hpp). They take the kernel's stream last.
 bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
+// Whether a CUDA kernel calls cuBLAS (LU, products of dense matrices): its program starts the device
+// with cuBLAS ready and the kernels loaded lazily (gql::DeviceStart).
+bool calls_cublas(const ir::Kernel& kernel);
 
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);

@@ -148,6 +148,12 @@ class KernelEmitter {
         }
         out += pad + "}\n";
         return;
+      case ir::StmtKind::require_:
+        out += pad + "if (!(" + expr(*s.condition) + "))\n";
+        out += pad + "  throw gql::Error(gql::ErrorKind::requirement, " + cpp_string_literal(s.message) +
+               ", gql::Location{" + cpp_string_literal(s.where.file) + ", " + std::to_string(s.where.line) + ", " +
+               std::to_string(s.where.column) + "});\n";
+        return;
       case ir::StmtKind::return_: {
         auto value = [&](int id) {
           // Parameters are borrowed: a returned parameter is copied; locals are moved out.

@@ -100,6 +100,10 @@ class Printer {
         line(depth, head + "Return");
         expr(depth + 1, *s.value);
         return;
+      case StmtKind::require_:
+        line(depth, head + "Require \"" + s.message + "\"");
+        expr(depth + 1, *s.value, "cond: ");
+        return;
     }
   }
 

@@ -354,5 +354,30 @@ TEST(RecognizedTraversals, SsspRunsTheLoopWhereTheTraversalCannotReproduceIt) {
   }
 }
 
+// A negative cycle reachable from the source has no shortest paths: the stdlib's sssp fails with its
+// requirement's message and exit status 1, recognized or as written. One the source cannot reach
+// changes nothing.
+TEST(RecognizedTraversals, SsspReportsANegativeCycleReachableFromTheSource) {
+  const std::string path = scratch_dir() + "/cycle.mtx";
+  {
+    std::ofstream out(path);  // 0 -> 1 -> 2 -> 1 (1 -> 2 -> 1 weighs -1), and 3 -> 4
+    out << "%%MatrixMarket matrix coordinate real general\n5 5 4\n1 2 4\n2 3 -2\n3 2 1\n4 5 -1\n";
+  }
+  for (const char* name : {"std_sssp", "std_sssp_literal"}) {
+    SCOPED_TRACE(name);
+    const RunResult r = run(program(name) + " sssp --G " + path + " --src 0");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("sssp.gql:20:3: requirement failed: distances still improve after rows(G) rounds: a "
+                            "negative cycle is reachable from src"),
+              std::string::npos)
+        << r.output;
+    const double absent = std::nan("");
+    const auto unreached = read_slots<double>(run_ok(name, "sssp", "--G " + path + " --src 3"), 5, absent);
+    EXPECT_TRUE(std::isnan(unreached[0]) && std::isnan(unreached[1]) && std::isnan(unreached[2]));
+    EXPECT_EQ(unreached[3], 0.0);
+    EXPECT_EQ(unreached[4], -1.0);
+  }
+}
+
 }  // namespace
 }  // namespace gql::e2e

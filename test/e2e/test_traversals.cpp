@@ -259,6 +259,18 @@ TEST(Traversals, PageRankMatchesPowerIteration) {
   }
 }
 
+// --explain says one line per op, however often a loop calls it: the last call's plan and the count.
+TEST(Traversals, ExplainSaysOneLinePerOpOfALoop) {
+  const RunResult r = run(program("std_sssp_literal") + " sssp --G grid:10x10 --src 0 --explain");
+  ASSERT_EQ(r.status, 0) << r.output;
+  size_t lines = 0;
+  for (size_t at = r.output.find("  sssp @relax"); at != std::string::npos; at = r.output.find("  sssp @relax", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << r.output;
+  // 18 rounds reach the far corner, and one more finds no change.
+  EXPECT_NE(r.output.find(" pull steps so far (the last of 19 calls)\n"), std::string::npos) << r.output;
+}
+
 // ---- loops recognized as one traversal (gqlc's default) against the same loops lowered as written
 // (the PROGRAM_literal builds, gqlc --literal-loops) and the references --------------------------
 

@@ -181,7 +181,7 @@ struct File {
   std::vector<Kernel> kernels;
 };
 
-// The stable text form (`--emit ast`).
-std::string print(const File& file);
+// The stable text form (`--emit ast`), each node with its position in `sources`.
+std::string print(const File& file, const SourceManager& sources);
 
 }  // namespace gql::compiler::ast

@@ -28,6 +28,7 @@
 #include "nvcc_compiler.hpp"
 #include "once_table.hpp"
 #include "parse/parser.hpp"
+#include "spec_error.hpp"
 
 #ifdef GQL_JIT_HAVE_NVRTC
 #include "gql/device/product_shapes.hpp"
@@ -269,7 +270,7 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
     } else {
       kind = ErrorKind::io;
     }
-    throw Error(kind, front->rendered_diagnostics(), {name});
+    throw jit::spec_error(kind, *front, name);
   }
   if (front->diagnostics().warning_count() > 0) {
     std::string warnings = front->rendered_diagnostics();

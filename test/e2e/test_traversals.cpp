@@ -271,6 +271,15 @@ TEST(Traversals, ExplainSaysOneLinePerOpOfALoop) {
   EXPECT_NE(r.output.find(" pull steps so far (the last of 19 calls)\n"), std::string::npos) << r.output;
 }
 
+// A vector result's file is a rule of its type: coordinate, whether the result is stored dense
+// (PageRank: every vertex has a rank) or sparse (BFS levels of a graph with unreached vertices).
+TEST(Traversals, VectorResultsAreCoordinateFilesWhateverTheirStorage) {
+  const std::string header = "%%MatrixMarket matrix coordinate ";
+  EXPECT_EQ(read_text(run_ok("std_pagerank", "pagerank", "--G kron:8 --iterations 3")).rfind(header + "real", 0), 0u);
+  EXPECT_EQ(read_text(run_ok("std_bfs", "bfs", "--G grid:3x4 --src 0")).rfind(header + "integer", 0), 0u);
+  EXPECT_EQ(read_text(run_ok("std_bfs", "bfs", "--G urand:6:1 --src 0")).rfind(header + "integer", 0), 0u);
+}
+
 // ---- loops recognized as one traversal (gqlc's default) against the same loops lowered as written
 // (the PROGRAM_literal builds, gqlc --literal-loops) and the references --------------------------
 

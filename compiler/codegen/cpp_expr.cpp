@@ -133,4 +133,21 @@ std::string emit_expr(const ir::Expr& e, const ExprNames& names) {
   throw Error(ErrorKind::internal, "codegen: unknown expression kind");
 }
 
+std::string cpp_string_literal(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {  // three octal digits always, so that a digit after it is not read into it
+      out += '\\';
+      for (int shift : {6, 3, 0}) out += static_cast<char>('0' + ((byte >> shift) & 7));
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace gql::compiler::codegen

@@ -23,5 +23,8 @@ std::string cpp_literal(const ir::Expr& constant);
 // defined for every operand on integers (gql/integer_ops.hpp), IEEE's on floats.
 std::string arithmetic(ir::BinaryOp op, Scalar type, const std::string& left, const std::string& right);
 std::string emit_expr(const ir::Expr& expr, const ExprNames& names);
+// A C++ string literal holding `text` byte for byte (quotes, backslashes and bytes outside
+// printable ASCII escaped).
+std::string cpp_string_literal(const std::string& text);
 
 }  // namespace gql::compiler::codegen

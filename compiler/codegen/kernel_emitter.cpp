@@ -148,6 +148,12 @@ class KernelEmitter {
         }
         out += pad + "}\n";
         return;
+      case ir::StmtKind::require_:
+        out += pad + "if (!(" + expr(*s.condition) + "))\n";
+        out += pad + "  throw gql::Error(gql::ErrorKind::requirement, " + cpp_string_literal(s.message) +
+               ", gql::Location{" + cpp_string_literal(s.where.file) + ", " + std::to_string(s.where.line) + ", " +
+               std::to_string(s.where.column) + "});\n";
+        return;
       case ir::StmtKind::return_: {
         auto value = [&](int id) {
           // Parameters are borrowed: a returned parameter is copied; locals are moved out.
@@ -359,7 +365,7 @@ class KernelEmitter {
     }
     out += pad + "  ctx.work().edges += stats.edges_examined;\n";
     out += pad + "  ctx.work().searched_edges += stats.searched_edges;\n";
-    out += pad + "  ctx.explain(std::string(\"" + label(o) + ": bfs levels (" + traversal_schedule_text(o) +
+    out += pad + "  ctx.explain(\"" + label(o) + "\", std::string(\"bfs levels (" + traversal_schedule_text(o) +
            "), \") + std::to_string(stats.levels) + " +
            "\" levels (\" + std::to_string(stats.pull_steps) + \" pulled), \" + std::to_string(stats.edges_examined) + " +
            "\" edges examined\");\n";
@@ -391,11 +397,13 @@ class KernelEmitter {
     out += pad + "  if (paths && paths_are_exact(" + G + ", *paths)) {\n";
     out += pad + "    " + (dialect_.resident_values ? target + ".set_host(std::move(*paths))" : target + " = std::move(*paths)") + ";\n";
     out += pad + "    ctx.work().edges += stats.edges_examined;\n";
-    out += pad + "    ctx.explain(std::string(\"" + label(o) + ": single-source paths (" + traversal_schedule_text(o) +
+    out += pad + "    ctx.explain(\"" + label(o) + "\", std::string(\"single-source paths (" +
+           traversal_schedule_text(o) +
            "), \") + std::to_string(stats.levels) + " +
            "\" rounds, \" + std::to_string(stats.edges_examined) + \" edges examined\");\n";
     out += pad + "  } else {\n";
-    out += pad + "    ctx.explain(\"" + label(o) + ": the traversal cannot reproduce the loop here; the loop runs as written\");\n";
+    out += pad + "    ctx.explain(\"" + label(o) +
+           "\", \"the traversal cannot reproduce the loop here; the loop runs as written\");\n";
     block(s.otherwise, depth + 2, out);
     out += pad + "  }\n";
     out += pad + "}\n";

@@ -25,8 +25,13 @@ constexpr uintmax_t max_spec_bytes = uintmax_t{64} << 20;
 // The text of a spec file, or why it cannot be read (in `why`).
 std::optional<std::string> read_file(const std::string& path, std::string& why) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    why = "not a regular file";
+  const fs::file_status status = fs::status(path, ec);
+  if (ec) {  // a missing file, or a folder on the way that cannot be searched
+    why = ec.message();
+    return std::nullopt;
+  }
+  if (!fs::is_regular_file(status)) {
+    why = fs::is_directory(status) ? "it is a folder" : "not a regular file";
     return std::nullopt;
   }
   const uintmax_t size = fs::file_size(path, ec);

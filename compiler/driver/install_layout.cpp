@@ -50,10 +50,11 @@ fs::path executable_prefix() {
 
 }  // namespace
 
-RuntimeLayout runtime_layout(const std::string& root) {
+RuntimeLayout runtime_layout(const std::string& root, const std::string& package_root) {
   std::string given = root;
   if (given.empty())
     if (const char* env = std::getenv("GQL_ROOT"); env && *env) given = env;
+  if (given.empty()) given = package_root;
   if (!given.empty()) {
     if (!holds_installation(given))
       throw Error(ErrorKind::usage, "no gql installation under '" + given + "' (include/gql/graph.hpp is missing)");

@@ -230,6 +230,9 @@ class Printer {
         }
         line(depth, "}");
         return;
+      case StmtKind::require_:
+        line(depth, "require " + print_expr(*s.condition, kernel_) + ", \"" + s.message + "\"");
+        return;
       case StmtKind::return_: {
         std::string text = "return ";
         for (size_t i = 0; i < s.results.size(); ++i) text += (i ? ", " : "") + var(s.results[i]);

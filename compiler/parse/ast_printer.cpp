@@ -1,4 +1,5 @@
-// `--emit ast`: one node per line, children indented by two spaces.
+// `--emit ast`: one node per line with its source position (<line:column>), children indented by
+// two spaces.
 #include <cstdio>
 #include <string>
 
@@ -9,12 +10,18 @@ namespace {
 
 class Printer {
  public:
+  explicit Printer(const SourceManager& sources) : sources_(sources) {}
   std::string out;
 
   void line(int depth, const std::string& text) {
     out.append(static_cast<size_t>(depth) * 2, ' ');
     out += text;
     out += '\n';
+  }
+  // A node: its text, then where it starts.
+  void node(int depth, const std::string& text, Span span) {
+    const LineColumn at = sources_.line_column(span.file, span.begin);
+    line(depth, text + " <" + std::to_string(at.line) + ":" + std::to_string(at.column) + ">");
   }
 
   static std::string type(const TypeExpr& t) {
@@ -51,7 +58,7 @@ class Printer {
       case ExprKind::tuple: head += "Tuple"; break;
     }
     if (!e.over.empty()) head += " over " + e.over;
-    line(depth, head);
+    node(depth, head, e.span);
     for (size_t i = 0; i < e.args.size(); ++i) {
       std::string name = i < e.arg_names.size() && !e.arg_names[i].empty() ? e.arg_names[i] + " = " : "";
       expr(depth + 1, e.args[i], name);
@@ -69,7 +76,7 @@ class Printer {
       case StmtKind::let_decl:
         head += (s.kind == StmtKind::var_decl ? "Var " : "Let ") + s.name;
         if (s.type) head += ": " + type(*s.type);
-        line(depth, head);
+        node(depth, head, s.span);
         if (s.value) expr(depth + 1, *s.value);
         return;
       case StmtKind::assign:
@@ -78,17 +85,17 @@ class Printer {
           head += std::string(" mask=") + (s.mask->complement ? "!" : "") + s.mask->name;
           if (s.mask->replace) head += " replace";
         }
-        line(depth, head);
+        node(depth, head, s.span);
         expr(depth + 1, *s.target, "target: ");
         expr(depth + 1, *s.value);
         return;
       case StmtKind::while_:
-        line(depth, head + "While");
+        node(depth, head + "While", s.span);
         expr(depth + 1, *s.value, "cond: ");
         stmts(depth + 1, s.body);
         return;
       case StmtKind::if_:
-        line(depth, head + "If");
+        node(depth, head + "If", s.span);
         expr(depth + 1, *s.value, "cond: ");
         stmts(depth + 1, s.body);
         if (!s.otherwise.empty()) {
@@ -97,14 +104,18 @@ class Printer {
         }
         return;
       case StmtKind::return_:
-        line(depth, head + "Return");
+        node(depth, head + "Return", s.span);
         expr(depth + 1, *s.value);
+        return;
+      case StmtKind::require_:
+        node(depth, head + "Require \"" + s.message + "\"", s.span);
+        expr(depth + 1, *s.value, "cond: ");
         return;
     }
   }
 
   void params(int depth, const std::vector<Param>& list) {
-    for (const Param& p : list) line(depth, "Param " + p.name + (p.type ? ": " + type(*p.type) : ""));
+    for (const Param& p : list) node(depth, "Param " + p.name + (p.type ? ": " + type(*p.type) : ""), p.span);
   }
 
   void body(int depth, const Body& b) {
@@ -112,25 +123,27 @@ class Printer {
     stmts(depth, b.statements);
   }
 
-  void value(int depth, const DirectiveValue& v, const std::string& prefix) {
+  // `at`: where the line's node starts (a row class's name, else the value itself).
+  void value(int depth, const DirectiveValue& v, const std::string& prefix, Span at) {
     std::string head = prefix;
     if (v.is_number) head += v.is_integer ? std::to_string(v.integer) : number(v.number);
     else head += v.ident;
-    line(depth, head);
+    node(depth, head, at);
     for (size_t i = 0; i < v.arguments.size(); ++i) {
-      value(depth + 1, v.arguments[i], v.argument_names[i].empty() ? "" : v.argument_names[i] + " = ");
+      const DirectiveValue& a = v.arguments[i];
+      value(depth + 1, a, v.argument_names[i].empty() ? "" : v.argument_names[i] + " = ", a.span);
     }
   }
 
   void file(const File& f) {
     line(0, "File");
-    for (const Import& i : f.imports) line(1, "Import \"" + i.path + "\"");
+    for (const Import& i : f.imports) node(1, "Import \"" + i.path + "\"", i.span);
     for (const Const& c : f.consts) {
-      line(1, "Const " + c.name + (c.type ? ": " + type(*c.type) : ""));
+      node(1, "Const " + c.name + (c.type ? ": " + type(*c.type) : ""), c.span);
       expr(2, c.value);
     }
     for (const Function& fn : f.functions) {
-      line(1, "Fn " + fn.name + (fn.result ? " -> " + type(*fn.result) : ""));
+      node(1, "Fn " + fn.name + (fn.result ? " -> " + type(*fn.result) : ""), fn.span);
       params(2, fn.params);
       body(2, fn.body);
     }
@@ -142,7 +155,7 @@ class Printer {
         head += ">";
       }
       if (s.result) head += " -> " + type(*s.result);
-      line(1, head);
+      node(1, head, s.span);
       params(2, s.params);
       for (const SemiringMember& m : s.members) {
         std::string member = "Member " + m.name;
@@ -151,33 +164,36 @@ class Printer {
           for (size_t i = 0; i < m.params.size(); ++i) member += (i ? ", " : "") + m.params[i].name;
           member += ")";
         }
-        line(2, member);
+        node(2, member, m.span);
         body(3, m.body);
       }
     }
     for (const Kernel& k : f.kernels) {
-      line(1, "Kernel " + k.name + (k.result ? " -> " + type(*k.result) : ""));
+      node(1, "Kernel " + k.name + (k.result ? " -> " + type(*k.result) : ""), k.span);
       params(2, k.params);
       stmts(2, k.body);
       for (const Schedule& s : k.schedules) {
-        line(2, "Schedule " + s.target);
+        node(2, "Schedule " + s.target, s.span);
         for (const Directive& d : s.directives) {
-          line(3, (d.label.empty() ? "" : "@" + d.label + " ") + "Directive " + d.name);
-          for (const DirectiveValue& v : d.values) value(4, v, "");
+          node(3, (d.label.empty() ? "" : "@" + d.label + " ") + "Directive " + d.name, d.span);
+          for (const DirectiveValue& v : d.values) value(4, v, "", v.span);
           for (const RowClass& r : d.rows) {
             value(4, r.accumulator,
-                  "Row " + r.name + (r.threshold ? " >= " + std::to_string(*r.threshold) : "") + ": ");
+                  "Row " + r.name + (r.threshold ? " >= " + std::to_string(*r.threshold) : "") + ": ", r.span);
           }
         }
       }
     }
   }
+
+ private:
+  const SourceManager& sources_;
 };
 
 }  // namespace
 
-std::string print(const File& file) {
-  Printer p;
+std::string print(const File& file, const SourceManager& sources) {
+  Printer p(sources);
   p.file(file);
   return p.out;
 }

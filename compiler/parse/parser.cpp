@@ -461,6 +461,16 @@ class Parser {
       s.kind = ast::StmtKind::return_;
       s.value = expression();
       expect(";");
+    } else if (is_word("require") && is("(", 1)) {  // a name `require` stays assignable
+      advance();
+      advance();
+      s.kind = ast::StmtKind::require_;
+      s.value = expression();
+      expect(",");
+      if (peek().kind != TokenKind::string) fail_expected("a quoted message after the condition of 'require'");
+      s.message = std::string(advance().text);
+      expect(")");
+      expect(";");
     } else if (peek().kind == TokenKind::identifier) {
       s.kind = ast::StmtKind::assign;
       assignment(s);

@@ -133,6 +133,12 @@ const ir::Stmt* op_statement(const ir::Stmt& s, ir::OpKind kind) {
 // with G an immutable graph, src stable, d an integer of 32 bits or more, and frontier and d read
 // by nothing outside the loop and their initialization.
 
+// A recognized loop's op and how many statements it replaces from the loop on.
+struct Traversal {
+  ir::Stmt stmt;
+  size_t replaces = 1;
+};
+
 struct Recognizer {
   const ir::Module& module;
   ir::Kernel& kernel;
@@ -247,9 +253,11 @@ struct Recognizer {
   //     dist = better;
   //     rounds = rounds + 1;
   //   }
+  //   require(!changed, "...");                   // optional
   //
   // The traversal reaches the loop's fixed point; the generated code checks the conditions under
-  // which that is the loop's result (see plan_module's lines) and runs the loop otherwise.
+  // which that is the loop's result (see plan_module's lines) and runs the loop otherwise (with a
+  // `require(!changed, ...)` that follows it).
 
   bool is_min_plus(const ir::SemiringInstance& s) const {
     const ir::Expr& con = s.con;
@@ -276,7 +284,14 @@ struct Recognizer {
     return false;
   }
 
-  std::optional<ir::Stmt> single_source_paths(const ir::Block& block, size_t at) const {
+  // `require(!changed, ...)`: the loop ended without a change.
+  static bool requires_unchanged(const ir::Stmt& s, int changed) {
+    if (s.kind != ir::StmtKind::require_) return false;
+    const ir::Expr& c = *s.condition;
+    return c.kind == ir::ExprKind::unary && c.unary == ir::UnaryOp::logical_not && is_variable(c.operands[0], changed);
+  }
+
+  std::optional<Traversal> single_source_paths(const ir::Block& block, size_t at) const {
     const ir::Stmt& loop = block[at];
     if (loop.kind != ir::StmtKind::while_ || !loop.prelude.empty()) return std::nullopt;
     // The body without its declarations (of the temporaries and loop-local variables).
@@ -349,7 +364,13 @@ struct Recognizer {
         c0.value->type != Scalar::bool_ || !c0.value->value.boolean)
       return std::nullopt;
     if (r0.kind == ir::StmtKind::op || !r0.value || !is_integer_constant(*r0.value, 0)) return std::nullopt;
-    const std::vector<const ir::Stmt*> inits = {&c0, &r0};
+    // A `require(!changed, ...)` right after the loop (std/sssp.gql's negative-cycle check) joins the
+    // fallback: the traversal's result is kept only when no weight is negative, and then the loop
+    // ends unchanged within rows(G) rounds, so the requirement holds.
+    const ir::Stmt* check =
+        at + 1 < block.size() && requires_unchanged(block[at + 1], changed) ? &block[at + 1] : nullptr;
+    std::vector<const ir::Stmt*> inits = {&c0, &r0};
+    if (check) inits.push_back(check);
     if (referenced_elsewhere(changed, &loop, inits) || referenced_elsewhere(rounds, &loop, inits)) return std::nullopt;
 
     ir::Stmt out;
@@ -365,15 +386,19 @@ struct Recognizer {
     out.op.schedule = relax.schedule;
     out.op.span = loop.span;
     out.otherwise = {loop};
-    return out;
+    if (check) out.otherwise.push_back(*check);
+    return Traversal{std::move(out), check ? 2u : 1u};
   }
 
   void block(ir::Block& stmts) {
     for (size_t n = 0; n < stmts.size(); ++n) {
-      auto traversal = bfs_levels(stmts, n);
-      if (!traversal) traversal = single_source_paths(stmts, n);
+      std::optional<Traversal> traversal;
+      if (auto levels = bfs_levels(stmts, n)) traversal = Traversal{std::move(*levels)};
+      else traversal = single_source_paths(stmts, n);
       if (traversal) {
-        stmts[n] = std::move(*traversal);
+        stmts[n] = std::move(traversal->stmt);
+        stmts.erase(stmts.begin() + static_cast<std::ptrdiff_t>(n + 1),
+                    stmts.begin() + static_cast<std::ptrdiff_t>(n + traversal->replaces));
         continue;
       }
       block(stmts[n].prelude);

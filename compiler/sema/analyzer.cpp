@@ -6,6 +6,7 @@ namespace gql::compiler::sema {
 
 ir::Module Analyzer::run(const Program& program) {
   module_.target = options_.target;
+  sources_ = program.sources;
   for (const ast::File* f : program.files) declare_globals(*f, program);
   // Constants and functions in source order: each may use only what is defined above it.
   for (const ast::File* f : program.files) {

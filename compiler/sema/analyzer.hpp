@@ -135,6 +135,7 @@ class Analyzer {
   // state
   const AnalyzeOptions& options_;
   Diagnostics& diagnostics_;
+  const SourceManager* sources_ = nullptr;  // the files' text: where a failed require says it is
   ir::Module module_;
   std::map<std::string, const ast::Semiring*> semirings_;
   std::map<std::string, const ast::Function*> function_decls_;

@@ -1,5 +1,6 @@
 // Kernels: variables and scopes, statements, container operations (products, element-wise ops,
 // reductions, masks), return types; lowered into IR statements as they are checked.
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -168,10 +169,31 @@ class KernelChecker {
         break;
       }
       case ast::StmtKind::return_: return_statement(s, out); break;
+      case ast::StmtKind::require_: requirement(s, out); break;
     }
     if (!s.label.empty() && labelled_ops_ == ops_before) {
       d_.error(s.label_span, "label '@" + s.label + "' marks no container operation to schedule");
     }
+  }
+
+  // require(cond, "message"): the condition's container work runs before it, as an if's does.
+  void requirement(const ast::Stmt& s, ir::Block& out) {
+    auto c = condition(*s.value, out);
+    if (s.message.empty()) {
+      d_.error(s.span, "the message of 'require' is empty; say what the failure means");
+      return;
+    }
+    if (!c) return;
+    ir::Stmt r;
+    r.kind = ir::StmtKind::require_;
+    r.span = s.span;
+    r.condition = std::move(*c);
+    r.message = s.message;
+    if (a_.sources_ && s.span.file < a_.sources_->size()) {
+      const LineColumn at = a_.sources_->line_column(s.span.file, s.span.begin);
+      r.where = {std::filesystem::path(a_.sources_->file(s.span.file).path).filename().string(), at.line, at.column};
+    }
+    out.push_back(std::move(r));
   }
 
   std::optional<ir::Expr> condition(const ast::Expr& e, ir::Block& out) {

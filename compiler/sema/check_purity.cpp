@@ -51,6 +51,9 @@ class PurityChecker {
         case ast::StmtKind::assign: fail(s.span, "it assigns to '" + (s.target->kind == ast::ExprKind::index ? s.target->args[0].text : s.target->text) + "'"); break;
         case ast::StmtKind::while_: fail(s.span, "it loops; only 'let' and 'return' are allowed"); break;
         case ast::StmtKind::if_: fail(s.span, "it branches with 'if'; only 'let' and 'return' are allowed"); break;
+        case ast::StmtKind::require_:
+          fail(s.span, "it checks with 'require'; only 'let' and 'return' are allowed");
+          break;
       }
     }
   }

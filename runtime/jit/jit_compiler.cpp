@@ -28,6 +28,7 @@
 #include "nvcc_compiler.hpp"
 #include "once_table.hpp"
 #include "parse/parser.hpp"
+#include "spec_error.hpp"
 
 #ifdef GQL_JIT_HAVE_NVRTC
 #include "gql/device/product_shapes.hpp"
@@ -269,7 +270,7 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
     } else {
       kind = ErrorKind::io;
     }
-    throw Error(kind, front->rendered_diagnostics(), {name});
+    throw jit::spec_error(kind, *front, name);
   }
   if (front->diagnostics().warning_count() > 0) {
     std::string warnings = front->rendered_diagnostics();
@@ -384,7 +385,8 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.options = std::move(options);
   if (env_flag("GQL_JIT_VERBOSE")) s.options.verbose = true;
-  s.layout = compiler::runtime_layout(s.options.root);
+  s.layout = compiler::runtime_layout(s.options.root, s.options.package_root);
+  s.options.root = s.layout.root;
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
   s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);

@@ -11,6 +11,7 @@ const char* to_string(ErrorKind kind) noexcept {
     case ErrorKind::oom: return "out of memory";
     case ErrorKind::jit: return "build error";  // gqlc -o as the JIT: generated code that does not build or load
     case ErrorKind::usage: return "usage error";
+    case ErrorKind::requirement: return "requirement failed";
     case ErrorKind::internal: return "internal error";
   }
   return "error";

@@ -1,4 +1,6 @@
 // The entry points: pick the format, read the bytes, parse, and build under the caller's policies.
+#include <type_traits>
+
 #include "element_types.hpp"
 #include "file_bytes.hpp"
 #include "gql/generate.hpp"
@@ -148,7 +150,9 @@ Vector<T> read_vector(const std::string& path, const ReadOptions& options) {
   }
   ReadOptions plain = options;
   plain.symmetrize = false;
-  const Csr<T> g = parse_graph<T>(bytes, Format::matrix_market, path, plain);
+  // A bool vector keeps its entries' values (a bool graph is a pattern and keeps none).
+  using Parsed = std::conditional_t<std::is_same_v<T, bool>, double, T>;
+  const Csr<Parsed> g = parse_graph<Parsed>(bytes, Format::matrix_market, path, plain);
   if (g.n_cols() != 1 && g.n_rows() != 1) throw not_a_vector(g.n_rows(), g.n_cols());
   Array<index_t> indices;
   Array<storage_t<T>> values;
@@ -158,7 +162,7 @@ Vector<T> read_vector(const std::string& path, const ReadOptions& options) {
   } else {
     indices.assign(g.col_indices().begin(), g.col_indices().end());
   }
-  for (offset_t p = 0; p < g.nvals(); ++p) values.push_back(static_cast<storage_t<T>>(g.value_at(p)));
+  for (offset_t p = 0; p < g.nvals(); ++p) values.push_back(static_cast<storage_t<T>>(static_cast<T>(g.value_at(p))));
   return Vector<T>::sparse(g.n_cols() == 1 ? g.n_rows() : g.n_cols(), std::move(indices), std::move(values));
 }
 

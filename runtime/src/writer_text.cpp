@@ -13,9 +13,10 @@
 namespace gql {
 namespace {
 
+// with_values: every entry carries its value (dense matrices, vectors): a bool's as the integer 0 or 1.
 template <class T>
-const char* field_name(bool dense) {
-  if constexpr (std::is_same_v<T, bool>) return dense ? "integer" : "pattern";
+const char* field_name(bool with_values) {
+  if constexpr (std::is_same_v<T, bool>) return with_values ? "integer" : "pattern";
   else if constexpr (std::is_floating_point_v<T>) return "real";
   else return "integer";
 }
@@ -145,30 +146,19 @@ std::string format_matrix_market(const Matrix<T>& matrix) {
   return out;
 }
 
-// A vector with every entry present is written as an array whatever its storage, so the file
-// depends on the vector's value alone (sparse storage keeps its indices sorted).
+// A vector is coordinate (n x 1) whatever its storage, each entry with its value: the file depends on
+// the vector's value alone and reads back to it.
 template <class T>
 std::string format_matrix_market(const Vector<T>& vector) {
-  const bool as_array = vector.is_dense() || (vector.nvals() == vector.size() &&
-                                              vector.values().size() == vector.indices().size());
-  std::string out = banner(as_array ? "array" : "coordinate", field_name<T>(as_array));
+  std::string out = banner("coordinate", field_name<T>(true));
   append_integer(out, vector.size());
-  out += as_array ? " 1\n" : " 1 ";
-  if (!as_array) {
-    append_integer(out, vector.nvals());
-    out += '\n';
-  }
+  out += " 1 ";
+  append_integer(out, vector.nvals());
+  out += '\n';
   append_parallel(out, vector.nvals(), [&](std::string& part, int64_t begin, int64_t end) {
     for (int64_t k = begin; k < end; ++k) {
-      if (!as_array) {
-        append_integer(part, int64_t{vector.indices()[k]} + 1);
-        part += " 1";
-        if constexpr (!stores_values<T>) {
-          part += '\n';
-          continue;
-        }
-        part += ' ';
-      }
+      append_integer(part, (vector.is_dense() ? k : int64_t{vector.indices()[k]}) + 1);
+      part += " 1 ";
       append_value<T>(part, vector.values()[k]);
       part += '\n';
     }

@@ -129,6 +129,15 @@ TEST(Products, KarateHas45Triangles) {
   EXPECT_EQ(read_text(run_ok("std_triangles", "triangles", "--G " + data_graph("karate.mtx"), "std_triangles.txt")), "45\n");
 }
 
+// The README's commands read examples/karate.mtx: it ships with the project.
+TEST(Products, TheReadmesGraphShipsWithTheExamples) {
+  const std::string karate = std::string(GQL_EXAMPLES_DIR) + "/karate.mtx";
+  const auto G = read_graph<bool>(karate);
+  EXPECT_EQ(G.n_rows(), 34);
+  EXPECT_EQ(G.nvals(), 156);  // 78 friendships, both ways
+  expect_same(count_reference(G), read_result<uint64_t>(run_ok("std_fof", "fof", "--G " + karate, "fof.mtx")));
+}
+
 TEST(Products, NumericSemirings) {
   for (const auto& input : weighted_inputs()) {
     SCOPED_TRACE(input);

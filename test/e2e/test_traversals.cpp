@@ -259,6 +259,27 @@ TEST(Traversals, PageRankMatchesPowerIteration) {
   }
 }
 
+// --explain says one line per op, however often a loop calls it: the last call's plan and the count.
+TEST(Traversals, ExplainSaysOneLinePerOpOfALoop) {
+  const RunResult r = run(program("std_sssp_literal") + " sssp --G grid:10x10 --src 0 --explain");
+  ASSERT_EQ(r.status, 0) << r.output;
+  size_t lines = 0;
+  for (size_t at = r.output.find("  sssp @relax"); at != std::string::npos; at = r.output.find("  sssp @relax", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << r.output;
+  // 18 rounds reach the far corner, and one more finds no change.
+  EXPECT_NE(r.output.find(" pull steps so far (the last of 19 calls)\n"), std::string::npos) << r.output;
+}
+
+// A vector result's file is a rule of its type: coordinate, whether the result is stored dense
+// (PageRank: every vertex has a rank) or sparse (BFS levels of a graph with unreached vertices).
+TEST(Traversals, VectorResultsAreCoordinateFilesWhateverTheirStorage) {
+  const std::string header = "%%MatrixMarket matrix coordinate ";
+  EXPECT_EQ(read_text(run_ok("std_pagerank", "pagerank", "--G kron:8 --iterations 3")).rfind(header + "real", 0), 0u);
+  EXPECT_EQ(read_text(run_ok("std_bfs", "bfs", "--G grid:3x4 --src 0")).rfind(header + "integer", 0), 0u);
+  EXPECT_EQ(read_text(run_ok("std_bfs", "bfs", "--G urand:6:1 --src 0")).rfind(header + "integer", 0), 0u);
+}
+
 // ---- loops recognized as one traversal (gqlc's default) against the same loops lowered as written
 // (the PROGRAM_literal builds, gqlc --literal-loops) and the references --------------------------
 
@@ -351,6 +372,31 @@ TEST(RecognizedTraversals, SsspRunsTheLoopWhereTheTraversalCannotReproduceIt) {
     }
     const auto literal = read_slots<double>(run_ok("std_sssp_literal", "sssp", "--G " + path + " --src 0", "literal.mtx"), 5, -1e300);
     EXPECT_EQ(read_slots<double>(out, 5, -1e300), literal);
+  }
+}
+
+// A negative cycle reachable from the source has no shortest paths: the stdlib's sssp fails with its
+// requirement's message and exit status 1, recognized or as written. One the source cannot reach
+// changes nothing.
+TEST(RecognizedTraversals, SsspReportsANegativeCycleReachableFromTheSource) {
+  const std::string path = scratch_dir() + "/cycle.mtx";
+  {
+    std::ofstream out(path);  // 0 -> 1 -> 2 -> 1 (1 -> 2 -> 1 weighs -1), and 3 -> 4
+    out << "%%MatrixMarket matrix coordinate real general\n5 5 4\n1 2 4\n2 3 -2\n3 2 1\n4 5 -1\n";
+  }
+  for (const char* name : {"std_sssp", "std_sssp_literal"}) {
+    SCOPED_TRACE(name);
+    const RunResult r = run(program(name) + " sssp --G " + path + " --src 0");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("sssp.gql:20:3: requirement failed: distances still improve after rows(G) rounds: a "
+                            "negative cycle is reachable from src"),
+              std::string::npos)
+        << r.output;
+    const double absent = std::nan("");
+    const auto unreached = read_slots<double>(run_ok(name, "sssp", "--G " + path + " --src 3"), 5, absent);
+    EXPECT_TRUE(std::isnan(unreached[0]) && std::isnan(unreached[1]) && std::isnan(unreached[2]));
+    EXPECT_EQ(unreached[3], 0.0);
+    EXPECT_EQ(unreached[4], -1.0);
   }
 }
 

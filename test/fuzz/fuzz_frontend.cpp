@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gql::compiler::Compiler compiler(options);
   bool ok = compiler.compile_source("fuzz.gql", std::string(reinterpret_cast<const char*>(data), size));
   std::string out = compiler.rendered_diagnostics();
-  if (const auto* file = compiler.main_ast()) out += gql::compiler::ast::print(*file);
+  if (const auto* file = compiler.main_ast()) out += gql::compiler::ast::print(*file, compiler.sources());
   if (ok) out += gql::compiler::ir::print_module(*compiler.module());
   return 0;
 }

@@ -124,7 +124,8 @@ int run(int argc, char** argv) {
   bool ok = compiler.compile_file(file);
   std::fputs(compiler.rendered_diagnostics().c_str(), stderr);
   // The syntax tree prints even when later stages found errors, as long as the file was read.
-  if (emit == "ast" && compiler.main_ast()) std::fputs(gql::compiler::ast::print(*compiler.main_ast()).c_str(), stdout);
+  if (emit == "ast" && compiler.main_ast())
+    std::fputs(gql::compiler::ast::print(*compiler.main_ast(), compiler.sources()).c_str(), stdout);
   if (!ok) return 1;
   const auto& module = *compiler.module();
   if (emit == "ir") std::fputs(gql::compiler::ir::print_module(module).c_str(), stdout);

@@ -17,6 +17,8 @@ enum class ErrorKind {
   oom,       // out of memory (device or host); callers may split work and retry
   jit,       // generated code did not build (gqlc -o, the JIT) or load ("build error")
   usage,     // a wrong argument from the caller
+  requirement,  // arguments whose values break what the computation needs: a spec's require(...), a
+                // singular matrix for lu
   internal,  // a broken invariant inside gql itself
 };
 

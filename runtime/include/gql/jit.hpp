@@ -69,12 +69,15 @@ struct CompilerOptions {
   // device's is taken); 0: $GQL_CUDA_ARCH, else 90.
   int cuda_arch = 0;
   uint64_t cache_max_bytes = 0;           // 0: $GQL_CACHE_MAX_BYTES, else 2 GiB; least recently used go first
-  // The gql installation whose headers and stdlib kernels are built with; empty: $GQL_ROOT, else the
-  // package that find_package(gql) found, else the build tree this library came from.
-#ifdef GQL_PACKAGE_ROOT
-  std::string root = GQL_PACKAGE_ROOT;
-#else
+  // The gql installation whose headers and stdlib kernels are built with; empty: $GQL_ROOT, else
+  // `package_root`, else the build tree this library came from. A Compiler's options() hold the one
+  // it took (empty for the build tree).
   std::string root{};
+  // The installation find_package(gql) found: its CMake package defines GQL_PACKAGE_ROOT.
+#ifdef GQL_PACKAGE_ROOT
+  std::string package_root = GQL_PACKAGE_ROOT;
+#else
+  std::string package_root{};
 #endif
 };
 

@@ -29,9 +29,15 @@ class KernelContext {
   WorkCounts& work() noexcept { return work_; }
   const WorkCounts& work() const noexcept { return work_; }
   bool explaining() const noexcept { return explain_; }
-  // Records one line of the plan chosen (printed after the run when --explain is given).
-  void explain(std::string line) {
-    if (explain_) plan_.push_back(std::move(line));
+  // Records the plan operation `op` (its label) chose: one line per op, printed after the run when
+  // --explain is given. An op called again (in a loop) replaces its line with the last call's and
+  // says how many calls there were.
+  void explain(const std::string& op, const std::string& what) {
+    if (!explain_) return;
+    auto [it, first] = explained_.try_emplace(op, Explained{plan_.size(), 0});
+    if (first) plan_.emplace_back();
+    const int64_t calls = ++it->second.calls;
+    plan_[it->second.line] = op + ": " + what + (calls > 1 ? " (the last of " + std::to_string(calls) + " calls)" : "");
   }
   std::span<const std::string> plan() const noexcept { return plan_; }
 
@@ -67,6 +73,11 @@ class KernelContext {
   uint64_t device_arguments_ = 0;
   bool explain_;
   WorkCounts work_;
+  struct Explained {
+    size_t line;    // its index in plan_
+    int64_t calls;
+  };
+  std::map<std::string, Explained> explained_;  // by op label
   std::vector<std::string> plan_;
 };
 

@@ -11,6 +11,11 @@ void throw_cuda_error(cudaError_t status, const char* call, const char* file, in
   cudaGetLastError();
   std::string reason = std::string(call) + " failed: " + cudaGetErrorName(status) + " (" +
                        cudaGetErrorString(status) + ")";
+  // CUDA says "driver version is insufficient" also when no NVIDIA driver is loaded, as on a machine
+  // without a GPU: say first what it means for the caller.
+  if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver)
+    reason = "no CUDA GPU can be used on this machine (no GPU, no NVIDIA driver, or one older than the CUDA "
+             "runtime): " + reason;
   const ErrorKind kind = status == cudaErrorMemoryAllocation ? ErrorKind::oom : ErrorKind::cuda;
   throw Error(kind, std::move(reason), Location{file, line});
 }

@@ -57,13 +57,12 @@ TEST(WriteMatrixMarket, DenseIsColumnMajorArray) {
   EXPECT_EQ(back(1, 0), 3);
 }
 
-TEST(WriteMatrixMarket, VectorsAreNByOne) {
+TEST(WriteMatrixMarket, VectorsAreNByOneCoordinates) {
   auto d = gql::Vector<double>::dense(3, 0.5);
-  EXPECT_EQ(gql::format_matrix_market(d), "%%MatrixMarket matrix array real general\n3 1\n0.5\n0.5\n0.5\n");
+  EXPECT_EQ(gql::format_matrix_market(d),
+            "%%MatrixMarket matrix coordinate real general\n3 1 3\n1 1 0.5\n2 1 0.5\n3 1 0.5\n");
   auto s = gql::Vector<int>::sparse(4, {0, 3}, {7, -2});
   EXPECT_EQ(gql::format_matrix_market(s), "%%MatrixMarket matrix coordinate integer general\n4 1 2\n1 1 7\n4 1 -2\n");
-  auto b = gql::Vector<bool>::sparse(4, {2}, {1});
-  EXPECT_EQ(gql::format_matrix_market(b), "%%MatrixMarket matrix coordinate pattern general\n4 1 1\n3 1\n");
   gql_test::TempFile f("v.mtx");
   gql::write_matrix_market(f.path(), s);
   auto back = gql::read_vector<int>(f.path());
@@ -71,13 +70,28 @@ TEST(WriteMatrixMarket, VectorsAreNByOne) {
   EXPECT_EQ(back.values()[1], -2);
 }
 
-// The file depends on the value, not the storage: a sparse vector with every entry is an array.
-TEST(WriteMatrixMarket, FullSparseVectorIsWrittenLikeTheDenseOne) {
+// The file is a rule of the type, whatever the storage: a full sparse vector and a dense one of the same
+// value give the same file, a coordinate one.
+TEST(WriteMatrixMarket, StorageDoesNotChangeTheFile) {
   auto dense = gql::Vector<int>::dense(3, 0);
   dense.values()[1] = 5;
   auto sparse = gql::Vector<int>::sparse(3, {0, 1, 2}, {0, 5, 0});
   EXPECT_EQ(gql::format_matrix_market(sparse), gql::format_matrix_market(dense));
-  EXPECT_EQ(gql::format_matrix_market(sparse), "%%MatrixMarket matrix array integer general\n3 1\n0\n5\n0\n");
+  EXPECT_EQ(gql::format_matrix_market(sparse),
+            "%%MatrixMarket matrix coordinate integer general\n3 1 3\n1 1 0\n2 1 5\n3 1 0\n");
+}
+
+// A bool vector's entries carry their values (a false entry is not an absent one) and read back to them.
+TEST(WriteMatrixMarket, BoolVectorsKeepFalseEntries) {
+  auto b = gql::Vector<bool>::sparse(4, {0, 2}, {0, 1});
+  EXPECT_EQ(gql::format_matrix_market(b), "%%MatrixMarket matrix coordinate integer general\n4 1 2\n1 1 0\n3 1 1\n");
+  gql_test::TempFile f("b.mtx");
+  gql::write_matrix_market(f.path(), b);
+  auto back = gql::read_vector<bool>(f.path());
+  ASSERT_EQ(back.nvals(), 2);
+  EXPECT_EQ(back.indices()[0], 0);
+  EXPECT_EQ(back.values()[0], 0);
+  EXPECT_EQ(back.values()[1], 1);
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ struct Mask {
   Span span;
 };
 
-enum class StmtKind { var_decl, let_decl, assign, while_, if_, return_ };
+enum class StmtKind { var_decl, let_decl, assign, while_, if_, return_, require_ };
 
 struct Stmt {
   StmtKind kind = StmtKind::var_decl;
@@ -65,6 +65,7 @@ struct Stmt {
   std::optional<Expr> target;        // assign: a name or an index expression
   std::optional<Mask> mask;          // assign: C<M> = ...
   std::optional<Expr> value;         // initializer, assigned value, condition, returned value
+  std::string message;               // require_: what the error says when the condition is false
   std::vector<Stmt> body;
   std::vector<Stmt> otherwise;
 };
@@ -180,7 +181,7 @@ struct File {
   std::vector<Kernel> kernels;
 };
 
-// The stable text form (`--emit ast`).
-std::string print(const File& file);
+// The stable text form (`--emit ast`), each node with its position in `sources`.
+std::string print(const File& file, const SourceManager& sources);
 
 }  // namespace gql::compiler::ast

@@ -20,10 +20,12 @@ struct RuntimeLayout {
   bool have_cuda = false;
 };
 
-// The first of: `root` when given; $GQL_ROOT; the prefix above the running executable (an
+// The first of: `root` when given; $GQL_ROOT; `package_root` when given (the installation a program
+// built with find_package(gql) was configured against); the prefix above the running executable (an
 // installed gqlc finds ../include, ../lib, ../share/gql/stdlib); this build tree; the prefix this
 // build installs to. A prefix counts when it holds include/gql/graph.hpp.
-// Throws gql::Error(usage) when `root` (or $GQL_ROOT) is given but holds no gql installation.
-RuntimeLayout runtime_layout(const std::string& root = "");
+// Throws gql::Error(usage) when the one taken of `root`, $GQL_ROOT and `package_root` holds no gql
+// installation.
+RuntimeLayout runtime_layout(const std::string& root = "", const std::string& package_root = "");
 
 }  // namespace gql::compiler

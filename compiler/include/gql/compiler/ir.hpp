@@ -246,8 +246,8 @@ enum class OpKind : uint8_t {
   // semiring and schedule:
   bfs_levels,    // outputs[0] = BFS levels (i32, 0 at the source) of inputs[0] from vertex shape[0]
   single_source_paths,  // outputs[0] = Bellman-Ford fixed point over semiring from shape[0] holding `value`;
-                        // the statement's `otherwise` is the loop it replaces, run when the traversal
-                        // cannot reproduce that loop's result exactly
+                        // the statement's `otherwise` is the loop it replaces (and a require(!changed)
+                        // after it), run when the traversal cannot reproduce that loop's result exactly
 };
 
 struct Op {
@@ -277,6 +277,14 @@ enum class StmtKind : uint8_t {
   while_,   // loop: run `prelude`, stop unless `condition`, run `body`, repeat
   if_,      // if (condition) body else otherwise
   return_,  // return values (one per result member; containers are variable expressions)
+  require_, // fail the kernel with `message` unless `condition` holds
+};
+
+// A statement's place in the spec, as a failure at run time reports it.
+struct SourcePosition {
+  std::string file;  // the spec file's name, without its folder
+  uint32_t line = 0;
+  uint32_t column = 0;
 };
 
 struct Stmt {
@@ -285,10 +293,12 @@ struct Stmt {
   std::optional<Expr> value;         // declare (scalar initializer), assign
   Op op;                             // op
   Block prelude;                     // while_: statements that compute the condition's operands
-  std::optional<Expr> condition;     // while_, if_
+  std::optional<Expr> condition;     // while_, if_, require_
   Block body;                        // while_, if_
-  Block otherwise;                   // if_; op single_source_paths: the loop to run instead
+  Block otherwise;                   // if_; op single_source_paths: the statements to run instead
   std::vector<int> results;          // return_: variable ids, one per result member
+  std::string message;               // require_: what the error says, as the spec wrote it
+  SourcePosition where;              // require_: the statement's position
   Span span;
 };
 

@@ -6,7 +6,7 @@
 //
 // Result: L and U packed in one matrix (L's unit diagonal implied) and the pivots as LAPACK
 // writes them: row i was swapped with row pivots[i] (0-based), in order, so P A = L U.
-// A singular matrix (an exactly zero pivot) throws gql::Error (kind usage) naming the column.
+// A singular matrix (an exactly zero pivot) throws gql::Error (kind requirement) naming the column.
 #pragma once
 
 #include <cmath>
@@ -107,7 +107,8 @@ void factor_panel(T* a, int64_t n, int64_t p0, int64_t p1, int64_t c0, int64_t c
       for (int64_t i = k + 1; i < n; ++i)
         if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
       if (at(p, k) == T{0})
-        throw Error(ErrorKind::usage, "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(k) + ")");
+        throw Error(ErrorKind::requirement,
+                    "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(k) + ")");
       pivots[static_cast<size_t>(k)] = static_cast<int32_t>(p);
       if (p != k)
         for (int64_t j = p0; j < p1; ++j) std::swap(at(k, j), at(p, j));

@@ -96,7 +96,7 @@ void mxm(Csr<TC>& C, const Mask& mask_in, bool replace, const Csr<TA>& A, const 
              std::to_string(stats.rows_hash) + " rows hash accumulator";
   }
   ctx.work().products += stats.products;
-  ctx.explain(std::string(options.label) + ": mxm " + method + ", " + std::to_string(stats.products) + " products, " +
+  ctx.explain(options.label, std::string("mxm ") + method + ", " + std::to_string(stats.products) + " products, " +
               std::to_string(stats.nvals) + " entries");
   assign_result(C, std::move(product), m, replace, /*within_mask=*/true);
 }
@@ -108,7 +108,7 @@ void mxm(Matrix<TC>& C, NoMask, bool, const L& A, const R& B, const ProductOptio
   ThreadScope threads(options.threads);
   C = dense_mxm<S>(A, B);
   ctx.work().products += dense_products_count(A, B);
-  ctx.explain(std::string(options.label) + ": mxm with a dense operand, " + dense_mxm_method<S>(A, B));
+  ctx.explain(options.label, std::string("mxm with a dense operand, ") + dense_mxm_method<S>(A, B));
 }
 
 // ---- traversals ---------------------------------------------------------------------------------
@@ -145,7 +145,7 @@ void traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, const Csr<
   auto result = product(options.direction == plain ? nullptr : &transpose_of(G), state.chooser, &pulled);
   ++state.steps;
   state.pulls += pulled;
-  ctx.explain(std::string(options.label) + ": " + op + " " + (pulled ? "pull" : "push") + " step, " +
+  ctx.explain(options.label, std::string(op) + " " + (pulled ? "pull" : "push") + " step, " +
               std::to_string(state.steps - state.pulls) + " push and " + std::to_string(state.pulls) +
               " pull steps so far");
   assign_result(w, std::move(result), m, replace);
@@ -185,7 +185,7 @@ void vxm(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TV>& v, con
          const TraversalOptions& options, KernelContext& ctx) {
   ThreadScope threads(options.threads);
   ctx.work().products += v.nvals() * A.n_cols();
-  ctx.explain(std::string(options.label) + ": vxm with a dense matrix, columns in parallel");
+  ctx.explain(options.label, "vxm with a dense matrix, columns in parallel");
   assign_result(w, dense_vxm<S>(v, A), as_vector_mask(mask), replace);
 }
 template <class S, class TW, class Mask, class TA, class TV>
@@ -193,7 +193,7 @@ void mxv(Vector<TW>& w, const Mask& mask, bool replace, const Matrix<TA>& A, con
          const TraversalOptions& options, KernelContext& ctx) {
   ThreadScope threads(options.threads);
   ctx.work().products += A.n_rows() * v.nvals();
-  ctx.explain(std::string(options.label) + ": mxv with a dense matrix, rows in parallel");
+  ctx.explain(options.label, "mxv with a dense matrix, rows in parallel");
   assign_result(w, dense_mxv<S>(A, v), as_vector_mask(mask), replace);
 }
 
@@ -342,7 +342,7 @@ void closure(Matrix<T>& out, const Matrix<T>& D, const ClosureSchedule& schedule
   out = D.clone();
   cpu::closure<S>(out, detail::closure_options(schedule));
   ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
-  ctx.explain(std::string(schedule.label) + ": closure, " + detail::variant_name(schedule.variant) + ", tile " +
+  ctx.explain(schedule.label, std::string("closure, ") + detail::variant_name(schedule.variant) + ", tile " +
               std::to_string(schedule.tile));
 }
 
@@ -355,7 +355,7 @@ void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, co
   pred = initial_predecessors<S>(D);
   cpu::closure<S>(out, detail::closure_options(schedule), &pred);
   ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
-  ctx.explain(std::string(schedule.label) + ": closure with predecessors, " +
+  ctx.explain(schedule.label, std::string("closure with predecessors, ") +
               detail::variant_name(schedule.variant) + ", tile " + std::to_string(schedule.tile));
 }
 
@@ -369,7 +369,7 @@ void lu(Matrix<T>& LU, Vector<int32_t>& pivots, const Matrix<T>& A, const LuOpti
   pivots = Vector<int32_t>::dense(static_cast<int64_t>(factors.pivots.size()), 0);
   std::copy(factors.pivots.begin(), factors.pivots.end(), pivots.values().begin());
   ctx.work().updates += 2 * n * n * n / 3;
-  ctx.explain(std::string(options.label) + ": LU, panel " + std::to_string(options.tile) + ", trailing update by " +
+  ctx.explain(options.label, std::string("LU, panel ") + std::to_string(options.tile) + ", trailing update by " +
               (std::is_same_v<T, float> || std::is_same_v<T, double> ? "OpenBLAS gemm" : "tiled OpenMP loops"));
 }
 

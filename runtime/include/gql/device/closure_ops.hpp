@@ -42,7 +42,7 @@ void closure(Resident<Matrix<T>>& out, Resident<Matrix<T>>& D, const ClosureSche
     where = "; the result left on the device";
   }
   ctx.work().updates += n * n * n;
-  ctx.explain(std::string(schedule.label) + ": closure on the GPU, " + plan.describe() + where);
+  ctx.explain(schedule.label, std::string("closure on the GPU, ") + plan.describe() + where);
 }
 
 // D_out, pred = closure(D over S, paths): pred(i, j) is the vertex before j on the best path from i.
@@ -53,7 +53,7 @@ void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, co
   pred = cpu::initial_predecessors<S>(D);
   const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), &pred, Stream::for_call(ctx));
   ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
-  ctx.explain(std::string(schedule.label) + ": closure on the GPU, " + plan.describe());
+  ctx.explain(schedule.label, std::string("closure on the GPU, ") + plan.describe());
 }
 
 }  // namespace gql::gpu

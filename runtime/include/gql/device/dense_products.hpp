@@ -79,7 +79,7 @@ void mxm(Resident<Matrix<TC>>& C, cpu::NoMask, bool, Resident<Matrix<TA>>& A, Re
     method = "the register-tiled GEMM on the host (code built by a host compiler alone)";
 #endif
   }
-  ctx.explain(std::string(options.label) + ": mxm of dense matrices, " + method);
+  ctx.explain(options.label, std::string("mxm of dense matrices, ") + method);
 }
 
 }  // namespace gql::gpu

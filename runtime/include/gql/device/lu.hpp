@@ -176,7 +176,8 @@ void lu_on_device(T* a, int64_t n, int64_t ld, int* pivots, int* singular, const
 
 inline void check_singular(int singular, int64_t n) {
   if (singular < n)
-    throw Error(ErrorKind::usage, "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(singular) + ")");
+    throw Error(ErrorKind::requirement,
+                "lu: the matrix is singular (no nonzero pivot in column " + std::to_string(singular) + ")");
 }
 
 inline void check_lu_shape(int64_t rows, int64_t cols, const DeviceLuOptions& options) {

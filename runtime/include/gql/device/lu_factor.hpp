@@ -52,7 +52,7 @@ void lu(Resident<Matrix<T>>& LU, Resident<Vector<int32_t>>& pivots, Resident<Mat
   LU.set_device(std::move(factors));
   const int64_t n = LU.rows();
   ctx.work().updates += 2 * n * n * n / 3;
-  ctx.explain(std::string(options.label) + ": LU on the GPU, panel " + std::to_string(options.tile) +
+  ctx.explain(options.label, std::string("LU on the GPU, panel ") + std::to_string(options.tile) +
               ", trailing update by " + (options.vendor_gemm ? "cuBLAS gemm" : "the register-tiled semiring GEMM") +
               "; the factors left on the device");
 }

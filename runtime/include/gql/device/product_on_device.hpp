@@ -92,7 +92,7 @@ void multiply_into(Resident<Csr<TC>>& C, const cpu::MatrixMask& mask, bool repla
   const bool whole = mask.mode() == cpu::MaskMode::none || C.nvals() == 0;
   const bool stays_on_device = whole && std::is_same_v<TC, V>;
   ctx.work().products += stats.products;
-  ctx.explain(std::string(options.label) + ": mxm on the GPU" +
+  ctx.explain(options.label, std::string("mxm on the GPU") +
               (mask.mode() == cpu::MaskMode::none ? std::string()
                                                   : std::string(mask.complement ? ", complemented mask" : ", mask") +
                                                         " applied while accumulating") +

@@ -126,7 +126,7 @@ void vxm_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replac
   auto result = vxm_slots(v.device(stream), G.device(stream), mask, device_graph, kernels, zero, reads_values,
                           options.balance, edges);
   ctx.work().edges += edges;
-  ctx.explain(std::string(options.label) + ": vxm on the GPU, push (balance " + to_string(options.balance) +
+  ctx.explain(options.label, std::string("vxm on the GPU, push (balance ") + to_string(options.balance) +
               ") over " + std::to_string(edges) + " frontier edges");
   assign_slots(w, std::move(result), mask, replace, stream, /*sparse_result=*/true);
 }
@@ -154,7 +154,7 @@ void mxv_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replac
   auto result = vxm_slots(v.device(stream), transpose_on_device(G, stream), mask, device_graph, kernels, zero,
                           reads_values, options.balance, edges);
   ctx.work().edges += edges;
-  ctx.explain(std::string(options.label) + ": mxv on the GPU, push (balance " + to_string(options.balance) +
+  ctx.explain(options.label, std::string("mxv on the GPU, push (balance ") + to_string(options.balance) +
               ") over the transpose, " + std::to_string(edges) + " frontier edges");
   assign_slots(w, std::move(result), mask, replace, stream, /*sparse_result=*/true);
 }

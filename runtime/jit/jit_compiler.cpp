@@ -3,7 +3,6 @@
 // compiler or nvcc) -> dlopen. CUDA specs whose GPU ops are all products take the NVRTC path: the
 // host code by the host compiler and the products' semiring kernels by NVRTC, at once.
 #include <dlfcn.h>
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include "cuda_arch.hpp"
 #include "disk_cache.hpp"
 #include "entry_shims.hpp"
+#include "file_stamp.hpp"
 #include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
 #include "gql/compiler/install_layout.hpp"
@@ -151,20 +151,6 @@ CudaRoute choose_cuda_route([[maybe_unused]] const compiler::ir::Module& ir,
   return route;
 }
 
-// Modification stamp of a file read by the front end; a memoized module is reused while they all hold.
-struct FileStamp {
-  std::string path;
-  int64_t size = -1;
-  int64_t mtime_ns = -1;
-  friend bool operator==(const FileStamp&, const FileStamp&) = default;
-};
-
-FileStamp stamp(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {path};
-  return {path, static_cast<int64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
-}
-
 }  // namespace
 
 void jit_detail::forget_loaded_libraries() { loaded_libraries().clear(); }
@@ -204,7 +190,7 @@ struct Compiler::Impl {
 
   struct Memo {
     std::shared_ptr<const Module::State> state;
-    std::vector<FileStamp> files;
+    std::vector<jit::FileStamp> files;
   };
   std::mutex memo_mutex;
   std::map<std::string, Memo> memo;  // by spec path (compile_file) or by name + text (compile_source)
@@ -232,10 +218,10 @@ struct Compiler::Impl {
 
   // Compiles a file (text == nullptr) or text named `name`; `read` gets the stamps of the files read.
   std::shared_ptr<const Module::State> compile(const std::string& name, const std::string* text,
-                                               std::vector<FileStamp>& read);
+                                               std::vector<jit::FileStamp>& read);
   // The spec through the front end; throws Error(parse, type or io) with its diagnostics.
   std::unique_ptr<compiler::Compiler> front_end(const std::string& name, const std::string* text,
-                                                std::vector<FileStamp>& read) const;
+                                                std::vector<jit::FileStamp>& read) const;
   // GQL_JIT_VERBOSE's lines for one compile.
   void report(const std::string& source_name, const compiler::ir::Module& ir, const Module::State& state,
               const Build& b) const;
@@ -246,13 +232,13 @@ std::shared_ptr<const Module::State> Compiler::Impl::lookup_memo(const std::stri
   std::lock_guard lock(memo_mutex);
   auto it = memo.find(memo_key);
   if (it == memo.end()) return nullptr;
-  for (const FileStamp& f : it->second.files)
-    if (!(stamp(f.path) == f)) return nullptr;
+  for (jit::FileStamp& f : it->second.files)
+    if (!jit::still_matches(f)) return nullptr;
   return it->second.state;
 }
 
 std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string& name, const std::string* text,
-                                                              std::vector<FileStamp>& read) const {
+                                                              std::vector<jit::FileStamp>& read) const {
   compiler::Options front_options;
   front_options.include_dirs = options.include_dirs;
   front_options.stdlib_dir = layout.stdlib_dir;
@@ -276,13 +262,14 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
     while (!warnings.empty() && warnings.back() == '\n') warnings.pop_back();
     say(warnings);
   }
-  // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
-  for (uint32_t f = text ? 1 : 0; f < front->sources().size(); ++f) read.push_back(stamp(front->sources().file(f).path));
+  // Stamped with the text read: a file edited since is seen as changed at the next call.
+  for (uint32_t f = text ? 1 : 0; f < front->sources().size(); ++f)
+    read.push_back(jit::stamp_file(front->sources().file(f).path, front->sources().file(f).text));
   return front;
 }
 
 std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& name, const std::string* text,
-                                                             std::vector<FileStamp>& read) {
+                                                             std::vector<jit::FileStamp>& read) {
   const auto start = Clock::now();
   const std::unique_ptr<compiler::Compiler> front = front_end(name, text, read);
   const compiler::ir::Module& ir = *front->module();
@@ -419,7 +406,7 @@ Module Compiler::compile_file(const std::string& path) const {
   // spellings of the same file get their own memo entry and share the loaded library.
   const std::string memo_key = "file:" + path;
   if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
-  std::vector<FileStamp> read;
+  std::vector<jit::FileStamp> read;
   auto state = impl_->compile(path, nullptr, read);
   std::lock_guard lock(impl_->memo_mutex);
   impl_->memo[memo_key] = Impl::Memo{state, std::move(read)};
@@ -429,7 +416,7 @@ Module Compiler::compile_file(const std::string& path) const {
 Module Compiler::compile_source(const std::string& text, const std::string& name) const {
   const std::string memo_key = "text:" + name + "\n" + text;
   if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
-  std::vector<FileStamp> read;
+  std::vector<jit::FileStamp> read;
   auto state = impl_->compile(name, &text, read);
   std::lock_guard lock(impl_->memo_mutex);
   impl_->memo[memo_key] = Impl::Memo{state, std::move(read)};

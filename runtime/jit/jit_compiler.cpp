@@ -324,10 +324,12 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
 #endif
         b.entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
           if (by_nvcc)
-            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output);
+            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output,
+                                          cache->failed_source_path(host_key, ".cu"));
           else
             b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,
-                                                     host, build_flags, layout, state->source, output);
+                                                     host, build_flags, layout, state->source, output,
+                                                     cache->failed_source_path(host_key, ".cpp"));
         });
         if (device_build.valid()) b.device_entry = device_build.get();
         std::shared_ptr<Library> library = load_library(b.entry.path, ir);
@@ -375,6 +377,10 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
   s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
+  if (!s.cache->unwritable_reason().empty())
+    s.log("the cache folder cannot be written (" + s.cache->unwritable_reason() +
+          "): its entries are used, and kernels it lacks are built in " + s.cache->private_folder() +
+          ", removed with this Compiler");
   if (s.options.target == Target::cuda) {
     if (!s.layout.have_cuda)
       throw Error(ErrorKind::usage, "gql::Target::cuda needs a gql built with the CUDA toolkit; this one (" +

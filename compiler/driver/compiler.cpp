@@ -19,11 +19,15 @@ namespace {
 constexpr int max_import_depth = 32;
 constexpr size_t max_files = 256;
 
-// The largest spec or import read: source positions are 32-bit, and no spec needs more.
-constexpr uintmax_t max_spec_bytes = uintmax_t{64} << 20;
+// The most text a spec and its imports may hold together (80 times the largest spec shipped): the
+// front end's memory and time grow with the text, up to about 260 bytes and 3 us per byte for a
+// body of short statements, so this bounds both.
+constexpr uintmax_t max_text_bytes = uintmax_t{1} << 20;
 
-// The text of a spec file, or why it cannot be read (in `why`).
-std::optional<std::string> read_file(const std::string& path, std::string& why) {
+std::string text_bound() { return "a spec and its imports may hold at most " + std::to_string(max_text_bytes >> 20) + " MiB together"; }
+
+// The text of a spec file of at most `limit` bytes, or why it cannot be read (in `why`).
+std::optional<std::string> read_file(const std::string& path, uintmax_t limit, std::string& why) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (ec) {  // a missing file, or a folder on the way that cannot be searched
@@ -34,19 +38,35 @@ std::optional<std::string> read_file(const std::string& path, std::string& why) 
     why = fs::is_directory(status) ? "it is a folder" : "not a regular file";
     return std::nullopt;
   }
-  const uintmax_t size = fs::file_size(path, ec);
-  if (!ec && size > max_spec_bytes) {
-    why = std::to_string(size) + " bytes; a spec may hold at most " + std::to_string(max_spec_bytes >> 20) + " MiB";
+  const auto too_big = [&](uintmax_t size) {
+    const uintmax_t before = max_text_bytes - limit;
+    why = std::to_string(size) + " bytes" +
+          (before > 0 ? ", and the files read before it hold " + std::to_string(before) : std::string()) + "; " +
+          text_bound();
     return std::nullopt;
-  }
+  };
+  const uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > limit) return too_big(size);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     why = "cannot open it";
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  // Read in pieces up to the limit, not by the size measured above: the file may grow meanwhile.
+  std::string text;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    text.append(piece, static_cast<size_t>(in.gcount()));
+    if (text.size() > limit) return too_big(text.size());
+  }
+  return text;
+}
+
+// Bytes of text read so far (the spec and its imports).
+uintmax_t text_bytes(const SourceManager& sources) {
+  uintmax_t total = 0;
+  for (uint32_t f = 0; f < sources.size(); ++f) total += sources.file(f).text.size();
+  return total;
 }
 
 std::string canonical(const std::string& path) {
@@ -78,7 +98,7 @@ const ast::File* Compiler::main_ast() const noexcept { return files_.empty() ? n
 
 bool Compiler::compile_file(const std::string& path) {
   std::string why;
-  auto text = read_file(path, why);
+  auto text = read_file(path, max_text_bytes, why);
   if (!text) {
     diagnostics_.error(Span{UINT32_MAX, 0, 0}, "cannot read '" + path + "': " + why);
     return false;
@@ -87,10 +107,9 @@ bool Compiler::compile_file(const std::string& path) {
 }
 
 bool Compiler::compile_source(const std::string& path, std::string text) {
-  if (text.size() > max_spec_bytes) {
-    diagnostics_.error(Span{UINT32_MAX, 0, 0}, "'" + path + "' holds " + std::to_string(text.size()) +
-                                                   " bytes; a spec may hold at most " +
-                                                   std::to_string(max_spec_bytes >> 20) + " MiB");
+  if (text.size() > max_text_bytes) {
+    diagnostics_.error(Span{UINT32_MAX, 0, 0},
+                       "'" + path + "' holds " + std::to_string(text.size()) + " bytes; " + text_bound());
     return false;
   }
   uint32_t id = sources_.add(path, std::move(text));
@@ -158,7 +177,7 @@ void Compiler::load_imports(size_t file_index, int depth) {
       continue;
     }
     std::string why;
-    auto text = read_file(*path, why);
+    auto text = read_file(*path, max_text_bytes - text_bytes(sources_), why);
     if (!text) {
       diagnostics_.error(imp.span, "cannot read import '" + *path + "': " + why);
       continue;

@@ -12,6 +12,10 @@ bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c))
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The longest name, number or string: messages quote tokens, so this bounds what they echo (a
+// 16 MB name once made a 16 MB diagnostic); no name, literal or import path needs more.
+constexpr size_t max_token_chars = 4096;
+
 // ROWSxCOLS, both without leading zeros: 8x16.
 bool is_shape(std::string_view text) {
   const size_t x = text.find('x');
@@ -46,6 +50,15 @@ class Lexer {
  private:
   Span span(uint32_t begin, uint32_t end) const { return Span{file_, begin, end}; }
 
+  // Reports the token [begin, pos_) when it is longer than max_token_chars.
+  bool too_long(uint32_t begin, const char* what) {
+    if (pos_ - begin <= max_token_chars) return false;
+    diagnostics_.error(span(begin, static_cast<uint32_t>(pos_)), std::string(what) + " of " + std::to_string(pos_ - begin) +
+                                                                     " characters; at most " +
+                                                                     std::to_string(max_token_chars));
+    return true;
+  }
+
   void skip_space_and_comments() {
     while (pos_ < text_.size()) {
       char c = text_[pos_];
@@ -75,6 +88,7 @@ class Lexer {
     Token t;
     if (is_ident_start(c)) {
       while (pos_ < text_.size() && is_ident_char(text_[pos_])) ++pos_;
+      if (too_long(begin, "a name")) return Token{};
       t.kind = TokenKind::identifier;
     } else if (is_digit(c) || (c == '.' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1]))) {
       return number(begin);
@@ -86,6 +100,7 @@ class Lexer {
         return Token{};
       }
       ++pos_;
+      if (too_long(begin, "a string")) return Token{};
       t.kind = TokenKind::string;
       t.text = text_.substr(begin + 1, pos_ - begin - 2);
       t.span = span(begin, static_cast<uint32_t>(pos_));
@@ -140,6 +155,7 @@ class Lexer {
       ++pos_;
       trailing = true;
     }
+    if (too_long(begin, "a number")) return Token{};
     Token t;
     t.text = text_.substr(begin, pos_ - begin);
     t.span = span(begin, static_cast<uint32_t>(pos_));

@@ -27,11 +27,11 @@ struct KernelBuild {
 
 // Builds `source` into `output`. With `prelude_key` (a key over everything the kernel's key holds
 // but its source), the leading #include lines are precompiled under that key plus their text.
-// Throws gql::Error(jit) when the source does not compile.
+// Throws gql::Error(jit) when the source does not compile, which is then kept as `failed_source`.
 KernelBuild build_kernel_library(DiskCache& cache, const std::optional<CacheKeyBuilder>& prelude_key,
                                  const HostCompiler& compiler, const std::vector<std::string>& flags,
                                  const compiler::RuntimeLayout& layout, const std::string& source,
-                                 const std::string& output);
+                                 const std::string& output, const std::string& failed_source);
 
 // For GQL_JIT_VERBOSE: e.g. "with the precompiled runtime headers (reused from the disk cache)".
 std::string describe(const KernelBuild& build);

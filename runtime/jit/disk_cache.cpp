@@ -11,13 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 #include <vector>
 
 #include "file_lock.hpp"
 #include "gql/error.hpp"
+#include "whole_file.hpp"
 
 namespace gql::jit {
 namespace fs = std::filesystem;
@@ -85,12 +85,6 @@ bool check_entry(const std::string& path, const std::string& bytes, uint64_t& pa
   return true;
 }
 
-void make_dirs(const fs::path& p) {
-  std::error_code ec;
-  fs::create_directories(p, ec);
-  if (ec) throw Error(ErrorKind::io, "cannot create the cache folder: " + ec.message(), {p.string()});
-}
-
 // A name no other thread or process uses at the same time.
 std::string unique_suffix() {
   static std::atomic<uint64_t> counter{0};
@@ -101,6 +95,10 @@ bool is_entry(const fs::path& p) {
   const std::string ext = p.extension().string();
   return ext == ".so" || ext == ".cubin" || ext == ".ptx" || ext == ".gch";
 }
+
+// What a process killed while it built left in the temporary folder is removed after this long (no
+// build takes near it).
+constexpr auto stale_after = std::chrono::hours(24);
 
 }  // namespace
 
@@ -116,14 +114,51 @@ const char* to_string(CacheOrigin origin) noexcept {
 
 DiskCache::DiskCache(std::string dir, uint64_t max_bytes)
     : root_((fs::path(dir) / "v1").string()), max_bytes_(max_bytes) {
-  make_dirs(fs::path(root_) / "locks");
-  make_dirs(fs::path(root_) / "tmp");
+  const std::string why = make_folders();
+  if (why.empty()) return;
+  // A cache that cannot be written still serves its entries; what it lacks is built in a folder of
+  // this cache object's own, outside it, and removed with it.
+  std::string pattern = (fs::temp_directory_path() / "gql-jit-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw Error(ErrorKind::io, "the cache folder cannot be written (" + why + ") and no private folder can be made in " +
+                                   fs::temp_directory_path().string() + ": " + std::strerror(errno),
+                {root_});
+  private_ = pattern;
+  unwritable_reason_ = why;
+  std::error_code ec;
+  fs::create_directory(fs::path(private_) / "failed", ec);
+}
+
+DiskCache::~DiskCache() {
+  std::error_code ec;
+  if (!private_.empty()) fs::remove_all(private_, ec);  // loaded libraries stay mapped
+}
+
+std::string DiskCache::make_folders() const {
+  for (const char* sub : {"locks", "tmp", "failed"}) {
+    const fs::path folder = fs::path(root_) / sub;
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) return "cannot create " + folder.string() + ": " + ec.message();
+    if (::access(folder.c_str(), W_OK) != 0) return folder.string() + ": " + std::strerror(errno);
+  }
+  if (::access(root_.c_str(), W_OK) != 0) return root_ + ": " + std::strerror(errno);
+  return "";
+}
+
+bool DiskCache::folders_present() const {
+  std::error_code ec;
+  for (const char* sub : {"locks", "tmp", "failed"})
+    if (!fs::is_directory(fs::path(root_) / sub, ec)) return false;
+  return true;
+}
+
+std::string DiskCache::failed_source_path(const CacheKey& key, const std::string& ext) const {
+  return (fs::path(private_.empty() ? root_ : private_) / "failed" / (key.hex() + ext)).string();
 }
 
 void DiskCache::write_payload(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw Error(ErrorKind::io, "cannot write the cache payload", {path});
+  write_whole_file(path, bytes, "the cache payload");
 }
 
 bool DiskCache::read_payload(const std::string& path, std::string& payload) {
@@ -150,12 +185,8 @@ void DiskCache::publish(const std::string& payload_path, const std::string& fina
   if (!key_of(final_path, high, low)) throw Error(ErrorKind::internal, "a cache entry's name holds no key", {final_path});
   Trailer t{high, low, entry_checksum(high, low, bytes.data(), bytes.size()), bytes.size(), {}};
   std::memcpy(t.magic, magic, sizeof magic);
-  {
-    std::ofstream out(payload_path, std::ios::binary | std::ios::app);
-    out.write(reinterpret_cast<const char*>(&t), sizeof t);
-    out.flush();
-    if (!out) throw Error(ErrorKind::io, "cannot write the cache entry", {payload_path});
-  }
+  write_whole_file(payload_path, std::string_view(reinterpret_cast<const char*>(&t), sizeof t), "the cache entry",
+                   WriteMode::append);
   if (std::rename(payload_path.c_str(), final_path.c_str()) != 0)
     throw Error(ErrorKind::io, std::string("cannot publish the cache entry: ") + std::strerror(errno), {final_path});
 }
@@ -166,7 +197,10 @@ CacheEntry DiskCache::get_or_build(const CacheKey& key, const std::string& ext,
   CacheEntry entry;
   entry.path = (fs::path(root_) / (name + ext)).string();
   if (verified(entry.path, entry.payload_size)) return entry;
+  if (!private_.empty()) return build_privately(name, ext, build);
 
+  // The cache folder may have been removed since this object made it (docs/jit.md: that is safe).
+  if (!folders_present()) make_folders_or_throw();
   FileLock lock((fs::path(root_) / "locks" / (name + ".lock")).string());
   // Whoever held the lock before may have published the entry meanwhile.
   std::error_code ec;
@@ -176,19 +210,50 @@ CacheEntry DiskCache::get_or_build(const CacheKey& key, const std::string& ext,
     return entry;
   }
   entry.origin = present ? CacheOrigin::rebuilt : CacheOrigin::built;
-  const std::string payload_path = (fs::path(root_) / "tmp" / (name + "." + unique_suffix() + ext)).string();
+  for (int attempt = 0;; ++attempt) {
+    const std::string payload_path = (fs::path(root_) / "tmp" / (name + "." + unique_suffix() + ext)).string();
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      build(payload_path);
+      entry.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      publish(payload_path, entry.path);
+      if (!verified(entry.path, entry.payload_size))
+        throw Error(ErrorKind::io, "the cache entry changed while it was published", {entry.path});
+      break;
+    } catch (...) {
+      fs::remove(payload_path, ec);
+      // Removed while this build ran: once more, in folders made again.
+      if (attempt > 0 || folders_present()) throw;
+      make_folders_or_throw();
+    }
+  }
+  evict(entry.path);
+  return entry;
+}
+
+void DiskCache::make_folders_or_throw() const {
+  if (const std::string why = make_folders(); !why.empty()) throw Error(ErrorKind::io, why, {root_});
+}
+
+CacheEntry DiskCache::build_privately(const std::string& name, const std::string& ext,
+                                      const std::function<void(const std::string&)>& build) {
+  CacheEntry entry;
+  entry.path = (fs::path(private_) / (name + ext)).string();
+  if (verified(entry.path, entry.payload_size)) return entry;  // built by this object before
+  const std::string payload_path = (fs::path(private_) / (name + "." + unique_suffix() + ext)).string();
   const auto start = std::chrono::steady_clock::now();
   try {
     build(payload_path);
     entry.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     publish(payload_path, entry.path);
   } catch (...) {
+    std::error_code ec;
     fs::remove(payload_path, ec);
     throw;
   }
   if (!verified(entry.path, entry.payload_size))
     throw Error(ErrorKind::io, "the cache entry changed while it was published", {entry.path});
-  evict(entry.path);
+  entry.origin = CacheOrigin::built;
   return entry;
 }
 
@@ -204,14 +269,25 @@ void DiskCache::evict(const std::string& keep) {
   std::vector<Item> items;
   uint64_t total = 0;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(root_, ec)) {
+  // Entries and the sources kept from failed builds count against the cap alike.
+  const auto collect = [&](const fs::path& folder, bool entries_only) {
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+      std::error_code item_ec;
+      if (!e.is_regular_file(item_ec) || (entries_only && !is_entry(e.path()))) continue;
+      const uint64_t size = e.file_size(item_ec);
+      const auto used = e.last_write_time(item_ec);
+      if (item_ec) continue;  // removed meanwhile
+      items.push_back({e.path(), size, used});
+      total += size;
+    }
+  };
+  collect(root_, true);
+  collect(fs::path(root_) / "failed", false);
+  // Left by processes that died while they built.
+  const auto stale = fs::file_time_type::clock::now() - stale_after;
+  for (const auto& e : fs::directory_iterator(fs::path(root_) / "tmp", ec)) {
     std::error_code item_ec;
-    if (!e.is_regular_file(item_ec) || !is_entry(e.path())) continue;
-    const uint64_t size = e.file_size(item_ec);
-    const auto used = e.last_write_time(item_ec);
-    if (item_ec) continue;  // removed meanwhile
-    items.push_back({e.path(), size, used});
-    total += size;
+    if (e.last_write_time(item_ec) < stale && !item_ec) fs::remove(e.path(), item_ec);
   }
   if (total <= max_bytes_) return;
   std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.used < b.used; });

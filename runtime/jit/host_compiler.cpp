@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "generated_source_build.hpp"
 #include "gql/compiler/run_command.hpp"
 #include "gql/error.hpp"
 
@@ -73,27 +74,14 @@ std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const
 
 void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
                          const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output,
-                         const std::string& prelude) {
+                         const std::string& failed_source, const std::string& prelude) {
   const std::string source_path = output + ".cpp";
-  {
-    std::ofstream file(source_path, std::ios::binary | std::ios::trunc);
-    file << source;
-    if (!file) throw Error(ErrorKind::io, "cannot write the generated source", {source_path});
-  }
   std::vector<std::string> argv = {compiler.path};
   argv.insert(argv.end(), flags.begin(), flags.end());
   if (!prelude.empty()) argv.insert(argv.end(), {"-include", prelude});
   argv.insert(argv.end(), {source_path, "-o", output, layout.runtime_library});
   argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
-  std::string log;
-  const int status = compiler::run_command(argv, log);
-  if (status != 0) {
-    // Kept for inspection next to the failed output, outside the cache's published entries.
-    throw Error(ErrorKind::jit, "compiling the generated kernels failed (exit " + std::to_string(status) +
-                                    "); the source is kept in " + source_path + "\ncommand: " +
-                                    compiler::command_line(argv) + "\n" + log);
-  }
-  std::remove(source_path.c_str());
+  compile_generated_source(source, source_path, failed_source, argv, "compiling the generated kernels");
 }
 
 void build_precompiled_header(const HostCompiler& compiler, const std::vector<std::string>& flags,

@@ -29,12 +29,13 @@ std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const
                                              const std::vector<std::string>& extra);
 
 // Compiles `source` into the shared object `output`; the source is written next to it as
-// OUTPUT.cpp and removed afterwards. A non-empty `prelude` is included before the source
-// (`-include`); clang++ and g++ both read its precompiled form PRELUDE.gch when it is there.
-// Throws gql::Error(jit) with the compiler's messages on failure.
+// OUTPUT.cpp and removed afterwards, or kept as `failed_source` when it does not compile
+// (generated_source_build.hpp). A non-empty `prelude` is included before the source (`-include`);
+// clang++ and g++ both read its precompiled form PRELUDE.gch when it is there. Throws
+// gql::Error(jit) with the compiler's messages on failure.
 void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
                          const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output,
-                         const std::string& prelude = "");
+                         const std::string& failed_source, const std::string& prelude = "");
 
 // Precompiles the header `header` into `output` with the flags of shared_object_flags (minus the
 // linker's), so that kernels built with those flags can use it. Throws gql::Error(jit) on failure.

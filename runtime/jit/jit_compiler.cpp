@@ -3,7 +3,6 @@
 // compiler or nvcc) -> dlopen. CUDA specs whose GPU ops are all products take the NVRTC path: the
 // host code by the host compiler and the products' semiring kernels by NVRTC, at once.
 #include <dlfcn.h>
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include "cuda_arch.hpp"
 #include "disk_cache.hpp"
 #include "entry_shims.hpp"
+#include "file_stamp.hpp"
 #include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
 #include "gql/compiler/install_layout.hpp"
@@ -152,20 +152,6 @@ CudaRoute choose_cuda_route([[maybe_unused]] const compiler::ir::Module& ir,
   return route;
 }
 
-// Modification stamp of a file read by the front end; a memoized module is reused while they all hold.
-struct FileStamp {
-  std::string path;
-  int64_t size = -1;
-  int64_t mtime_ns = -1;
-  friend bool operator==(const FileStamp&, const FileStamp&) = default;
-};
-
-FileStamp stamp(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {path};
-  return {path, static_cast<int64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
-}
-
 }  // namespace
 
 void jit_detail::forget_loaded_libraries() { loaded_libraries().clear(); }
@@ -205,7 +191,7 @@ struct Compiler::Impl {
 
   struct Memo {
     std::shared_ptr<const Module::State> state;
-    std::vector<FileStamp> files;
+    std::vector<jit::FileStamp> files;
   };
   std::mutex memo_mutex;
   std::map<std::string, Memo> memo;  // by spec path (compile_file) or by name + text (compile_source)
@@ -233,10 +219,10 @@ struct Compiler::Impl {
 
   // Compiles a file (text == nullptr) or text named `name`; `read` gets the stamps of the files read.
   std::shared_ptr<const Module::State> compile(const std::string& name, const std::string* text,
-                                               std::vector<FileStamp>& read);
+                                               std::vector<jit::FileStamp>& read);
   // The spec through the front end; throws Error(parse, type or io) with its diagnostics.
   std::unique_ptr<compiler::Compiler> front_end(const std::string& name, const std::string* text,
-                                                std::vector<FileStamp>& read) const;
+                                                std::vector<jit::FileStamp>& read) const;
   // GQL_JIT_VERBOSE's lines for one compile.
   void report(const std::string& source_name, const compiler::ir::Module& ir, const Module::State& state,
               const Build& b) const;
@@ -247,13 +233,13 @@ std::shared_ptr<const Module::State> Compiler::Impl::lookup_memo(const std::stri
   std::lock_guard lock(memo_mutex);
   auto it = memo.find(memo_key);
   if (it == memo.end()) return nullptr;
-  for (const FileStamp& f : it->second.files)
-    if (!(stamp(f.path) == f)) return nullptr;
+  for (jit::FileStamp& f : it->second.files)
+    if (!jit::still_matches(f)) return nullptr;
   return it->second.state;
 }
 
 std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string& name, const std::string* text,
-                                                              std::vector<FileStamp>& read) const {
+                                                              std::vector<jit::FileStamp>& read) const {
   compiler::Options front_options;
   front_options.include_dirs = options.include_dirs;
   front_options.stdlib_dir = layout.stdlib_dir;
@@ -277,13 +263,14 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
     while (!warnings.empty() && warnings.back() == '\n') warnings.pop_back();
     say(warnings);
   }
-  // Stamped after reading: a file edited meanwhile is seen as changed at the next call.
-  for (uint32_t f = text ? 1 : 0; f < front->sources().size(); ++f) read.push_back(stamp(front->sources().file(f).path));
+  // Stamped with the text read: a file edited since is seen as changed at the next call.
+  for (uint32_t f = text ? 1 : 0; f < front->sources().size(); ++f)
+    read.push_back(jit::stamp_file(front->sources().file(f).path, front->sources().file(f).text));
   return front;
 }
 
 std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& name, const std::string* text,
-                                                             std::vector<FileStamp>& read) {
+                                                             std::vector<jit::FileStamp>& read) {
   const auto start = Clock::now();
   const std::unique_ptr<compiler::Compiler> front = front_end(name, text, read);
   const compiler::ir::Module& ir = *front->module();
@@ -338,10 +325,12 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
 #endif
         b.entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
           if (by_nvcc)
-            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output);
+            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output,
+                                          cache->failed_source_path(host_key, ".cu"));
           else
             b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,
-                                                     host, build_flags, layout, state->source, output);
+                                                     host, build_flags, layout, state->source, output,
+                                                     cache->failed_source_path(host_key, ".cpp"));
         });
         if (device_build.valid()) b.device_entry = device_build.get();
         std::shared_ptr<Library> library = load_library(b.entry.path, ir);
@@ -390,6 +379,10 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
   s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);
+  if (!s.cache->unwritable_reason().empty())
+    s.log("the cache folder cannot be written (" + s.cache->unwritable_reason() +
+          "): its entries are used, and kernels it lacks are built in " + s.cache->private_folder() +
+          ", removed with this Compiler");
   if (s.options.target == Target::cuda) {
     if (!s.layout.have_cuda)
       throw Error(ErrorKind::usage, "gql::Target::cuda needs a gql built with the CUDA toolkit; this one (" +
@@ -421,7 +414,7 @@ Module Compiler::compile_file(const std::string& path) const {
   // spellings of the same file get their own memo entry and share the loaded library.
   const std::string memo_key = "file:" + path;
   if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
-  std::vector<FileStamp> read;
+  std::vector<jit::FileStamp> read;
   auto state = impl_->compile(path, nullptr, read);
   std::lock_guard lock(impl_->memo_mutex);
   impl_->memo[memo_key] = Impl::Memo{state, std::move(read)};
@@ -431,7 +424,7 @@ Module Compiler::compile_file(const std::string& path) const {
 Module Compiler::compile_source(const std::string& text, const std::string& name) const {
   const std::string memo_key = "text:" + name + "\n" + text;
   if (auto state = impl_->lookup_memo(memo_key)) return Module(std::move(state));
-  std::vector<FileStamp> read;
+  std::vector<jit::FileStamp> read;
   auto state = impl_->compile(name, &text, read);
   std::lock_guard lock(impl_->memo_mutex);
   impl_->memo[memo_key] = Impl::Memo{state, std::move(read)};

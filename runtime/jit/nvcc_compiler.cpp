@@ -1,12 +1,11 @@
 #include "nvcc_compiler.hpp"
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "gql/compiler/run_command.hpp"
+#include "generated_source_build.hpp"
 #include "gql/compiler/toolchain.hpp"
 #include "gql/error.hpp"
 #include "host_compiler.hpp"
@@ -61,26 +60,14 @@ std::vector<std::string> cuda_shared_object_flags(const compiler::RuntimeLayout&
 
 void build_cuda_shared_object(const Nvcc& nvcc, const std::vector<std::string>& flags,
                               const compiler::RuntimeLayout& layout, const std::string& source,
-                              const std::string& output) {
+                              const std::string& output, const std::string& failed_source) {
   const std::string source_path = output + ".cu";
-  {
-    std::ofstream file(source_path, std::ios::binary | std::ios::trunc);
-    file << source;
-    if (!file) throw Error(ErrorKind::io, "cannot write the generated source", {source_path});
-  }
   std::vector<std::string> argv = {nvcc.path};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {source_path, "-o", output, layout.runtime_library});
   argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
   argv.emplace_back("-lgomp");
-  std::string log;
-  const int status = compiler::run_command(argv, log);
-  if (status != 0) {
-    throw Error(ErrorKind::jit, "compiling the generated CUDA kernels failed (exit " + std::to_string(status) +
-                                    "); the source is kept in " + source_path + "\ncommand: " +
-                                    compiler::command_line(argv) + "\n" + log);
-  }
-  std::remove(source_path.c_str());
+  compile_generated_source(source, source_path, failed_source, argv, "compiling the generated CUDA kernels");
 }
 
 }  // namespace gql::jit

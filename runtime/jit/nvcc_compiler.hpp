@@ -24,9 +24,10 @@ std::vector<std::string> cuda_shared_object_flags(const compiler::RuntimeLayout&
                                                   const std::vector<std::string>& extra);
 
 // Compiles `source` into the shared object `output` (the source is written next to it as OUTPUT.cu
-// and removed afterwards). Throws gql::Error(jit) with nvcc's messages and command line on failure.
+// and removed afterwards, or kept as `failed_source` when it does not compile). Throws
+// gql::Error(jit) with nvcc's messages and command line on failure.
 void build_cuda_shared_object(const Nvcc& nvcc, const std::vector<std::string>& flags,
                               const compiler::RuntimeLayout& layout, const std::string& source,
-                              const std::string& output);
+                              const std::string& output, const std::string& failed_source);
 
 }  // namespace gql::jit

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "gql/error.hpp"
+#include "whole_file.hpp"
 
 namespace gql::jit {
 namespace fs = std::filesystem;
@@ -35,9 +35,8 @@ void end_with_skipped_block(const std::string& path) {
   constexpr uint32_t abbrev_width = 2;    // VBR-4, one chunk; then aligned to 32 bits
   const uint32_t words[2] = {enter_subblock | block_id << 2 | abbrev_width << 10,
                              static_cast<uint32_t>(DiskCache::trailer_bytes / 4)};  // block length in words
-  std::ofstream out(path, std::ios::binary | std::ios::app);
-  out.write(reinterpret_cast<const char*>(words), sizeof words);  // little-endian, as the bitstream
-  if (!out) throw Error(ErrorKind::io, "cannot write the precompiled header", {path});
+  write_whole_file(path, std::string_view(reinterpret_cast<const char*>(words), sizeof words),  // little-endian
+                   "the precompiled header", WriteMode::append);
 }
 
 }  // namespace

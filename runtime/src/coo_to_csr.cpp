@@ -9,8 +9,8 @@
 #include <type_traits>
 
 #include "element_types.hpp"
-#include "file_bytes.hpp"
 #include "gql/edge_list.hpp"
+#include "gql/host_memory.hpp"
 
 namespace gql {
 namespace {
@@ -163,9 +163,10 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
 
 template <class T>
 Csr<T> build_csr(EdgeList<T>&& edges, const ReadOptions& options, const std::string& source) {
-  // A header may declare 2^31 vertices over a body of a few bytes: their row offsets alone are 16 GiB.
-  detail::check_fits_in_memory((static_cast<size_t>(edges.n_rows) + 1) * sizeof(offset_t) * (options.symmetrize ? 2 : 1),
-                               "a graph of " + std::to_string(edges.n_rows) + " rows", source);
+  // A header may declare 2^31 vertices over a body of a few bytes: their row offsets alone are 16 GiB,
+  // and a pass holds two arrays of them at once (the symmetric pass three, with the first result).
+  check_host_allocation(bytes_for(static_cast<uint64_t>(edges.n_rows) + 1, sizeof(offset_t) * (options.symmetrize ? 3 : 2)),
+                        "a graph of " + std::to_string(edges.n_rows) + " rows", source);
   const bool drop_loops = options.self_loops == SelfLoops::drop;
   if (!options.symmetrize)
     return build_pass<T>(edges, {}, drop_loops, options.duplicates, false, false, source).csr;

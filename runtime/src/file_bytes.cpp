@@ -6,16 +6,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <optional>
-
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "gql/error.hpp"
-#include "gql/memory_size.hpp"
+#include "gql/host_memory.hpp"
 
 namespace gql::detail {
 namespace {
@@ -71,7 +66,7 @@ std::string gunzip(std::string_view bytes, const std::string& name) {
     std::memcpy(&isize, bytes.data() + bytes.size() - 4, 4);
     capacity = std::max<size_t>(capacity, std::min<size_t>(isize, most));
   }
-  const size_t available = available_memory_bytes();
+  const size_t available = available_host_memory();
   out.resize(std::min(std::max<size_t>(capacity, 1024), std::max<size_t>(available / 2, 1024)));
   size_t produced = 0;
   size_t consumed = 0;
@@ -83,11 +78,13 @@ std::string gunzip(std::string_view bytes, const std::string& name) {
     size_t member_in = 0;
     while (rc != Z_STREAM_END) {
       if (produced == out.size()) {
-        // Grown by what actually inflated, within the memory the machine has.
-        if (out.size() * 2 > available)
+        // Grown by what actually inflated, within the memory available: doubled while the old
+        // buffer is still held, so both must fit.
+        if (out.size() * 3 > available)
           throw Error(ErrorKind::oom,
-                      "gzip data inflates past " + std::to_string(out.size() >> 20) + " MiB and the " +
-                          std::to_string(available >> 20) + " MiB of memory available",
+                      "gzip data inflates past " + std::to_string(out.size() >> 20) + " MiB; going on needs " +
+                          std::to_string(out.size() * 3 >> 20) + " MiB and " + std::to_string(available >> 20) +
+                          " MiB of memory are available",
                       {name});
         out.resize(out.size() * 2);
       }
@@ -125,32 +122,6 @@ std::string gunzip(std::string_view bytes, const std::string& name) {
   }
   out.resize(produced);
   return out;
-}
-
-size_t available_memory_bytes() {
-  size_t available = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGE_SIZE));
-  if (File f{std::fopen("/proc/meminfo", "r")}) {
-    char line[256];
-    unsigned long long kib = 0;
-    while (std::fgets(line, sizeof line, f.get()) != nullptr)
-      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) available = static_cast<size_t>(kib) * 1024;
-  }
-  // A process capped by ulimit -v gets no more than its cap.
-  rlimit cap{};
-  if (getrlimit(RLIMIT_AS, &cap) == 0 && cap.rlim_cur != RLIM_INFINITY)
-    available = std::min<size_t>(available, static_cast<size_t>(cap.rlim_cur));
-  static const std::optional<size_t> limit = memory_limit_from_environment("GQL_HOST_MEMORY_LIMIT");
-  if (limit) available = std::min(available, *limit);
-  return available;
-}
-
-void check_fits_in_memory(size_t bytes, const std::string& what, const std::string& source) {
-  const size_t available = available_memory_bytes();
-  if (bytes > available)
-    throw Error(ErrorKind::oom,
-                what + " needs " + std::to_string(bytes >> 20) + " MiB; " + std::to_string(available >> 20) +
-                    " MiB of memory are available",
-                {source});
 }
 
 std::string read_file(const std::string& path) {

@@ -19,15 +19,6 @@ std::string gunzip(std::string_view bytes, const std::string& name);
 // Writes `bytes` to `path`, gzip-compressed when the path ends in ".gz".
 void write_file(const std::string& path, std::string_view bytes);
 
-// Memory the system can give without swapping (MemAvailable, else all of it), within the process's
-// address-space cap (ulimit -v) when it has one and within GQL_HOST_MEMORY_LIMIT ("2G", "512M", bytes)
-// when it is set (a cap for runs where ulimit cannot serve, e.g. under AddressSanitizer).
-size_t available_memory_bytes();
-
-// Throws Error(oom) naming `source` when `bytes` (what `what` needs) exceed the memory available: a
-// file's header cannot make the reader ask for more than the machine has.
-void check_fits_in_memory(size_t bytes, const std::string& what, const std::string& source);
-
 // The file name without a trailing ".gz", lower-cased extension included (for format detection).
 std::string extension_without_gz(const std::string& path);
 

@@ -579,6 +579,10 @@ int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
     Invocation invocation(kernel->name, std::move(values), std::move(out_path), stats, explain, read, runs,
                           std::move(fill));
     kernel->run(invocation);
+    // The summary, --stats and --explain go to standard output too: one that could not be written
+    // (a full disk) fails the program like a result that could not.
+    std::cout.flush();
+    if (!std::cout) throw Error(ErrorKind::io, "cannot write the program's output", {"standard output"});
     return 0;
   } catch (const Error& e) {
     std::cerr << program << ": " << e.what() << '\n';

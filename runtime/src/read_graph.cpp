@@ -4,6 +4,7 @@
 #include "element_types.hpp"
 #include "file_bytes.hpp"
 #include "gql/generate.hpp"
+#include "gql/host_memory.hpp"
 #include "gql/io.hpp"
 #include "readers.hpp"
 
@@ -34,9 +35,11 @@ Matrix<T> densify(const Csr<T>& graph, const std::optional<T>& fill, const std::
                 "a sparse matrix read as a dense one needs a value for its absent entries (a program's --fill VALUE, "
                 "read_matrix's fill)",
                 {source});
-  detail::check_fits_in_memory(static_cast<size_t>(graph.n_rows()) * static_cast<size_t>(graph.n_cols()) * sizeof(storage_t<T>),
-                               "a dense " + std::to_string(graph.n_rows()) + " x " + std::to_string(graph.n_cols()) + " matrix",
-                               source);
+  // Checked here as well as by the matrix, so that the error names the file.
+  check_host_allocation(bytes_for(static_cast<uint64_t>(graph.n_rows()) * static_cast<uint64_t>(graph.n_cols()),
+                                  sizeof(storage_t<T>)),
+                        "a dense " + std::to_string(graph.n_rows()) + " x " + std::to_string(graph.n_cols()) + " matrix",
+                        source);
   Matrix<T> out(graph.n_rows(), graph.n_cols(), static_cast<storage_t<T>>(*fill));
   for (int64_t r = 0; r < graph.n_rows(); ++r)
     for (offset_t p = graph.row_offsets()[r]; p < graph.row_offsets()[r + 1]; ++p)

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
 
 #include "e2e_support.hpp"
 
@@ -193,6 +194,26 @@ TEST(Dense, DimensionsOutsideTheIndexTypesAreRefused) {
     }
     EXPECT_EQ(read_text(run_ok("specs_dense", kernel, "--rows 3 --cols 2", "one.txt")), "1\n");
   }
+}
+
+// Dimensions within the index types may still ask for more memory than there is: 2^31 x 2^31 values
+// were an internal error (std::length_error), 2^31 rows of a graph 16 GiB of row offsets allocated
+// whatever the memory. Each is refused before it is allocated, saying what asked (under a 1 GiB cap,
+// so that the test asks the same of any machine).
+TEST(Dense, ContainersLargerThanMemoryAreRefused) {
+  const std::string capped = "GQL_HOST_MEMORY_LIMIT=1G " + program("specs_dense");
+  const std::pair<const char*, const char*> cases[] = {
+      {"sized --rows 2147483648 --cols 2147483648",
+       "a 2147483648 x 2147483648 matrix of 8-byte values needs more than 2^64 bytes"},
+      {"sized --rows 65536 --cols 65536", "a 65536 x 65536 matrix of 8-byte values needs 32768 MiB"},
+      {"sized_graph --rows 2147483648 --cols 1", "a graph of 2147483648 rows needs 16384 MiB"},
+      {"sized_vector --n 2147483648", "a dense vector of 2147483648 values needs 16384 MiB"}};
+  for (const auto& [args, says] : cases) {
+    const RunResult r = run(capped + " " + args);
+    EXPECT_EQ(r.status, 1) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(std::string("out of memory: ") + says), std::string::npos) << args << ": " << r.output;
+  }
+  EXPECT_EQ(read_text(run_ok("specs_dense", "sized_vector", "--n 3", "one.txt")), "1\n");
 }
 
 }  // namespace

@@ -62,5 +62,16 @@ TEST(Elementwise, AnUnwritableScalarResultFails) {
   EXPECT_NE(r.output.find("cannot write the result"), std::string::npos) << r.output;
 }
 
+// So is a graph result's summary (and --stats) that cannot be written: it exited 0.
+TEST(Elementwise, AnUnwritableSummaryFails) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  for (const char* stats : {"", " --stats"}) {
+    const RunResult r = run("(" + program("specs_elementwise") + " scale --G grid:5x4" + stats + " >/dev/full)");
+    EXPECT_EQ(r.status, 1) << stats << ": " << r.output;
+    EXPECT_NE(r.output.find("standard output: io error: cannot write the program's output"), std::string::npos)
+        << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace gql::e2e

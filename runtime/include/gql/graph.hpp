@@ -15,6 +15,7 @@
 #include "gql/array.hpp"
 #include "gql/derived.hpp"
 #include "gql/error.hpp"
+#include "gql/host_memory.hpp"
 #include "gql/integer_ops.hpp"
 
 namespace gql {
@@ -34,6 +35,16 @@ inline int64_t checked_dimension(int64_t n, const char* what) {
   if (n < 0 || n > max_vertices)
     throw Error(ErrorKind::usage, std::string(what) + " " + std::to_string(n) + " is outside 0 .. 2^31");
   return n;
+}
+
+// `count`, the elements of a container's storage of `element_bytes` each, once checked against the
+// memory available (a kernel's arguments may ask for a 2^31 x 2^31 matrix): Error(oom) naming what
+// `describe()` says otherwise.
+template <class Describe>
+size_t checked_storage(uint64_t count, size_t element_bytes, Describe describe) {
+  const size_t bytes = bytes_for(count, element_bytes);
+  if (bytes >= unchecked_allocation_bytes) check_host_allocation(bytes, describe());
+  return static_cast<size_t>(count);
 }
 
 // Dense storage of an element: std::vector<bool> is bit-packed and has no data(), so booleans in
@@ -68,7 +79,9 @@ class Csr {
   Csr(int64_t n_rows, int64_t n_cols)
       : n_rows_(checked_dimension(n_rows, "a graph's number of rows")),
         n_cols_(checked_dimension(n_cols, "a graph's number of columns")),
-        row_offsets_(static_cast<size_t>(n_rows) + 1, 0) {}
+        row_offsets_(checked_storage(static_cast<uint64_t>(n_rows_) + 1, sizeof(offset_t),
+                                     [&] { return "a graph of " + std::to_string(n_rows_) + " rows"; }),
+                     0) {}
   // Takes ownership of the three arrays; for T = bool `values` must be empty.
   Csr(int64_t n_rows, int64_t n_cols, Array<offset_t> row_offsets,
       Array<index_t> col_indices, Array<storage_t<T>> values = {})
@@ -163,7 +176,12 @@ class Matrix {
   Matrix(int64_t n_rows, int64_t n_cols, storage_t<T> fill = storage_t<T>{})
       : n_rows_(checked_dimension(n_rows, "a matrix's number of rows")),
         n_cols_(checked_dimension(n_cols, "a matrix's number of columns")),
-        data_(static_cast<size_t>(n_rows * n_cols), fill) {}
+        data_(checked_storage(static_cast<uint64_t>(n_rows_) * static_cast<uint64_t>(n_cols_), sizeof(storage_t<T>),
+                              [&] {
+                                return "a " + std::to_string(n_rows_) + " x " + std::to_string(n_cols_) + " matrix of " +
+                                       std::to_string(sizeof(storage_t<T>)) + "-byte values";
+                              }),
+              fill) {}
   Matrix(int64_t n_rows, int64_t n_cols, Array<storage_t<T>> data)
       : n_rows_(checked_dimension(n_rows, "a matrix's number of rows")),
         n_cols_(checked_dimension(n_cols, "a matrix's number of columns")),
@@ -217,7 +235,9 @@ class Vector {
   static Vector dense(int64_t size, storage_t<T> fill) {
     Vector v(size);
     v.dense_ = true;
-    v.values_.assign(static_cast<size_t>(size), fill);
+    v.values_.assign(checked_storage(static_cast<uint64_t>(v.size_), sizeof(storage_t<T>),
+                                     [&] { return "a dense vector of " + std::to_string(v.size_) + " values"; }),
+                     fill);
     return v;
   }
   // A dense vector of the given values (one per entry).

@@ -224,19 +224,50 @@ TEST(Frontend, DeepNestingIsAnErrorNotACrash) {
 namespace gql::compiler {
 namespace {
 
-// Specs are bounded: positions are 32-bit, so a text past 64 MiB (a 4 GiB one used to hang) is refused
-// before it is lexed; a NUL byte in an import path (which the file system would read as a shorter
-// name) is an error.
+// Specs are bounded: a spec and its imports hold at most 1 MiB of text together, so the front end's
+// time and memory are bounded (a 4 GiB spec used to hang; 256 imports of 64 MiB each, allowed one by
+// one, took 16 GiB); a NUL byte in an import path (which the file system would read as a shorter name)
+// is an error.
 TEST(FrontendBounds, OversizedSpecsAndNulImportPathsAreRefused) {
   {
     Compiler c({});
-    EXPECT_FALSE(c.compile_source("big.gql", std::string((size_t{64} << 20) + 1, ' ')));
-    EXPECT_NE(c.rendered_diagnostics().find("a spec may hold at most 64 MiB"), std::string::npos) << c.rendered_diagnostics();
+    EXPECT_FALSE(c.compile_source("big.gql", std::string((size_t{1} << 20) + 1, ' ')));
+    EXPECT_NE(c.rendered_diagnostics().find("big.gql' holds 1048577 bytes; a spec and its imports may hold at most 1 MiB together"),
+              std::string::npos)
+        << c.rendered_diagnostics();
   }
   {
     Compiler c({});
     EXPECT_FALSE(c.compile_source("nul.gql", std::string("import \"std/semirings.gql\0.x\";\n", 32)));
     EXPECT_NE(c.rendered_diagnostics().find("cannot hold a NUL byte"), std::string::npos) << c.rendered_diagnostics();
+  }
+}
+
+// Imports count against the same 1 MiB: two files of 600 KB each are each under it, not together.
+TEST(FrontendBounds, ImportsShareTheSpecsBound) {
+  const std::string dir = ::testing::TempDir();
+  const std::string padding = "// " + std::string(600 << 10, 'x') + "\n";
+  std::ofstream(dir + "/bound_a.gql") << padding << "const A = 1;\n";
+  std::ofstream(dir + "/bound_b.gql") << padding << "const B = 2;\n";
+  Compiler one({});
+  EXPECT_TRUE(one.compile_source(dir + "/one.gql", "import \"bound_a.gql\";\n")) << one.rendered_diagnostics();
+  Compiler two({});
+  EXPECT_FALSE(two.compile_source(dir + "/two.gql", "import \"bound_a.gql\";\nimport \"bound_b.gql\";\n"));
+  EXPECT_NE(two.rendered_diagnostics().find("two.gql:2:1: error: cannot read import"), std::string::npos)
+      << two.rendered_diagnostics();
+  EXPECT_NE(two.rendered_diagnostics().find("and the files read before it hold"), std::string::npos)
+      << two.rendered_diagnostics();
+}
+
+// A token is at most 4096 characters, so no message quotes more of one (a 16 MB name once made a
+// 16 MB diagnostic).
+TEST(FrontendBounds, LongTokensAreRefusedWithoutEchoingThem) {
+  for (const std::string& token : {std::string(5000, 'a'), std::string(5000, '9'), '"' + std::string(5000, 's') + '"'}) {
+    Compiler c({});
+    EXPECT_FALSE(c.compile_source("long.gql", "const X = " + token + ";\n"));
+    const std::string shown = c.rendered_diagnostics();
+    EXPECT_NE(shown.find(" characters; at most 4096"), std::string::npos) << shown.substr(0, 300);
+    EXPECT_LT(shown.size(), 2000u);
   }
 }
 

@@ -141,6 +141,98 @@ TEST(DiskCache, AnEntryIsBoundToItsKeyAndReadOnlyAsARegularFile) {
   EXPECT_EQ(a.calls, 3);
 }
 
+// Removing the cache folder is safe, also while a build runs: the build that finds its folder gone
+// makes the folders again and builds once more (it failed the call).
+TEST(DiskCache, AFolderRemovedWhileABuildRunsIsMadeAgain) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  int calls = 0;
+  const CacheEntry e = cache.get_or_build(key("a"), ".so", [&](const std::string& p) {
+    if (++calls == 1) fs::remove_all(cache.root());
+    DiskCache::write_payload(p, "payload");  // throws where the folder is gone
+  });
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(e.origin, CacheOrigin::built);
+  std::string payload;
+  ASSERT_TRUE(DiskCache::read_payload(e.path, payload));
+  EXPECT_EQ(payload, "payload");
+  // Removed between calls: the next miss makes the folders first.
+  fs::remove_all(cache.root());
+  EXPECT_EQ(cache.get_or_build(key("b"), ".so", [](const std::string& p) { write(p, "b"); }).origin,
+            CacheOrigin::built);
+}
+
+// A cache folder that cannot be written still serves its entries, and what it lacks is built in a
+// private folder under the system's temporary folder, removed with the cache object (every miss
+// failed). Run as an unprivileged user in a child: the superuser may write any folder.
+TEST(DiskCache, AReadOnlyCacheServesItsEntriesAndBuildsTheRestPrivately) {
+  test::ScratchDir dir;
+  {
+    DiskCache cache(dir.str(), 1 << 20);
+    (void)cache.get_or_build(key("there"), ".so", [](const std::string& p) { write(p, "there"); });
+  }
+  const auto set_writable = [&](bool writable) {
+    const auto how = writable ? fs::perm_options::add : fs::perm_options::remove;
+    for (const auto& e : fs::recursive_directory_iterator(dir.path()))
+      if (e.is_directory()) fs::permissions(e.path(), fs::perms::owner_write, how);
+  };
+  set_writable(false);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (::getuid() == 0 && ::setuid(65534) != 0) _exit(10);
+    std::string private_folder;
+    {
+      DiskCache cache(dir.str(), 1 << 20);
+      if (cache.unwritable_reason().empty()) _exit(11);
+      private_folder = cache.private_folder();
+      int builds = 0;
+      const CacheEntry hit = cache.get_or_build(key("there"), ".so", [&](const std::string&) { ++builds; });
+      if (builds != 0 || hit.origin != CacheOrigin::disk) _exit(12);
+      const CacheEntry miss = cache.get_or_build(key("new"), ".so", [&](const std::string& p) {
+        ++builds;
+        DiskCache::write_payload(p, "new");
+      });
+      std::string payload;
+      if (builds != 1 || miss.origin != CacheOrigin::built || miss.path.rfind(private_folder, 0) != 0 ||
+          !DiskCache::read_payload(miss.path, payload) || payload != "new")
+        _exit(13);
+      if (cache.get_or_build(key("new"), ".so", [&](const std::string&) { ++builds; }).origin != CacheOrigin::disk ||
+          builds != 1)
+        _exit(14);
+    }
+    _exit(fs::exists(private_folder) ? 15 : 0);
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  set_writable(true);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: no unprivileged user; 11: taken as writable; 12: the hit built; "
+                                       "13: the miss; 14: the second ask; 15: the private folder stayed";
+}
+
+// The sources kept from failed builds count against the size cap like entries, and what a process
+// that died while it built left in tmp/ is removed after a day.
+TEST(DiskCache, FailedSourcesAndLeftoversDoNotPileUp) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 3 * 1024 + 100);
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(30);
+  const std::string failed = cache.failed_source_path(key("failed"), ".cpp");
+  write(failed, std::string(2000, 'f'));
+  fs::last_write_time(failed, old);
+  const fs::path leftover = fs::path(cache.root()) / "tmp" / "0123.99.0.so.cpp", fresh = fs::path(cache.root()) / "tmp" / "x";
+  write(leftover.string(), "left by a dead build");
+  fs::last_write_time(leftover, old);
+  write(fresh.string(), "being built");
+  auto build = [](const std::string& p) { write(p, std::string(1000, 'x')); };
+  (void)cache.get_or_build(key("1"), ".so", build);
+  EXPECT_TRUE(fs::exists(failed));  // 3 KB with the entry: under the cap
+  (void)cache.get_or_build(key("2"), ".so", build);
+  EXPECT_FALSE(fs::exists(failed));  // the least recently used
+  EXPECT_FALSE(fs::exists(leftover));
+  EXPECT_TRUE(fs::exists(fresh));
+}
+
 TEST(DiskCache, EvictsLeastRecentlyUsedOverTheCap) {
   test::ScratchDir dir;
   // Each entry is 1000 bytes of payload + a 40-byte trailer; three fit under the cap, four do not.

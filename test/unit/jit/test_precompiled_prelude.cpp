@@ -52,7 +52,10 @@ struct Fixture {
 
   KernelBuild build(const std::string& name, int value, const std::string& output_name) {
     return build_kernel_library(cache, setup, host, flags, layout, kernel_source(name, value),
-                                (dir.path() / output_name).string());
+                                (dir.path() / output_name).string(), failed_source(output_name));
+  }
+  std::string failed_source(const std::string& output_name) const {
+    return (dir.path() / (output_name + ".failed.cpp")).string();
   }
   std::vector<fs::path> precompiled() const {
     std::vector<fs::path> found;
@@ -89,7 +92,7 @@ TEST(PrecompiledPrelude, AnotherIncludeSetGetsItsOwn) {
   (void)f.build("first", 3, "first.so");
   const std::string other = "#include <string>\nextern \"C\" int other() { return int(std::string(\"four\").size()); }\n";
   const KernelBuild b = build_kernel_library(f.cache, f.setup, f.host, f.flags, f.layout, other,
-                                             (f.dir.path() / "other.so").string());
+                                             (f.dir.path() / "other.so").string(), f.failed_source("other.so"));
   EXPECT_EQ(b.prelude_origin, CacheOrigin::built);
   EXPECT_EQ(f.precompiled().size(), 2u);
   EXPECT_EQ(call((f.dir.path() / "other.so").string(), "other"), 4);
@@ -129,24 +132,31 @@ TEST(PrecompiledPrelude, StaleEntryIsDiscardedAndTheKernelStillBuilds) {
   EXPECT_EQ(call((f.dir.path() / "third.so").string(), "third"), 11);
 }
 
+// A source that does not compile is reported with the compiler's messages and kept where the caller
+// said (one file per cache key), not beside the output; the precompiled prelude stays.
 TEST(PrecompiledPrelude, SourceErrorsAreReportedAndKeepTheEntry) {
   Fixture f;
   (void)f.build("first", 3, "first.so");
   const std::string broken = "#include <numeric>\n#include <vector>\nextern \"C\" int broken() { return undeclared_name; }\n";
   try {
-    (void)build_kernel_library(f.cache, f.setup, f.host, f.flags, f.layout, broken, (f.dir.path() / "broken.so").string());
+    (void)build_kernel_library(f.cache, f.setup, f.host, f.flags, f.layout, broken, (f.dir.path() / "broken.so").string(),
+                               f.failed_source("broken.so"));
     FAIL() << "the broken source compiled";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::jit);
     EXPECT_NE(std::string(e.what()).find("undeclared_name"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the source is kept in " + f.failed_source("broken.so")), std::string::npos)
+        << e.what();
   }
+  EXPECT_TRUE(fs::exists(f.failed_source("broken.so")));
+  EXPECT_FALSE(fs::exists(f.dir.path() / "broken.so.cpp"));
   EXPECT_EQ(f.precompiled().size(), 1u);
 }
 
 TEST(PrecompiledPrelude, WithoutAKeyTheSourceIsCompiledPlain) {
   Fixture f;
   const KernelBuild b = build_kernel_library(f.cache, std::nullopt, f.host, f.flags, f.layout, kernel_source("plain", 4),
-                                             (f.dir.path() / "plain.so").string());
+                                             (f.dir.path() / "plain.so").string(), f.failed_source("plain.so"));
   EXPECT_EQ(b.prelude, Prelude::none);
   EXPECT_TRUE(f.precompiled().empty());
   EXPECT_EQ(call((f.dir.path() / "plain.so").string(), "plain"), 4);
@@ -163,7 +173,7 @@ TEST(PrecompiledPrelude, ProcessesStartingTogetherBuildItOnce) {
     const KernelBuild b =
         build_kernel_library(cache, CacheKeyBuilder().add("test", "together"), host,
                              shared_object_flags(host, layout, {}), layout, kernel_source(name, n + 1),
-                             (dir.path() / (name + ".so")).string());
+                             (dir.path() / (name + ".so")).string(), (dir.path() / (name + ".failed.cpp")).string());
     if (b.prelude != Prelude::used) return 4;
     if (call((dir.path() / (name + ".so")).string(), name) != n + 1) return 5;
     return b.prelude_origin == CacheOrigin::built ? test::did_the_work : test::reused_it;

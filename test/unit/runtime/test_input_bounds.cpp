@@ -2,7 +2,8 @@
 // gigabytes (the size field is the sender's word) costs nothing, and inflating past the memory the
 // machine has is an error naming the file; so is a header that declares more vertices than memory
 // holds. The reads run in a child whose address space is capped 1 GiB above what it maps, where an
-// allocation the trailer or the header asked for would fail.
+// allocation the trailer or the header asked for would fail: what the process maps already counts
+// against such a cap.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -97,6 +98,45 @@ TEST(InputBounds, AHeaderLargerThanMemoryIsRefusedWithTheFileNamed) {
         }
       },
       testing::ExitedWithCode(0), "");
+}
+
+// Reads `path` under the cap: exit 0 for an oom error naming the file, 3 for an allocation that failed.
+[[noreturn]] void read_capped_expecting_oom(const std::string& path) {
+  cap_address_space();
+  try {
+    (void)gql::read_graph<double>(path);
+    std::_Exit(1);
+  } catch (const gql::Error& e) {
+    std::_Exit(e.kind() == gql::ErrorKind::oom && e.where().file == path ? 0 : 2);
+  } catch (const std::bad_alloc&) {
+    std::_Exit(3);
+  }
+}
+
+// 100 M rows: one array of row offsets (800 MB) fits the cap, the two a pass holds at once do not.
+// The check once counted one array, so the second allocation failed naming nothing.
+TEST(InputBounds, EveryArrayOfRowOffsetsAPassHoldsIsCounted) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh child: forking after OpenMP ran can hang
+  gql_test::TempFile rows("rows.mtx", "%%MatrixMarket matrix coordinate real general\n100000000 1 1\n1 1 1\n");
+  EXPECT_EXIT(read_capped_expecting_oom(rows.path()), testing::ExitedWithCode(0), "");
+}
+
+// 24 gzip members of 64 MiB of zeros each (1.5 GiB inflated, 1.6 MB on disk): the buffer grows by
+// doubling, and the old one is held while the new one fills, so growth stops where both would not fit
+// under the cap (which once counted neither the old buffer nor what the process had mapped).
+TEST(InputBounds, InflatingPastACappedAddressSpaceIsRefusedWithTheFileNamed) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh child: forking after OpenMP ran can hang
+  gql_test::TempFile member("zeros.txt.gz"), bomb("bomb.txt.gz");
+  ASSERT_EQ(std::system(("head -c 64M /dev/zero | gzip -c > " + member.path()).c_str()), 0);
+  std::string bytes;
+  {
+    std::ifstream in(member.path(), std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string members;
+  for (int m = 0; m < 24; ++m) members += bytes;
+  bomb.write(members);
+  EXPECT_EXIT(read_capped_expecting_oom(bomb.path()), testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

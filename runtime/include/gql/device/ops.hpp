@@ -83,11 +83,7 @@ const DeviceCsr<To>& as_element_type(Resident<Csr<T>>& g, std::optional<Csr<To>>
 }  // namespace detail
 
 // C<mask, replace> = A * B over S on the GPU (gql/device/product_on_device.hpp): A and B are read on
-// the device, and the product stays there as C's value when it is C's whole new value. The GPU forms
-// every product of the rows the mask keeps; when A and B are current on the host and the mask's entries
-// are far less work to join than those products (cpu::choose_masked_method: triangles' L * U through
-// L), the product runs by the mask's entries on the host's cores instead, as the OpenMP target runs it
-// (the GPU has no such method yet).
+// the device, and the product stays there as C's value when it is C's whole new value.
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
          const ProductOptions& options, KernelContext& ctx) {
@@ -95,13 +91,6 @@ void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<T
   using Device = device::device_semiring_t<S>;
   const Stream stream = Stream::for_call(ctx);
   const cpu::MatrixMask m = cpu::as_matrix_mask(mask_in);
-  if (m.mode() == cpu::MaskMode::allow && A.on_host() && B.on_host() &&
-      cpu::choose_masked_method(A.host(stream), B.host(stream), m, cpu::MaskedMethod::automatic).method ==
-          cpu::MaskedMethod::dot) {
-    cpu::mxm<S>(C.host_for_write(stream), mask_in, replace, A.host(stream), B.host(stream),
-                cpu::ProductOptions{cpu::Accumulator::automatic, 0, options.label, cpu::MaskedMethod::dot}, ctx);
-    return;
-  }
   decltype(auto) kernels = detail::matrix_product_kernels<Device>();
   std::optional<Csr<typename S::a_type>> a_converted;
   std::optional<Csr<typename S::b_type>> b_converted;

@@ -156,10 +156,8 @@ class Resident {
     requires dense_matrix
   {
     if (device_ == nullptr) throw Error(ErrorKind::internal, "store_on_device: the matrix is not on the device");
-    if (!owned_device_ || device_ != &*owned_device_) {
-      Device copy = copy_on_device(*device_, stream);
-      stream.synchronize();
-      owned_device_.emplace(std::move(copy));
+    if (!owns_device()) {
+      owned_device_.emplace(complete_device_copy(stream));
       device_ = &*owned_device_;
     }
     drop_host();
@@ -180,10 +178,8 @@ class Resident {
   }
   Device take_device(const Stream& stream) {
     device(stream);
-    if (owned_device_ && device_ == &*owned_device_) return std::move(*owned_device_);
-    Device copy = copy_on_device(*device_, stream);
-    stream.synchronize();
-    return copy;
+    if (owns_device()) return std::move(*owned_device_);
+    return complete_device_copy(stream);
   }
 
  private:
@@ -212,6 +208,13 @@ class Resident {
     else return device_->nvals();
   }
 
+  bool owns_device() const noexcept { return owned_device_ && device_ == &*owned_device_; }
+  // A copy of the current device value, complete on return (any stream may read it).
+  Device complete_device_copy(const Stream& stream) const {
+    Device copy = copy_on_device(*device_, stream);
+    stream.synchronize();
+    return copy;
+  }
   void write_pending(const Stream& stream) {
     if constexpr (dense_matrix) {
       if (!pending_.empty()) pending_.apply(owned_device_->data(), stream);

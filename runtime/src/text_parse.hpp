@@ -110,9 +110,10 @@ inline bool parse_id(std::string_view token, int64_t& out, Problem& problem) {
 }
 
 // The common line "ID<sep>ID[<sep>more]" with both ids plain digits, scanned in one pass. Returns false
-// for anything else; the caller then takes the general path, which also words the errors.
-inline bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int64_t& second,
-                         std::string_view& rest) {
+// for anything else; the caller then takes the general path, which also words the errors. An id is
+// read up to 18 digits, which cannot overflow (the scan once multiplied on through any number of them).
+constexpr bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int64_t& second,
+                            std::string_view& rest) {
   const char* p = line.data();
   const char* const end = p + line.size();
   const auto separator = [commas](char c) { return c == ' ' || c == '\t' || c == '\r' || (commas && c == ','); };
@@ -121,8 +122,8 @@ inline bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int
   for (int64_t& value : id) {
     const char* const start = p;
     value = 0;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + (*p++ - '0');
-    if (p == start || p - start > 18 || (p < end && !separator(*p))) return false;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10 && p - start < 18) value = value * 10 + (*p++ - '0');
+    if (p == start || (p < end && !separator(*p))) return false;  // a 19th digit is not a separator
     while (p < end && separator(*p)) ++p;
   }
   first = id[0];

@@ -87,6 +87,7 @@ void build_executable(const std::string& source, const BuildOptions& options) {
   {
     std::ofstream file(source_path, std::ios::binary | std::ios::trunc);
     file << source;
+    file.close();  // a full disk may say so only when the file is closed
     if (!file) throw Error(ErrorKind::io, "cannot write the generated source", {source_path});
   }
   std::vector<std::string> argv;

@@ -28,4 +28,13 @@ CacheKey CacheKeyBuilder::finish() const {
 
 uint64_t checksum(const void* data, size_t size) { return XXH3_64bits(data, size); }
 
+struct PieceChecksum::State {
+  XXH3_state_t xxh;
+};
+
+PieceChecksum::PieceChecksum() : state_(std::make_unique<State>()) { XXH3_64bits_reset(&state_->xxh); }
+PieceChecksum::~PieceChecksum() = default;
+void PieceChecksum::add(const void* data, size_t size) { XXH3_64bits_update(&state_->xxh, data, size); }
+uint64_t PieceChecksum::value() const { return XXH3_64bits_digest(&state_->xxh); }
+
 }  // namespace gql::jit

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -31,5 +32,18 @@ class CacheKeyBuilder {
 
 // 64-bit checksum of a byte range (cache entries carry it to detect corruption).
 uint64_t checksum(const void* data, size_t size);
+
+// The same checksum over bytes given in pieces (an entry is checked without holding it in memory).
+class PieceChecksum {
+ public:
+  PieceChecksum();
+  ~PieceChecksum();
+  void add(const void* data, size_t size);
+  uint64_t value() const;  // checksum() of every piece added, in order
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace gql::jit

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <sstream>
 #include <system_error>
 #include <vector>
 
@@ -33,8 +32,8 @@ struct Trailer {
   char magic[8];
 };
 
-uint64_t entry_checksum(uint64_t key_high, uint64_t key_low, const char* payload, uint64_t size) {
-  const uint64_t parts[3] = {key_high, key_low, checksum(payload, size)};
+uint64_t entry_checksum(uint64_t key_high, uint64_t key_low, uint64_t payload_checksum) {
+  const uint64_t parts[3] = {key_high, key_low, payload_checksum};
   return checksum(parts, sizeof parts);
 }
 
@@ -49,38 +48,71 @@ bool key_of(const std::string& path, uint64_t& high, uint64_t& low) {
 }
 static_assert(sizeof(Trailer) == DiskCache::trailer_bytes);
 
-// A regular file's bytes. Links are not followed and anything else (a FIFO, a device) is refused
+// An open regular file. Links are not followed and anything else (a FIFO, a device) is refused
 // without reading it, so an entry replaced by one can neither hang a call nor fill its memory.
-bool read_file(const std::string& path, std::string& bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (ok) {
-    bytes.resize(static_cast<size_t>(st.st_size));
-    size_t done = 0;
-    while (ok && done < bytes.size()) {
-      const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      ok = n > 0;
-      if (ok) done += static_cast<size_t>(n);
-    }
+class RegularFile {
+ public:
+  explicit RegularFile(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) {
+    struct stat st {};
+    if (fd_ >= 0 && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<uint64_t>(st.st_size);
+    else close();
   }
-  ::close(fd);
-  return ok;
-}
+  ~RegularFile() { close(); }
+  RegularFile(const RegularFile&) = delete;
+  RegularFile& operator=(const RegularFile&) = delete;
 
-// Splits the entry at `path` into payload and trailer; false when the trailer does not vouch for the
-// payload, or vouches for another key than the file's name.
-bool check_entry(const std::string& path, const std::string& bytes, uint64_t& payload_size) {
+  bool open() const noexcept { return fd_ >= 0; }
+  uint64_t size() const noexcept { return size_; }
+  // Reads exactly `n` bytes at `offset`; false when the file is shorter or the read fails.
+  bool read(char* out, size_t n, uint64_t offset) const {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      done += static_cast<size_t>(got);
+    }
+    return true;
+  }
+  // The checksum of bytes [0, n), read in pieces of 1 MiB.
+  bool checksum_of(uint64_t n, uint64_t& sum) const {
+    std::vector<char> piece(size_t{1} << 20);
+    PieceChecksum running;
+    for (uint64_t at = 0; at < n;) {
+      const size_t take = static_cast<size_t>(std::min<uint64_t>(piece.size(), n - at));
+      if (!read(piece.data(), take, at)) return false;
+      running.add(piece.data(), take);
+      at += take;
+    }
+    sum = running.value();
+    return true;
+  }
+
+ private:
+  void close() noexcept {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  int fd_;
+  uint64_t size_ = 0;
+};
+
+// Whether the entry at `path` verifies: its trailer, read first from the end, must name the file
+// name's key and the payload's size, and the checksum of key and payload must match, computed while
+// the payload is read in pieces (a call holds a piece, whatever the file's size).
+bool verify_entry(const std::string& path, uint64_t& payload_size) {
   uint64_t high = 0, low = 0;
-  if (bytes.size() < sizeof(Trailer) || !key_of(path, high, low)) return false;
+  if (!key_of(path, high, low)) return false;
+  const RegularFile file(path);
   Trailer t;
-  std::memcpy(&t, bytes.data() + bytes.size() - sizeof(Trailer), sizeof(Trailer));
-  if (std::memcmp(t.magic, magic, sizeof magic) != 0) return false;
-  if (t.key_high != high || t.key_low != low) return false;
-  if (t.payload_size != bytes.size() - sizeof(Trailer)) return false;
-  if (entry_checksum(high, low, bytes.data(), t.payload_size) != t.checksum) return false;
+  if (!file.open() || file.size() < sizeof t || !file.read(reinterpret_cast<char*>(&t), sizeof t, file.size() - sizeof t))
+    return false;
+  if (std::memcmp(t.magic, magic, sizeof magic) != 0 || t.key_high != high || t.key_low != low ||
+      t.payload_size != file.size() - sizeof t)
+    return false;
+  uint64_t sum = 0;
+  if (!file.checksum_of(t.payload_size, sum) || entry_checksum(high, low, sum) != t.checksum) return false;
   payload_size = t.payload_size;
   return true;
 }
@@ -162,28 +194,29 @@ void DiskCache::write_payload(const std::string& path, const std::string& bytes)
 }
 
 bool DiskCache::read_payload(const std::string& path, std::string& payload) {
-  std::string bytes;
   uint64_t size = 0;
-  if (!read_file(path, bytes) || !check_entry(path, bytes, size)) return false;
-  bytes.resize(size);
+  if (!verify_entry(path, size)) return false;
+  const RegularFile file(path);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  if (!file.open() || !file.read(bytes.data(), bytes.size(), 0)) return false;
   payload = std::move(bytes);
   return true;
 }
 
 bool DiskCache::verified(const std::string& path, uint64_t& payload_size) const {
-  std::string bytes;
-  if (!read_file(path, bytes) || !check_entry(path, bytes, payload_size)) return false;
+  if (!verify_entry(path, payload_size)) return false;
   ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // a use: most recently used now
   return true;
 }
 
 void DiskCache::publish(const std::string& payload_path, const std::string& final_path) const {
-  std::string bytes;
-  if (!read_file(payload_path, bytes))
+  const RegularFile payload(payload_path);
+  uint64_t sum = 0;
+  if (!payload.open() || !payload.checksum_of(payload.size(), sum))
     throw Error(ErrorKind::jit, "the build wrote no output", {payload_path});
   uint64_t high = 0, low = 0;
   if (!key_of(final_path, high, low)) throw Error(ErrorKind::internal, "a cache entry's name holds no key", {final_path});
-  Trailer t{high, low, entry_checksum(high, low, bytes.data(), bytes.size()), bytes.size(), {}};
+  Trailer t{high, low, entry_checksum(high, low, sum), payload.size(), {}};
   std::memcpy(t.magic, magic, sizeof magic);
   write_whole_file(payload_path, std::string_view(reinterpret_cast<const char*>(&t), sizeof t), "the cache entry",
                    WriteMode::append);

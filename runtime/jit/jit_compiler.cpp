@@ -11,6 +11,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 
 #include "build_id.hpp"
@@ -245,7 +246,13 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
   front_options.stdlib_dir = layout.stdlib_dir;
   front_options.target = options.target == Target::cuda ? compiler::ir::Target::cuda : compiler::ir::Target::openmp;
   auto front = std::make_unique<compiler::Compiler>(front_options);
-  const bool ok = text ? front->compile_source(name, *text) : front->compile_file(name);
+  bool ok = false;
+  try {
+    ok = text ? front->compile_source(name, *text) : front->compile_file(name);
+  } catch (const std::bad_alloc&) {
+    // A spec the front end runs out of memory on (under a cap) is an error of its own, as gqlc says.
+    throw Error(ErrorKind::oom, "out of memory in the front end", {name});
+  }
   if (!ok) {
     // Syntax errors in the spec itself are parse errors; everything else the front end reports is a type error.
     ErrorKind kind = ErrorKind::type;

@@ -43,7 +43,7 @@ EdgeList<T> read_dimacs_entries(std::string_view text, const std::string& source
     for (int i = 0; i < 2; ++i) {
       if (!parse_id(tok[1 + i], id[i], p)) return false;
       if (id[i] < 1 || id[i] > n) {
-        p = {tok[1 + i].data(), "vertex " + std::string(tok[1 + i]) + " is outside 1.." + std::to_string(n)};
+        p = {tok[1 + i].data(), "vertex " + shown(tok[1 + i]) + " is outside 1.." + std::to_string(n)};
         return false;
       }
     }

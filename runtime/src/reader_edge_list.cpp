@@ -98,7 +98,7 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
     int columns = 0;
     for (std::string_view t; tokens.next(t);) {
       if (columns == 3) {
-        p = {t.data(), "an edge line reads 'source target [weight]'; unexpected token '" + std::string(t) + "'"};
+        p = {t.data(), "an edge line reads 'source target [weight]'; unexpected token '" + shown(t) + "'"};
         return false;
       }
       tok[columns++] = t;
@@ -111,7 +111,7 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
     for (int k = 0; k < 2; ++k) {
       if (!parse_id(tok[k], id[k], p)) return false;
       if (id[k] >= max_vertex_count) {
-        p = {tok[k].data(), "vertex id " + std::string(tok[k]) + " needs more than 2^31-1 vertices"};
+        p = {tok[k].data(), "vertex id " + shown(tok[k]) + " needs more than 2^31-1 vertices"};
         return false;
       }
     }

@@ -32,7 +32,7 @@ EdgeList<T> read_lg_entries(std::string_view text, const std::string& source, bo
     for (int i = 0; i < 2; ++i) {
       if (!parse_id(ids[i], id[i], pr)) return false;
       if (id[i] < 1 || id[i] > nv) {
-        pr = {ids[i].data(), "vertex " + std::string(ids[i]) + " is outside 1.." + std::to_string(nv)};
+        pr = {ids[i].data(), "vertex " + shown(ids[i]) + " is outside 1.." + std::to_string(nv)};
         return false;
       }
     }

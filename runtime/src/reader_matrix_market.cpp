@@ -42,17 +42,17 @@ Banner parse_banner(std::string_view line, const std::string& source) {
   const std::string format = lower(word[2]), field = lower(word[3]), symmetry = lower(word[4]);
   if (format == "coordinate") b.coordinate = true;
   else if (format == "array") b.coordinate = false;
-  else fail_line(source, 1, "unknown Matrix Market format '" + std::string(word[2]) + "'");
+  else fail_line(source, 1, "unknown Matrix Market format '" + shown(word[2]) + "'");
   if (field == "real" || field == "double") b.field = Field::real;
   else if (field == "integer") b.field = Field::integer;
   else if (field == "pattern") b.field = Field::pattern;
   else if (field == "complex") b.field = Field::complex;
-  else fail_line(source, 1, "unknown Matrix Market field '" + std::string(word[3]) + "'");
+  else fail_line(source, 1, "unknown Matrix Market field '" + shown(word[3]) + "'");
   if (symmetry == "general") b.symmetry = Symmetry::general;
   else if (symmetry == "symmetric") b.symmetry = Symmetry::symmetric;
   else if (symmetry == "skew-symmetric") b.symmetry = Symmetry::skew;
   else if (symmetry == "hermitian") b.symmetry = Symmetry::hermitian;
-  else fail_line(source, 1, "unknown Matrix Market symmetry '" + std::string(word[4]) + "'");
+  else fail_line(source, 1, "unknown Matrix Market symmetry '" + shown(word[4]) + "'");
   if (b.field == Field::complex || b.symmetry == Symmetry::hermitian)
     fail_line(source, 1, "complex Matrix Market files are not supported");
   if (b.field == Field::pattern && !b.coordinate) fail_line(source, 1, "a pattern matrix must be in coordinate format");
@@ -133,7 +133,7 @@ bool parse_entry(std::string_view line, int64_t line_no, bool with_value, Chunk<
       return false;
     }
     if (id[k] > max_vertex_count) {
-      problem = {tok.data(), "index " + std::string(tok) + " exceeds 2^31-1"};
+      problem = {tok.data(), "index " + shown(tok) + " exceeds 2^31-1"};
       return false;
     }
   }
@@ -157,7 +157,7 @@ bool finish_entry(Tokens& tokens, const int64_t (&id)[2], int64_t line_no, bool 
     out.values.push_back(storage_t<T>{1});
   }
   if (tokens.next(tok)) {
-    problem = {tok.data(), "unexpected token '" + std::string(tok) + "'"};
+    problem = {tok.data(), "unexpected token '" + shown(tok) + "'"};
     return false;
   }
   out.rows.push_back(static_cast<index_t>(id[0] - 1));
@@ -275,7 +275,7 @@ Matrix<T> read_matrix_market_array(std::string_view text, const std::string& sou
     storage_t<T> v{};
     if (!parse_value<T>(tok, v, p)) return false;
     if (tokens.next(tok)) {
-      p = {tok.data(), "one value per line expected, found '" + std::string(tok) + "'"};
+      p = {tok.data(), "one value per line expected, found '" + shown(tok) + "'"};
       return false;
     }
     if constexpr (std::is_same_v<T, bool>) {

@@ -26,6 +26,24 @@ namespace gql::detail {
   throw Error(ErrorKind::io, why, {source, line});
 }
 
+// A token as messages show it: at most 40 characters, bytes that do not print as \xNN, and the token's
+// length after "..." when it is longer (a token of 50 MB once made a message of 50 MB).
+inline std::string shown(std::string_view token) {
+  constexpr size_t most = 40;
+  std::string out;
+  for (const char ch : token.substr(0, most)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    }
+  }
+  if (token.size() > most) out += "... (" + std::to_string(token.size()) + " bytes)";
+  return out;
+}
+
 // What went wrong on one line, and where in it.
 struct Problem {
   const char* at = nullptr;
@@ -96,23 +114,24 @@ inline bool parse_id(std::string_view token, int64_t& out, Problem& problem) {
   const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
   if (ec == std::errc() && ptr == token.data() + token.size()) {
     if (out < 0) {
-      problem = {token.data(), "negative index '" + std::string(token) + "'"};
+      problem = {token.data(), "negative index '" + shown(token) + "'"};
       return false;
     }
     return true;
   }
   if (ec == std::errc::result_out_of_range) {
-    problem = {token.data(), "index '" + std::string(token) + "' is out of range"};
+    problem = {token.data(), "index '" + shown(token) + "' is out of range"};
   } else {
-    problem = {token.data(), "expected an integer index, found '" + std::string(token) + "'"};
+    problem = {token.data(), "expected an integer index, found '" + shown(token) + "'"};
   }
   return false;
 }
 
 // The common line "ID<sep>ID[<sep>more]" with both ids plain digits, scanned in one pass. Returns false
-// for anything else; the caller then takes the general path, which also words the errors.
-inline bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int64_t& second,
-                         std::string_view& rest) {
+// for anything else; the caller then takes the general path, which also words the errors. An id is
+// read up to 18 digits, which cannot overflow (the scan once multiplied on through any number of them).
+constexpr bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int64_t& second,
+                            std::string_view& rest) {
   const char* p = line.data();
   const char* const end = p + line.size();
   const auto separator = [commas](char c) { return c == ' ' || c == '\t' || c == '\r' || (commas && c == ','); };
@@ -121,8 +140,8 @@ inline bool scan_two_ids(std::string_view line, bool commas, int64_t& first, int
   for (int64_t& value : id) {
     const char* const start = p;
     value = 0;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10) value = value * 10 + (*p++ - '0');
-    if (p == start || p - start > 18 || (p < end && !separator(*p))) return false;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10 && p - start < 18) value = value * 10 + (*p++ - '0');
+    if (p == start || (p < end && !separator(*p))) return false;  // a 19th digit is not a separator
     while (p < end && separator(*p)) ++p;
   }
   first = id[0];
@@ -152,11 +171,11 @@ bool parse_value(std::string_view token, storage_t<T>& out, Problem& problem) {
   const char* e = b + token.size();
   if (b != e && *b == '+') ++b;  // from_chars takes no '+'
   const auto not_a_number = [&] {
-    problem = {token.data(), "expected a number, found '" + std::string(token) + "'"};
+    problem = {token.data(), "expected a number, found '" + shown(token) + "'"};
     return false;
   };
   const auto does_not_fit = [&] {
-    problem = {token.data(), "value '" + std::string(token) + "' does not fit " + type_name<T>()};
+    problem = {token.data(), "value '" + shown(token) + "' does not fit " + type_name<T>()};
     return false;
   };
   if constexpr (std::is_same_v<T, bool>) {
@@ -188,7 +207,7 @@ bool parse_value(std::string_view token, storage_t<T>& out, Problem& problem) {
       return not_a_number();
     }
     if (!std::isfinite(d) || d != std::trunc(d)) {
-      problem = {token.data(), "value '" + std::string(token) + "' is not an integer (element type " +
+      problem = {token.data(), "value '" + shown(token) + "' is not an integer (element type " +
                                    type_name<T>() + ")"};
       return false;
     }

@@ -17,3 +17,6 @@ config.substitutions.append(("%stdlib", os.path.join(config.gql_source_dir, "std
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 if config.gql_have_cuda:
     config.available_features.add("cuda")
+# A device whose writes fail as on a full disk.
+if os.path.exists("/dev/full"):
+    config.available_features.add("dev-full")

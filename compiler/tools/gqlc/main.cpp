@@ -47,10 +47,12 @@ int fail_usage(const std::string& message) {
   return 2;
 }
 
-// Writes a generated file; throws gql::Error(io) when it cannot.
+// Writes a generated file; throws gql::Error(io) when it cannot (closed first: a full disk may say so
+// only then).
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
+  out.close();
   if (!out) throw gql::Error(gql::ErrorKind::io, "cannot write the generated file", {path});
 }
 
@@ -160,14 +162,20 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-// What gqlc cannot finish (a spec too large for memory, say) is reported, never an abort.
+// What gqlc cannot finish (a spec too large for memory, say) is reported, never an abort; so is what it
+// printed that did not reach standard output (--emit on a full disk).
 int main(int argc, char** argv) {
+  int status = 1;
   try {
-    return run(argc, argv);
+    status = run(argc, argv);
   } catch (const std::bad_alloc&) {
     std::fputs("gqlc: out of memory\n", stderr);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gqlc: internal error: %s\n", e.what());
   }
-  return 1;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fputs("gqlc: standard output: io error: cannot write what was printed\n", stderr);
+    return 1;
+  }
+  return status;
 }

@@ -1,7 +1,9 @@
 // The front end through its public API: IR shape for the language issue's example, explicit
 // schedule defaults, literal typing, the agg-law sampler, and robustness on broken input.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -245,7 +247,8 @@ TEST(FrontendBounds, OversizedSpecsAndNulImportPathsAreRefused) {
 
 // Imports count against the same 1 MiB: two files of 600 KB each are each under it, not together.
 TEST(FrontendBounds, ImportsShareTheSpecsBound) {
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = ::testing::TempDir() + "/gql_bound_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
   const std::string padding = "// " + std::string(600 << 10, 'x') + "\n";
   std::ofstream(dir + "/bound_a.gql") << padding << "const A = 1;\n";
   std::ofstream(dir + "/bound_b.gql") << padding << "const B = 2;\n";
@@ -257,6 +260,7 @@ TEST(FrontendBounds, ImportsShareTheSpecsBound) {
       << two.rendered_diagnostics();
   EXPECT_NE(two.rendered_diagnostics().find("and the files read before it hold"), std::string::npos)
       << two.rendered_diagnostics();
+  std::filesystem::remove_all(dir);
 }
 
 // A token is at most 4096 characters, so no message quotes more of one (a 16 MB name once made a

@@ -1,11 +1,14 @@
 // The on-disk cache with stand-in payloads (no compiler): hit, miss, corruption, failed builds,
 // LRU eviction and several processes asking for the same entry at once.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -231,6 +234,48 @@ TEST(DiskCache, FailedSourcesAndLeftoversDoNotPileUp) {
   EXPECT_FALSE(fs::exists(failed));  // the least recently used
   EXPECT_FALSE(fs::exists(leftover));
   EXPECT_TRUE(fs::exists(fresh));
+}
+
+// An entry is checked in pieces: a 1.5 GiB (sparse) file in an entry's place, with a trailer naming
+// its key and size, costs a piece of memory, not 1.5 GiB (it was read whole). The child's address
+// space is capped 1 GiB above what it maps.
+TEST(DiskCache, AHugeEntryIsCheckedWithoutHoldingIt) {
+  test::ScratchDir dir;
+  DiskCache cache(dir.str(), 1 << 20);
+  const auto build = [](const std::string& p) { write(p, "small"); };
+  const std::string path = cache.get_or_build(key("a"), ".so", build).path;
+  std::string trailer = read(path).substr(5);
+  ASSERT_EQ(trailer.size(), DiskCache::trailer_bytes);
+  const uint64_t size = uint64_t{3} << 29, payload_size = size - DiskCache::trailer_bytes;
+  std::memcpy(trailer.data() + 24, &payload_size, sizeof payload_size);  // key, key, checksum, then the size
+  fs::resize_file(path, payload_size);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << trailer;
+  }
+  ASSERT_EQ(fs::file_size(path), size);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    size_t pages = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    const rlim_t bytes = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGE_SIZE)) + (rlim_t{1} << 30);
+    const rlimit cap{bytes, bytes};
+    if (setrlimit(RLIMIT_AS, &cap) != 0) _exit(10);
+    try {
+      _exit(cache.get_or_build(key("a"), ".so", build).origin == CacheOrigin::rebuilt ? 0 : 11);
+    } catch (...) {
+      _exit(12);
+    }
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(fs::file_size(path), 5 + DiskCache::trailer_bytes);
 }
 
 TEST(DiskCache, EvictsLeastRecentlyUsedOverTheCap) {

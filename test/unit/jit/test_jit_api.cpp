@@ -2,9 +2,13 @@
 // compared against reference code written here. Every test shares one cache, so the spec is
 // compiled once per build folder.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <future>
 #include <limits>
@@ -313,6 +317,40 @@ TEST(JitApi, SpecErrorsCarryTheDiagnostics) {
                                      "                                                 ^")
         << e.what();
   }
+}
+
+// Running out of memory in the front end (a child whose address space is capped 128 MiB above what it
+// maps, and 1 MiB of statements, which take the front end about 500 MB) is an oom error naming the
+// spec, as gqlc reports it; it was a std::bad_alloc.
+TEST(JitApi, AFrontEndOutOfMemoryIsAnOomError) {
+  Compiler compiler(test_options());
+  std::string text = "kernel k(G: graph<f64>, x: f64) -> f64 { var a = x;";
+  while (text.size() < (size_t{1} << 20) - 100) text += "a=a+a;";
+  text += " return a; }\n";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    size_t pages = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    const rlim_t bytes = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGE_SIZE)) + (rlim_t{128} << 20);
+    const rlimit cap{bytes, bytes};
+    if (setrlimit(RLIMIT_AS, &cap) != 0) _exit(10);
+    try {
+      (void)compiler.compile_source(text, "big.gql");
+      _exit(11);
+    } catch (const Error& e) {
+      _exit(e.kind() == ErrorKind::oom && e.where().file == "big.gql" ? 0 : 12);
+    } catch (const std::bad_alloc&) {
+      _exit(13);
+    }
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "11: compiled; 12: another error; 13: std::bad_alloc";
 }
 
 TEST(JitApi, LawWarningsReachTheLogWithoutVerbose) {

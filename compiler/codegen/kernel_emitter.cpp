@@ -2,6 +2,8 @@
 // targets: they differ in which functions run each op, see Dialect), and main() for AOT programs.
 #include "codegen/kernel_emitter.hpp"
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -373,29 +375,39 @@ class KernelEmitter {
   }
 
   // A recognized Bellman-Ford loop: the runtime's traversal, kept when it provably computed what
-  // the loop computes (paths_are_exact); otherwise, or when it fails, the loop as written.
+  // the loop computes (on the host paths_are_exact says so, on the GPU the traversal itself);
+  // otherwise, or when it fails, the loop as written.
   void single_source_paths(const ir::Stmt& s, const std::string& pad, std::string& out, int depth) {
     const ir::Op& o = s.op;
-    // The traversal reads host graphs (on the GPU it uploads its own copy).
-    const std::string n = ns(o), G = read_on_host(o.inputs.at(0)), target = name(o.outputs.at(0));
-    out += pad + "{  // " + label(o) + ": the Bellman-Ford loop as one traversal\n";
+    const std::string n = ns(o), target = name(o.outputs.at(0));
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+    const std::string source = "static_cast<int64_t>(" + expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats";
+    out += pad + "{  // " + label(o) + ": the Bellman-Ford loop as one traversal\n";
     if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
     out += pad + "  " + n + "TraversalStats stats;\n";
-    out += pad + "  std::optional<" + container_type(variable(o.outputs.at(0)).type) + "> paths;\n";
-    out += pad + "  try {\n";
-    out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", static_cast<int64_t>(" +
-           expr(o.shape.at(0)) + "), " + expr(*o.value) + ", &stats" +
-           (n == "gql::gpu::" ? ", " + n + "SsspSchedule{" + n + "PathsKernel::" +
-                                    (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford") +
-                                    ", " + std::to_string(t.delta) + ", " + n + "LoadBalance::" + balance_name(t.balance) +
-                                    "}, gql::Stream::for_call(ctx)"
-                              : std::string()) +
-           ");\n";
+    if (dialect_.resident_values) {
+      // The GPU's search reads the graph on the device and leaves the paths there.
+      const std::string schedule = n + "SsspSchedule{" + n + "PathsKernel::" +
+                                   (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford") +
+                                   ", " + std::to_string(t.delta) + ", " + n + "LoadBalance::" + balance_name(t.balance) + "}";
+      out += pad + "  bool exact = false;\n";
+      out += pad + "  try {\n";
+      out += pad + "    exact = " + n + "single_source_paths<" + semiring(o) + ">(" + target + ", " + name(o.inputs.at(0)) +
+             ", " + source + ", " + schedule + ", ctx);\n";
+    } else {
+      const std::string G = name(o.inputs.at(0));
+      out += pad + "  std::optional<" + container_type(variable(o.outputs.at(0)).type) + "> paths;\n";
+      out += pad + "  try {\n";
+      out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", " + source + ");\n";
+    }
     out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
     out += pad + "  }\n";
-    out += pad + "  if (paths && paths_are_exact(" + G + ", *paths)) {\n";
-    out += pad + "    " + (dialect_.resident_values ? target + ".set_host(std::move(*paths))" : target + " = std::move(*paths)") + ";\n";
+    if (dialect_.resident_values) {
+      out += pad + "  if (exact) {\n";
+    } else {
+      out += pad + "  if (paths && paths_are_exact(" + name(o.inputs.at(0)) + ", *paths)) {\n";
+      out += pad + "    " + target + " = std::move(*paths);\n";
+    }
     out += pad + "    ctx.work().edges += stats.edges_examined;\n";
     out += pad + "    ctx.explain(\"" + label(o) + "\", std::string(\"single-source paths (" +
            traversal_schedule_text(o) +
@@ -573,13 +585,11 @@ std::string emit_main(const ir::Module& module) {
 
 namespace {
 
-bool has_recognized_traversal(const ir::Block& block) {
+// Whether an op of `block` (or of a block inside it) is of one of `kinds`.
+bool has_op(const ir::Block& block, std::initializer_list<ir::OpKind> kinds) {
   for (const ir::Stmt& s : block) {
-    if (s.kind == ir::StmtKind::op &&
-        (s.op.kind == ir::OpKind::bfs_levels || s.op.kind == ir::OpKind::single_source_paths))
-      return true;
-    if (has_recognized_traversal(s.prelude) || has_recognized_traversal(s.body) || has_recognized_traversal(s.otherwise))
-      return true;
+    if (s.kind == ir::StmtKind::op && std::find(kinds.begin(), kinds.end(), s.op.kind) != kinds.end()) return true;
+    if (has_op(s.prelude, kinds) || has_op(s.body, kinds) || has_op(s.otherwise, kinds)) return true;
   }
   return false;
 }
@@ -604,9 +614,9 @@ bool paths_are_exact(const gql::Csr<TG>& G, const gql::Vector<V>& paths) {
 
 )";
 
-bool has_recognized_traversal(const ir::Module& module) {
+bool has_op(const ir::Module& module, std::initializer_list<ir::OpKind> kinds) {
   for (const ir::Kernel& k : module.kernels)
-    if (has_recognized_traversal(k.body)) return true;
+    if (has_op(k.body, kinds)) return true;
   return false;
 }
 
@@ -622,13 +632,15 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   out += generated_header(source_name, " for the " + dialect.target_name + " target");
   out += "#include <cstdint>\n#include <optional>\n#include <tuple>\n#include <type_traits>\n#include <utility>\n#include <vector>\n\n";
   out += "#include <" + dialect.ops_header + ">\n#include <gql/scalar_ops.hpp>\n";
-  if (has_recognized_traversal(module)) out += "#include <" + dialect.traversal_header + ">\n";
+  if (has_op(module, {ir::OpKind::bfs_levels, ir::OpKind::single_source_paths}))
+    out += "#include <" + dialect.traversal_header + ">\n";
   if (with_main)
     out += module.target == ir::Target::cuda ? "#include <gql/device/program_run.hpp>\n" : "#include <gql/program.hpp>\n";
   out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += emit_semiring_policy(s) + "\n";
-  if (has_recognized_traversal(module)) out += paths_are_exact_source;
+  // (The GPU's search checks that on the device.)
+  if (!dialect.resident_values && has_op(module, {ir::OpKind::single_source_paths})) out += paths_are_exact_source;
   for (const ir::Kernel& k : module.kernels) out += emit_kernel(module, k, dialect) + "\n";
   out += "}  // namespace gqlgen\n";
   if (with_main) out += "\n" + emit_main(module);

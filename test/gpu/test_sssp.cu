@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -132,6 +133,13 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
       balanced.emplace_back(std::string(kernel == gpu::PathsKernel::delta_stepping ? "delta-stepping" : "bellman-ford") +
                                 " balance " + gpu::to_string(balance),
                             std::make_unique<gpu::DevicePaths<S, TG>>(g, gpu::SsspSchedule{kernel, 0, balance}));
+  // The kernel op: over the graph's device copy (its search state kept with it across sources), the
+  // paths left on the device; exact wherever no weight is negative (the weights here are finite).
+  const DeviceCsr<TG> on_device = to_device(g, Stream());
+  gpu::Resident<Csr<TG>> resident_graph = gpu::Resident<Csr<TG>>::borrow(on_device);
+  bool any_negative = false;
+  if constexpr (stores_values<TG>)
+    for (const auto w : g.values()) any_negative |= !(static_cast<double>(w) >= 0.0);  // or NaN
   int64_t rounds = 0;
   int cpu_runs = 0;
   for (const int64_t source : {int64_t{0}, n / 2, n - 1}) {
@@ -170,6 +178,18 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
     for (auto& [schedule, paths] : balanced) {
       paths->run(source, source_value);
       GPU_CHECK_MSG(same_values(paths->values(), got), what + ": " + schedule);
+    }
+    KernelContext ctx;
+    gpu::Resident<Vector<V>> kept;
+    cpu::TraversalStats op_stats;
+    const bool exact = gpu::single_source_paths<S>(kept, resident_graph, source, source_value, &op_stats,
+                                                   gpu::SsspSchedule{}, ctx);
+    GPU_CHECK_MSG(exact == !any_negative, what + ": the op's exactness (negative weights: " +
+                                              std::to_string(any_negative) + ")");
+    if (exact) {
+      GPU_CHECK_MSG(kept.on_device(), what + ": the op leaves the paths on the device");
+      GPU_CHECK_MSG(same_values(kept.take_host(Stream()), got), what + ": the kernel op over the device graph");
+      GPU_CHECK_MSG(op_stats.levels == stats.levels, what + ": the kernel op's rounds");
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -238,6 +258,28 @@ void check_negative_weights() {
   check_paths<MinPlus<float>>("dag 30x30 negative weights", dag, 0.0f);
 }
 
+// Where the search's values are not the relaxation loop's, the kernel op says so and leaves its
+// output alone: a vertex whose only path sums to infinity (the loop writes it, the search does not
+// reach it), a NaN weight.
+void check_inexact_paths() {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const float second : {inf, std::numeric_limits<float>::quiet_NaN()}) {
+    // 0 -> 1 (weight 1), 1 -> 2 (weight `second`), 0 -> 3 (weight 2).
+    const Csr<float> g(4, 4, gql::Array<offset_t>{0, 2, 3, 3, 3}, gql::Array<index_t>{1, 3, 2},
+                       gql::Array<float>{1.0f, 2.0f, second});
+    const DeviceCsr<float> on_device = to_device(g, Stream());
+    gpu::Resident<Csr<float>> graph = gpu::Resident<Csr<float>>::borrow(on_device);
+    gpu::Resident<Vector<float>> out(Vector<float>::sparse(4, gql::Array<index_t>{2}, gql::Array<float>{7.0f}));
+    KernelContext ctx;
+    const bool exact = gpu::single_source_paths<MinPlus<float>>(out, graph, 0, 0.0f, nullptr, gpu::SsspSchedule{}, ctx);
+    const std::string what = std::string("edge 1 -> 2 of weight ") + (std::isnan(second) ? "NaN" : "inf");
+    GPU_CHECK_MSG(!exact, what + ": the op cannot reproduce the loop");
+    const Vector<float> untouched = out.take_host(Stream());
+    GPU_CHECK_MSG(untouched.nvals() == 1 && untouched.indices()[0] == 2 && untouched.values()[0] == 7.0f,
+                  what + ": the output is left as it was");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -247,6 +289,7 @@ int main(int argc, char** argv) {
     symmetric.duplicates = Duplicates::min;
     const bool small = gpu_test::small_inputs();
     check_negative_weights();
+    check_inexact_paths();
     check_paths<MinPlus<float>>("no edges", Csr<float>(4, 4), 0.0f);
     check_all_semirings("kron weighted", kronecker<float>({small ? 8 : 15, 16, 7, true}, symmetric));
     check_all_semirings("grid", grid<float>(small ? 8 : 200, small ? 9 : 150));

@@ -26,6 +26,7 @@
 #include "gql/cpu/traversal.hpp"
 #include "gql/device.hpp"
 #include "gql/device/frontier.hpp"
+#include "gql/device/paths_result.hpp"
 #include "gql/device/sssp_kernel_table.hpp"
 #include "gql/device/sssp_schedule.hpp"
 
@@ -68,42 +69,19 @@ class DevicePaths {
 
   // Uploads G (its values only when S reads them); the search runs on `stream`.
   explicit DevicePaths(const Csr<TG>& G, const SsspSchedule& schedule = {}, Stream stream = Stream())
-      : n_(G.n_rows()),
-        stream_(std::move(stream)),
-        g_(G, stream_),
-        balance_(schedule.balance),
-        delta_stepping_(delta_applies && schedule.kernel == PathsKernel::delta_stepping) {
-    if (G.n_cols() != n_) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
-    double weight_sum = static_cast<double>(G.nvals());  // pattern entries weigh 1
+      : n_(G.n_rows()), stream_(std::move(stream)), g_(G, stream_) {
     if constexpr (S::reads_values && stores_values<TG>) {
       weights_ = DeviceBuffer<storage_t<TG>>(static_cast<size_t>(std::max<int64_t>(G.nvals(), 1)));
       if (G.nvals() > 0) weights_.copy_from_host(G.values(), stream_);
-      weight_sum = 0;
-      for (const auto& w : G.values()) weight_sum += static_cast<double>(w);
+      weights_in_use_ = weights_.data();
     }
-    if (delta_stepping_) {
-      const size_t n = static_cast<size_t>(std::max<int64_t>(n_, 1));
-      double delta = schedule.delta;
-      if (delta <= 0 && G.nvals() > 0) {
-        const double mean_weight = weight_sum / static_cast<double>(G.nvals());
-        const double mean_degree = static_cast<double>(G.nvals()) / static_cast<double>(n_);
-        delta = 32.0 * mean_weight / mean_degree;
-      }
-      if (!(delta > 0)) delta = 1;
-      if constexpr (std::is_integral_v<V>) delta = std::ceil(delta);
-      delta_ = static_cast<V>(delta);
-      far_ = DeviceBuffer<index_t>(n);
-      far_out_ = DeviceBuffer<index_t>(n);
-      in_far_ = DeviceBuffer<unsigned char>(n);
-      least_ = DeviceBuffer<V>((sizeof(V) + 3) / 4 * 4 / sizeof(V));  // a whole word for the CAS on small values
-    }
-    const size_t n = static_cast<size_t>(std::max<int64_t>(n_, 1));
-    // Whole 32-bit words: a CAS on a 1- or 2-byte value works on the aligned word around it.
-    value_ = DeviceBuffer<V>((n * sizeof(V) + 3) / 4 * 4 / sizeof(V));
-    stamp_ = DeviceBuffer<int>(n);
-    reached_ = DeviceBuffer<unsigned char>(n);
-    queues_.emplace(n_, stream_);
-    stream_.synchronize();
+    set_up(G.n_cols(), schedule);
+  }
+  // Reads G where it is on the device (G outlives the search); the search runs on `stream`.
+  explicit DevicePaths(const DeviceCsr<TG>& G, const SsspSchedule& schedule = {}, Stream stream = Stream())
+      : n_(G.n_rows()), stream_(std::move(stream)), g_(G) {
+    if constexpr (S::reads_values && stores_values<TG>) weights_in_use_ = G.values().data();
+    set_up(G.n_cols(), schedule);
   }
   DevicePaths(const DevicePaths&) = delete;
   DevicePaths& operator=(const DevicePaths&) = delete;
@@ -135,6 +113,19 @@ class DevicePaths {
     return stats;
   }
 
+  // Whether the values are those of the relaxation loop the search stands for: no weight is negative
+  // or NaN (the loop's fixpoint is then the search's), and every out-neighbour of a reached vertex
+  // is reached (the loop writes an entry for it even when its every path sums to S::zero()).
+  bool reproduces_the_loop() const {
+    return weights_non_negative_ &&
+           every_out_neighbour_reached(g_.offsets(), g_.view().col_indices, n_, reached_.data(), stream_);
+  }
+
+  // The reached vertices and their values, left on the device.
+  DeviceVector<V> device_values() const { return reached_values<V>(value_.data(), reached_.data(), n_, stream_); }
+
+  const Stream& stream() const noexcept { return stream_; }
+
   // The reached vertices and their values, as cpu::single_source_paths returns them.
   Vector<V> values() const {
     std::vector<V> value(static_cast<size_t>(n_));
@@ -155,10 +146,42 @@ class DevicePaths {
   }
 
  private:
+  // The weights' summary (on the device), delta-stepping's buckets and the search's state.
+  void set_up(int64_t n_cols, const SsspSchedule& schedule) {
+    if (n_cols != n_) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
+    balance_ = schedule.balance;
+    delta_stepping_ = delta_applies && schedule.kernel == PathsKernel::delta_stepping;
+    const int64_t nvals = g_.nvals();
+    WeightSummary weights{static_cast<double>(nvals), true};  // pattern entries weigh 1
+    if constexpr (S::reads_values && stores_values<TG>) weights = summarize_weights(weights_in_use_, nvals, stream_);
+    weights_non_negative_ = weights.non_negative;
+    const size_t n = static_cast<size_t>(std::max<int64_t>(n_, 1));
+    if (delta_stepping_) {
+      double delta = schedule.delta;
+      if (delta <= 0 && nvals > 0) {
+        const double mean_weight = weights.sum / static_cast<double>(nvals);
+        const double mean_degree = static_cast<double>(nvals) / static_cast<double>(n_);
+        delta = 32.0 * mean_weight / mean_degree;
+      }
+      if (!(delta > 0)) delta = 1;
+      if constexpr (std::is_integral_v<V>) delta = std::ceil(delta);
+      delta_ = static_cast<V>(delta);
+      far_ = DeviceBuffer<index_t>(n);
+      far_out_ = DeviceBuffer<index_t>(n);
+      in_far_ = DeviceBuffer<unsigned char>(n);
+      least_ = DeviceBuffer<V>((sizeof(V) + 3) / 4 * 4 / sizeof(V));  // a whole word for the CAS on small values
+    }
+    // Whole 32-bit words: a CAS on a 1- or 2-byte value works on the aligned word around it.
+    value_ = DeviceBuffer<V>((n * sizeof(V) + 3) / 4 * 4 / sizeof(V));
+    stamp_ = DeviceBuffer<int>(n);
+    reached_ = DeviceBuffer<unsigned char>(n);
+    queues_.emplace(n_, stream_);
+    stream_.synchronize();
+  }
+
   device::CsrView<TG> view() const noexcept {
     const device::CsrView<bool> structure = g_.view();
-    return {structure.n_rows, structure.n_cols, structure.row_offsets, structure.col_indices,
-            S::reads_values && stores_values<TG> ? weights_.data() : nullptr};
+    return {structure.n_rows, structure.n_cols, structure.row_offsets, structure.col_indices, weights_in_use_};
   }
 
   // Up to batch_rounds rounds queued at once while the frontier has at most batch_edge_limit edges
@@ -291,17 +314,19 @@ class DevicePaths {
   int64_t n_;
   Stream stream_;
   detail::DeviceStructure g_;
-  DeviceBuffer<storage_t<TG>> weights_;
+  DeviceBuffer<storage_t<TG>> weights_;             // an uploaded graph's weights
+  const storage_t<TG>* weights_in_use_ = nullptr;   // those or the device graph's; null when S reads none
+  bool weights_non_negative_ = true;
   DeviceBuffer<V> value_;
   DeviceBuffer<int> stamp_;
   DeviceBuffer<unsigned char> reached_;
   std::optional<detail::FrontierQueues> queues_;
-  LoadBalance balance_;
+  LoadBalance balance_ = LoadBalance::edge;
   DeviceBuffer<device::StepCounters> batch_{batch_rounds + 1};
   HostBuffer<device::StepCounters> batch_host_{batch_rounds + 1};
   // Delta-stepping (unused by Bellman-Ford): the bucket width, the far pile and its next version, a
   // flag per vertex in it, its size and least value.
-  bool delta_stepping_;
+  bool delta_stepping_ = false;
   V delta_{};
   DeviceBuffer<index_t> far_, far_out_;
   DeviceBuffer<unsigned char> in_far_;

@@ -158,4 +158,53 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
   return search.values();
 }
 
+namespace detail {
+
+// A paths search's device state over one graph value (it reads the graph where it is), kept with
+// the graph's contents: many searches on one graph set it up once, and take turns.
+template <class S, class TG>
+struct KeptPaths {
+  std::mutex turn;
+  std::optional<DevicePaths<S, TG>> search;
+};
+
+inline std::string kept_paths_key(const SsspSchedule& schedule) {
+  return "gpu/paths/" + std::to_string(static_cast<int>(schedule.kernel)) + "/" + std::to_string(schedule.delta) +
+         "/" + std::to_string(static_cast<int>(schedule.balance));
+}
+
+}  // namespace detail
+
+// The op of a CUDA kernel: a relaxation loop recognized as single-source paths (the Bellman-Ford
+// loop of cpu::single_source_paths), run on G's device copy with the paths left on the device.
+// Returns false, and leaves `paths` as it was, when the search's values are not provably the loop's
+// (DevicePaths::reproduces_the_loop); the caller then runs the loop as written. Throws what the
+// search throws (values that keep improving: Error(usage)).
+template <class S, class TG>
+bool single_source_paths(Resident<Vector<typename S::value_type>>& paths, Resident<Csr<TG>>& G, int64_t source,
+                         typename S::value_type source_value, TraversalStats* stats, const SsspSchedule& schedule,
+                         KernelContext& ctx) {
+  const Stream stream = Stream::for_call(ctx);
+  const DeviceCsr<TG>& dG = G.device(stream);
+  auto& kept = dG.derived().template get<detail::KeptPaths<S, TG>>(detail::kept_paths_key(schedule));
+  std::lock_guard turn(kept.turn);
+  if (!kept.search) {
+    stream.synchronize();  // the graph's upload, which the search's own stream reads from here on
+    kept.search.emplace(dG, schedule);
+  }
+  DevicePaths<S, TG>& search = *kept.search;
+  Event ready;
+  ready.record(stream);  // the search follows what the call queued before it
+  ready.wait_on(search.stream());
+  const TraversalStats local = search.run(source, source_value);
+  if (!search.reproduces_the_loop()) return false;
+  DeviceVector<typename S::value_type> out = search.device_values();
+  Event done;
+  done.record(search.stream());
+  done.wait_on(stream);  // the call's next ops read the paths after they are made
+  if (stats) *stats = local;
+  paths.set_device(std::move(out));
+  return true;
+}
+
 }  // namespace gql::gpu

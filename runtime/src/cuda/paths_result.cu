@@ -1,0 +1,147 @@
+// The device side of what single-source paths learn and hand back (gql/device/paths_result.hpp):
+// a block-reduced pass over the weights, a warp per reached vertex over its out-edges, a CUB
+// selection of the reached ids and a gather of their values. Each answer the host needs is one small
+// read of pinned memory.
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "../element_types.hpp"
+#include "gql/device/paths_result.hpp"
+
+namespace gql::gpu {
+namespace {
+
+constexpr int block = 256;
+
+unsigned grid_for(int64_t work) {
+  return static_cast<unsigned>(std::clamp<int64_t>((work + block - 1) / block, 1, 8192));
+}
+
+struct Summary {
+  double sum;
+  int non_negative;
+};
+
+template <class T>
+__global__ void summarize(const T* weights, long long count, Summary* out) {
+  double sum = 0;
+  int non_negative = 1;
+  for (long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * block) {
+    const T w = weights[i];
+    sum += static_cast<double>(w);
+    if constexpr (std::is_floating_point_v<T> || std::is_signed_v<T>)
+      if (!(w >= T(0))) non_negative = 0;  // negative or NaN
+  }
+  using Reduce = cub::BlockReduce<double, block>;
+  __shared__ typename Reduce::TempStorage storage;
+  const double block_sum = Reduce(storage).Sum(sum);
+  const int block_non_negative = __syncthreads_and(non_negative);
+  if (threadIdx.x == 0) {
+    atomicAdd(&out->sum, block_sum);
+    if (!block_non_negative) atomicExch(&out->non_negative, 0);
+  }
+}
+
+// A warp per vertex: a reached vertex's lanes stride its out-edges.
+__global__ void check_out_neighbours(const offset_t* offsets, const index_t* columns, long long n,
+                                     const unsigned char* reached, int* all_reached) {
+  const int lane = threadIdx.x % 32;
+  const long long warps = static_cast<long long>(gridDim.x) * (block / 32);
+  for (long long v = (blockIdx.x * static_cast<long long>(block) + threadIdx.x) / 32; v < n; v += warps) {
+    if (!reached[v]) continue;
+    bool missing = false;
+    for (offset_t p = offsets[v] + lane; p < offsets[v + 1]; p += 32) missing |= !reached[columns[p]];
+    if (__any_sync(0xffffffffu, missing) && lane == 0) atomicExch(all_reached, 0);
+  }
+}
+
+struct IsReached {
+  const unsigned char* reached;
+  __device__ bool operator()(index_t v) const { return reached[v] != 0; }
+};
+
+template <class Word>
+__global__ void gather(Word* to, const Word* from, const index_t* ids, long long count) {
+  for (long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * block)
+    to[i] = from[ids[i]];
+}
+
+}  // namespace
+
+template <class T>
+WeightSummary summarize_weights(const T* weights, int64_t count, const Stream& stream) {
+  WeightSummary answer;
+  if (count <= 0) return answer;
+  StreamBuffer<Summary> on_device(1, stream);
+  const Summary start{0.0, 1};
+  auto* host = static_cast<Summary*>(small_pinned_scratch());
+  std::memcpy(host, &start, sizeof start);
+  copy_async(on_device.data(), host, sizeof(Summary), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+  summarize<T><<<grid_for(count), block, 0, stream.get()>>>(weights, count, on_device.data());
+  GQL_CUDA_CHECK_LAUNCH();
+  copy_async(host, on_device.data(), sizeof(Summary), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  stream.synchronize();
+  answer.sum = host->sum;
+  answer.non_negative = host->non_negative != 0;
+  return answer;
+}
+
+#define GQL_SUMMARIZE_WEIGHTS(T) template WeightSummary summarize_weights<T>(const T*, int64_t, const Stream&);
+GQL_FOR_EACH_ELEMENT_TYPE(GQL_SUMMARIZE_WEIGHTS)
+#undef GQL_SUMMARIZE_WEIGHTS
+
+bool every_out_neighbour_reached(const offset_t* offsets, const index_t* columns, int64_t n,
+                                 const unsigned char* reached, const Stream& stream) {
+  if (n <= 0) return true;
+  StreamBuffer<int> on_device(1, stream);
+  auto* host = static_cast<int*>(small_pinned_scratch());
+  *host = 1;
+  copy_async(on_device.data(), host, sizeof(int), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+  check_out_neighbours<<<grid_for(n * 32), block, 0, stream.get()>>>(offsets, columns, n, reached, on_device.data());
+  GQL_CUDA_CHECK_LAUNCH();
+  copy_async(host, on_device.data(), sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  stream.synchronize();
+  return *host != 0;
+}
+
+namespace detail {
+
+int64_t select_reached(const unsigned char* reached, int64_t n, index_t* ids, const Stream& stream) {
+  const cudaStream_t s = stream.get();
+  const thrust::counting_iterator<index_t> all(0);
+  StreamBuffer<long long> count_on_device(1, stream);
+  size_t bytes = 0;
+  GQL_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, all, ids, count_on_device.data(), n, IsReached{reached}, s));
+  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
+  GQL_CUDA_CHECK(
+      cub::DeviceSelect::If(scratch.data(), bytes, all, ids, count_on_device.data(), n, IsReached{reached}, s));
+  auto* count = static_cast<long long*>(small_pinned_scratch());
+  copy_async(count, count_on_device.data(), sizeof(long long), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  stream.synchronize();
+  return *count;
+}
+
+void gather_elements(void* to, const void* from, const index_t* ids, int64_t count, size_t bytes,
+                     const Stream& stream) {
+  const unsigned grid = grid_for(count);
+  const cudaStream_t s = stream.get();
+  switch (bytes) {
+    case 1: gather<<<grid, block, 0, s>>>(static_cast<uint8_t*>(to), static_cast<const uint8_t*>(from), ids, count); break;
+    case 2: gather<<<grid, block, 0, s>>>(static_cast<uint16_t*>(to), static_cast<const uint16_t*>(from), ids, count); break;
+    case 4: gather<<<grid, block, 0, s>>>(static_cast<uint32_t*>(to), static_cast<const uint32_t*>(from), ids, count); break;
+    case 8: gather<<<grid, block, 0, s>>>(static_cast<uint64_t*>(to), static_cast<const uint64_t*>(from), ids, count); break;
+    default: throw Error(ErrorKind::internal, "gather_elements: elements of " + std::to_string(bytes) + " bytes");
+  }
+  GQL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace detail
+}  // namespace gql::gpu

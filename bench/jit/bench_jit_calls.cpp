@@ -165,7 +165,7 @@ int main(int argc, char** argv) try {
   const gql::Stream stream;
 
   // ---- BFS: 64 searches on one device graph ----
-  {
+  if (bfs_scale > 0) {
     auto bfs = compiler.compile_file(GQL_STDLIB_DIR "/bfs.gql").kernel("bfs")
                    .bind<gql::DeviceVector<int32_t>(const gql::DeviceCsr<bool>&, int32_t)>();
     gql::ReadOptions symmetric;
@@ -219,7 +219,7 @@ int main(int argc, char** argv) try {
   }
 
   // ---- fof: device in and out, and host in and out ----
-  {
+  if (fof_scale > 0) {
     const gql::Kernel fof = compiler.compile_file(GQL_STDLIB_DIR "/fof.gql").kernel("fof");
     auto on_device = fof.bind<gql::DeviceCsr<uint64_t>(const gql::DeviceCsr<bool>&)>();
     auto on_host = fof.bind<gql::Csr<uint64_t>(const gql::Csr<bool>&)>();

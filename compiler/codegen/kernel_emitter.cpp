@@ -220,17 +220,18 @@ class KernelEmitter {
 
   std::string product_options(const ir::Op& o) const {
     const auto& p = std::get<ir::ProductSchedule>(o.schedule);
+    const char* masked = p.masked == ir::MaskedMethod::saxpy ? "saxpy"
+                         : p.masked == ir::MaskedMethod::dot ? "dot"
+                                                             : "automatic";
     if (ns(o) == "gql::gpu::") {
       const cuda::ProductLimits limits = cuda_product_limits(p);
       return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
-             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\"}";
+             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\", " + ns(o) +
+             "MaskedMethod::" + std::string(masked) + "}";
     }
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"
                                                                : "automatic";
-    const char* masked = p.masked == ir::MaskedMethod::saxpy ? "saxpy"
-                         : p.masked == ir::MaskedMethod::dot ? "dot"
-                                                             : "automatic";
     return ns(o) + "ProductOptions{" + ns(o) + "Accumulator::" + std::string(acc) + ", " +
            std::to_string(p.threads) + ", \"" + label(o) + "\", " + ns(o) + "MaskedMethod::" + std::string(masked) + "}";
   }

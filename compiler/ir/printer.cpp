@@ -134,7 +134,7 @@ std::string schedule_text(const Schedule& schedule, Target target) {
       s += (i ? "; " : "") + r.name + " >= " + std::to_string(r.min_work) + ": " + to_string(r.accumulator);
       if (r.accumulator == Accumulator::sort) s += "(chunk = " + std::to_string(r.chunk) + ")";
     }
-    return s + "}, block " + std::to_string(p->block);
+    return s + "}, block " + std::to_string(p->block) + ", masked " + to_string(p->masked);
   }
   if (const auto* t = std::get_if<TraversalSchedule>(&schedule)) {
     static const char* directions[] = {"push", "pull", "auto"};

@@ -23,7 +23,7 @@ void semiring_lines(const ir::SemiringInstance& s, bool atomics, std::vector<std
                                                   : std::string("atomics: native ") + ir::to_string(s.monoid));
 }
 
-// How an OpenMP product through a plain mask runs (gql/cpu/spgemm_dot.hpp).
+// How a product through a plain mask runs (gql/cpu/spgemm_dot.hpp, gql/device/masked_dot.hpp).
 std::string masked_line(const ir::ProductSchedule& p, const ir::Op& o) {
   if (!o.mask || o.mask->complement)
     return p.masked == ir::MaskedMethod::dot ? "masked dot: no plain mask to walk, the product runs by rows" : "";
@@ -37,8 +37,8 @@ std::string masked_line(const ir::ProductSchedule& p, const ir::Op& o) {
 }
 
 void product_lines(const ir::ProductSchedule& p, const ir::Op& o, ir::Target target, std::vector<std::string>& lines) {
+  if (std::string line = masked_line(p, o); !line.empty()) lines.push_back(std::move(line));
   if (target == ir::Target::openmp) {
-    if (std::string line = masked_line(p, o); !line.empty()) lines.push_back(std::move(line));
     lines.push_back("rows in parallel in chunks of equal work (work of a row = sum of its neighbours' degrees)" +
                     std::string(p.threads ? ", " + std::to_string(p.threads) + " threads" : ""));
     switch (p.accumulator) {

@@ -1,7 +1,8 @@
 // Schedules: validates every directive of every target and attaches to each op of the kernel the
 // schedule of the selected target, with every default filled in. Defaults (docs/schedules.md):
 //   mxm       openmp: threads auto, accumulator auto, masked auto
-//             cuda:   rows { large >= 4096: dense; medium >= 2049: hash; small: sort(chunk = 2048) }, block 256
+//             cuda:   rows { large >= 4096: dense; medium >= 2049: hash; small: sort(chunk = 2048) }, block 256,
+//                     masked auto
 //   vxm, mxv  direction auto(alpha = 15, beta = 18), frontier auto; openmp threads auto; cuda block 256,
 //             balance edge
 //   closure   openmp: tile 128, tasks, threads auto; cuda: register tiles (per_thread N selects the
@@ -61,7 +62,7 @@ const std::vector<Spec>& specs() {
       {"block", true, false, {C::product, C::traversal, C::elementwise}},
       {"rows", true, false, {C::product}},
       {"accumulator", false, true, {C::product}},
-      {"masked", false, true, {C::product}},
+      {"masked", true, true, {C::product}},
       {"direction", true, true, {C::traversal}},
       {"frontier", true, true, {C::traversal}},
       {"method", true, false, {C::traversal}},

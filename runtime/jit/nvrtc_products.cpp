@@ -118,7 +118,7 @@ std::vector<std::string> device_kernel_expressions(const compiler::CudaDevicePar
     const SpgemmSemiringKernelNames n =
         spgemm_semiring_kernel_names(device_name(p), static_cast<size_t>(p.value_bytes), p.sorted_chunk);
     for (const std::string* e : {&n.tiny_rows, &n.small_rows, &n.medium_rows, &n.medium_rows_bitmap, &n.sorted_rows,
-                                 &n.large_rows})
+                                 &n.large_rows, &n.dot_entries})
       add(*e);
   }
   for (const compiler::GpuClosure& c : parts.closures)

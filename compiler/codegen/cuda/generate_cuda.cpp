@@ -114,7 +114,7 @@ CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions
   std::string& out = parts.source;
   out += codegen::generated_header(options.source_name, ": the semirings of its GPU products, for NVRTC");
   out += "#include <gql/device/nvrtc_stdint.cuh>\n#include <gql/scalar_ops.hpp>\n#include <gql/device/byte_valued.cuh>\n"
-         "#include <gql/device/spgemm_large_rows.cuh>\n#include <gql/device/spgemm_medium_rows.cuh>\n"
+         "#include <gql/device/spgemm_dot.cuh>\n#include <gql/device/spgemm_large_rows.cuh>\n#include <gql/device/spgemm_medium_rows.cuh>\n"
          "#include <gql/device/spgemm_small_rows.cuh>\n#include <gql/device/vxm_kernels.cuh>\n"
          "#include <gql/swapped_operands.hpp>\n";
   if (!parts.closures.empty()) out += "#include <gql/device/closure_kernels.cuh>\n";

@@ -46,6 +46,7 @@ SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiri
   names.medium_rows_bitmap = name("spgemm_medium_rows_bitmap", Shapes::medium_threads, Shapes::medium_slots);
   names.sorted_rows = name("spgemm_sorted_rows", Shapes::sorted_threads, names.sorted_chunk);
   names.large_rows = name("spgemm_large_rows", Shapes::large_threads, 0);
+  names.dot_entries = name("spgemm_dot_entries", Shapes::dot_threads, 0);
   return names;
 }
 
@@ -174,6 +175,7 @@ void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver
     bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
          names.sorted_rows);
     bind(table.large_rows, names.large_rows);
+    bind(table.dot_entries, names.dot_entries);
   });
 }
 

@@ -41,7 +41,7 @@ class DeviceKernelResolver {
 // named `semiring` (its C++ name), whose values take `value_bytes`, sorting spilled rows in chunks
 // of SpgemmShapes::sorted_chunk_for(requested_chunk, value_bytes).
 struct SpgemmSemiringKernelNames {
-  std::string tiny_rows, small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows;
+  std::string tiny_rows, small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows, dot_entries;
   int sorted_chunk = 0;
 };
 SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiring, size_t value_bytes,

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "gql/cpu/mask.hpp"
+#include "gql/cpu/spgemm_dot.hpp"
 #include "gql/device.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
@@ -20,15 +21,19 @@
 #include "gql/kernel_context.hpp"
 
 #if defined(__CUDACC__)
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gql/cpu/assign.hpp"
+#include "gql/device/masked_dot.hpp"
 #include "gql/device/spgemm.hpp"
 #endif
 
 namespace gql::gpu {
+
+using cpu::MaskedMethod;
 
 struct ProductOptions {
   // Rows with at least this many products take dense accumulators; 0: SpgemmPlan's default.
@@ -39,6 +44,8 @@ struct ProductOptions {
   int sorted_chunk_items = 0;
   int block = 256;                         // the schedule's block size (the kernels are built for 256)
   const char* label;                       // for --explain
+  // Through a plain mask: by rows, by the mask's entries, or whichever is less work (masked_dot.hpp).
+  MaskedMethod masked = MaskedMethod::automatic;
 };
 
 // The driver's plan for a product whose values are V, from the schedule's options.
@@ -83,20 +90,34 @@ void multiply_into(Resident<Csr<TC>>& C, const cpu::MatrixMask& mask, bool repla
     mask_columns.copy_from_host(mask.col_indices, stream);
     view = {mask_offsets.data(), mask_columns.data(), mask.complement ? device::MaskKind::deny : device::MaskKind::allow};
   }
+  // Through a plain mask, by the mask's entries when that is less work (or the schedule says so).
+  MaskedDotChoice choice;
+  std::optional<DeviceCsr<V>> by_entries;
+  if (mask.mode() == cpu::MaskMode::allow)
+    by_entries = masked_by_dot(dA, dB, mask_offsets.data(), mask_columns.data(),
+                               static_cast<int64_t>(mask.col_indices.size()), options.masked, kernels, stream, choice);
   SpgemmStats stats;
-  DeviceCsr<V> product =
-      spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream, &stats, kernels);
+  DeviceCsr<V> product = by_entries ? std::move(*by_entries)
+                                    : spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream,
+                                                                     &stats, kernels);
   // Into an empty C the masked assignment is the masked product itself (bool results are filtered on
   // the host, below).
   if (mask.mode() != cpu::MaskMode::none) cpu::check_assignment_shape(C.rows(), C.cols(), dA.n_rows(), dB.n_cols());
   const bool whole = mask.mode() == cpu::MaskMode::none || C.nvals() == 0;
   const bool stays_on_device = whole && std::is_same_v<TC, V>;
   ctx.work().products += stats.products;
-  ctx.explain(options.label, std::string("mxm on the GPU") +
-              (mask.mode() == cpu::MaskMode::none ? std::string()
-                                                  : std::string(mask.complement ? ", complemented mask" : ", mask") +
-                                                        " applied while accumulating") +
-              ", " + describe(stats) + (stays_on_device ? ", result on the device" : ", result merged on the host"));
+  std::string why = choice.reason;  // the masked method, why, and the estimates it was chosen by
+  if (choice.saxpy_products >= 0) why += ", " + std::to_string(choice.saxpy_products) + " row products";
+  if (choice.dot_steps >= 0) why += " against " + std::to_string(choice.dot_steps) + " join steps";
+  const std::string method =
+      by_entries ? ", by the mask's " + std::to_string(mask.col_indices.size()) + " entries (dot: " + why + "), " +
+                       std::to_string(product.nvals()) + " entries"
+      : mask.mode() == cpu::MaskMode::none
+          ? ", " + describe(stats)
+          : std::string(mask.complement ? ", complemented mask" : ", mask") + " applied while accumulating" +
+                (mask.mode() == cpu::MaskMode::allow ? " (saxpy: " + why + ")" : std::string()) + ", " + describe(stats);
+  ctx.explain(options.label, "mxm on the GPU" + method +
+                                 (stays_on_device ? ", result on the device" : ", result merged on the host"));
   if constexpr (std::is_same_v<TC, V>) {
     if (stays_on_device) {
       stream.synchronize();  // the next op may read it on another stream

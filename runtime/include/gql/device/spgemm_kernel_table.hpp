@@ -61,6 +61,7 @@ struct SpgemmShapes {
   }
   static constexpr int large_threads = 512;
   static constexpr int compact_threads = 256;
+  static constexpr int dot_threads = 256;  // masked products by the mask's entries: a warp per entry
 };
 
 // The kernels of a product whose operands hold AT and BT and whose result holds V. The handles'
@@ -84,6 +85,8 @@ struct SpgemmKernelTable {
   KernelHandle<A, B, Mask, const index_t*, const long long*, int, int, index_t*, V*, unsigned long long*, long long*,
                long long*, offset_t*>
       large_rows;
+  // By the mask's entries (gql/device/spgemm_dot.cuh): B's transpose read as B.
+  KernelHandle<A, B, const offset_t*, const index_t*, long long, long long, V*, unsigned char*> dot_entries;
   KernelHandle<const index_t*, const long long*, long long, const offset_t*, const index_t*, const V*, index_t*, V*>
       compact_rows;
   KernelHandle<const index_t*, const long long*, int, const long long*, const long long*, const offset_t*,

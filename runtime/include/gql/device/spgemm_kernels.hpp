@@ -8,6 +8,7 @@
 #include "gql/device/spgemm_bins.cuh"
 #include "gql/device/spgemm_bound.cuh"
 #include "gql/device/spgemm_compact.cuh"
+#include "gql/device/spgemm_dot.cuh"
 #include "gql/device/spgemm_kernel_table.hpp"
 #include "gql/device/spgemm_large_rows.cuh"
 #include "gql/device/spgemm_medium_rows.cuh"
@@ -56,6 +57,7 @@ SpgemmKernels<S> spgemm_kernels() {
       kernel_handle(&device::spgemm_medium_rows_bitmap<S, Shapes::medium_threads, Shapes::medium_slots>);
   instantiate_sorted_rows<S>(k, std::make_index_sequence<Shapes::sorted_chunk_choices.size()>{});
   k.large_rows = kernel_handle(&device::spgemm_large_rows<S, Shapes::large_threads>);
+  k.dot_entries = kernel_handle(&device::spgemm_dot_entries<S, Shapes::dot_threads>);
   return k;
 }
 

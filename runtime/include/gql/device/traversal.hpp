@@ -20,11 +20,11 @@
 #include <utility>
 
 #include "gql/cpu/direction.hpp"
-#include "gql/cpu/transpose.hpp"
 #include "gql/cpu/traversal.hpp"
 #include "gql/derived.hpp"
 #include "gql/device.hpp"
 #include "gql/device/bfs_schedule.hpp"
+#include "gql/device/device_transpose.hpp"
 #include "gql/device/levels_vector.hpp"
 #include "gql/device/resident.hpp"
 
@@ -126,11 +126,9 @@ void bfs_levels(Resident<Vector<int32_t>>& levels, Resident<Csr<TG>>& G, int64_t
   const TraversalStats local = detail::kept_search(
       dG.derived(), detail::kept_search_key(schedule, transposed),
       [&](std::optional<DeviceBfs>& bfs) {
-        // A directed graph's transpose is made on the host and uploaded once per graph value; its device
-        // copy is kept with the device graph, as long as the search that reads it.
-        const DeviceCsr<TG>& dGT = !transposed ? dG : dG.derived().template get<DeviceCsr<TG>>("gpu/transpose", [&] {
-          return to_device(cpu::transpose_of(G.host(stream)), stream);
-        });
+        // A directed graph's transpose is made on the device once per graph value and kept with the
+        // device graph, as long as the search that reads it.
+        const DeviceCsr<TG>& dGT = !transposed ? dG : transpose_of(dG, stream);
         bfs.emplace(dG, dGT, schedule);
       },
       source, options, stream, &out, nullptr);

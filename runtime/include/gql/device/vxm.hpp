@@ -25,7 +25,7 @@
 // nvcc's front end reports as unknown.
 #pragma nv_diag_suppress 1675
 #include "gql/cpu/ops.hpp"
-#include "gql/cpu/transpose.hpp"
+#include "gql/device/device_transpose.hpp"
 #pragma nv_diag_default 1675
 #include "gql/device.hpp"
 #include "gql/device/resident.hpp"
@@ -131,14 +131,11 @@ void vxm_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replac
   assign_slots(w, std::move(result), mask, replace, stream, /*sparse_result=*/true);
 }
 
-// G's transpose on the device: G itself when G is known to be symmetric, else the device copy of
-// its host transpose (both belong to G's contents: made once per graph value).
+// G's transpose on the device: G itself when G is known to be symmetric, else made on the device from
+// G's device copy (gql/device/device_transpose.hpp; it belongs to G's contents: made once per value).
 template <class TG>
 const DeviceCsr<TG>& transpose_on_device(Resident<Csr<TG>>& G, const Stream& stream) {
-  const bool symmetric =
-      G.on_host() ? G.host(stream).derived().symmetric() : G.device(stream).derived().symmetric();
-  if (symmetric) return G.device(stream);
-  return device_copy(cpu::transpose_of(G.host(stream)), stream);
+  return transpose_of(G.device(stream), stream);
 }
 
 template <class TW, class TG, class TV, class V>

@@ -302,16 +302,13 @@ class KernelEmitter {
   }
 
   void name_ops(const ir::Block& stmts, std::map<std::string, int>& uses) {
-    for (const ir::Stmt& s : stmts) {
+    ir::for_each_stmt(stmts, [&](const ir::Stmt& s) {
       if (s.kind == ir::StmtKind::op && !s.op.outputs.empty()) {
         const std::string base = base_label(s.op);
         const int n = ++uses[base];
         labels_[&s.op] = n == 1 ? base : base + " (" + std::to_string(n) + ")";
       }
-      name_ops(s.prelude, uses);
-      name_ops(s.body, uses);
-      name_ops(s.otherwise, uses);
-    }
+    });
   }
 
   // A recognized traversal's schedule as --explain says it: direction and frontier, and on the GPU
@@ -586,15 +583,6 @@ std::string emit_main(const ir::Module& module) {
 
 namespace {
 
-// Whether an op of `block` (or of a block inside it) is of one of `kinds`.
-bool has_op(const ir::Block& block, std::initializer_list<ir::OpKind> kinds) {
-  for (const ir::Stmt& s : block) {
-    if (s.kind == ir::StmtKind::op && std::find(kinds.begin(), kinds.end(), s.op.kind) != kinds.end()) return true;
-    if (has_op(s.prelude, kinds) || has_op(s.body, kinds) || has_op(s.otherwise, kinds)) return true;
-  }
-  return false;
-}
-
 // Whether single_source_paths (min-plus, float weights) found what the relaxation loop it replaces
 // computes: with no weight negative or NaN the loop reaches the same fixed point, and every
 // reachable vertex is an entry of the loop's result, so a reached vertex's out-neighbours must all
@@ -615,9 +603,11 @@ bool paths_are_exact(const gql::Csr<TG>& G, const gql::Vector<V>& paths) {
 
 )";
 
+// Whether an op of the module is of one of `kinds`.
 bool has_op(const ir::Module& module, std::initializer_list<ir::OpKind> kinds) {
   for (const ir::Kernel& k : module.kernels)
-    if (has_op(k.body, kinds)) return true;
+    if (ir::any_op(k.body, [&](const ir::Op& o) { return std::find(kinds.begin(), kinds.end(), o.kind) != kinds.end(); }))
+      return true;
   return false;
 }
 

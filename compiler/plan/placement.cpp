@@ -62,19 +62,10 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
   }
 }
 
-namespace {
-bool block_calls_cublas(const ir::Block& block, const ir::Kernel& kernel) {
-  for (const ir::Stmt& s : block) {
-    if (s.kind == ir::StmtKind::op && (s.op.kind == ir::OpKind::lu || is_dense_product(s.op, kernel))) return true;
-    if (block_calls_cublas(s.prelude, kernel) || block_calls_cublas(s.body, kernel) ||
-        block_calls_cublas(s.otherwise, kernel))
-      return true;
-  }
-  return false;
-}
-}  // namespace
 
-bool calls_cublas(const ir::Kernel& kernel) { return block_calls_cublas(kernel.body, kernel); }
+bool calls_cublas(const ir::Kernel& kernel) {
+  return ir::any_op(kernel.body, [&](const ir::Op& o) { return o.kind == ir::OpKind::lu || is_dense_product(o, kernel); });
+}
 
 bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target) {
   switch (op.kind) {

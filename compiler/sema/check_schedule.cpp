@@ -488,12 +488,9 @@ class ScheduleChecker {
 };
 
 void collect_ops(ir::Block& block, std::vector<ir::Op*>& ops) {
-  for (ir::Stmt& s : block) {
+  ir::for_each_stmt(block, [&](ir::Stmt& s) {
     if (s.kind == ir::StmtKind::op) ops.push_back(&s.op);
-    collect_ops(s.prelude, ops);
-    collect_ops(s.body, ops);
-    collect_ops(s.otherwise, ops);
-  }
+  });
 }
 
 bool applies(const Setting& s, Category c) {

@@ -40,7 +40,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
   const auto element = [&](int variable) {
     return std::string(cpp_type(kernel.variables.at(static_cast<size_t>(variable)).type.element));
   };
-  for (const ir::Stmt& s : block) {
+  ir::for_each_stmt(block, [&](const ir::Stmt& s) {
     // Vector ops and products of dense matrices launch kernels nvcc builds (the JIT's NVRTC path runs
     // them on the host), so NVRTC builds nothing for them.
     if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op, kernel) && !held_by_the_library(s.op.kind) &&
@@ -88,10 +88,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
         parts.products.push_back(std::move(p));
       }
     }
-    collect_gpu_ops(module, kernel, s.prelude, parts);
-    collect_gpu_ops(module, kernel, s.body, parts);
-    collect_gpu_ops(module, kernel, s.otherwise, parts);
-  }
+  });
 }
 
 }  // namespace

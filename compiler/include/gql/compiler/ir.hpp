@@ -302,6 +302,27 @@ struct Stmt {
   Span span;
 };
 
+// Calls visit(stmt) for each statement of `block`, then for those of the blocks inside it (a loop's
+// prelude and body, an if's branches, a recognized op's fallback loop), depth first in program order.
+// Block may be const or not; the walk is the one every pass that looks for ops shares.
+template <class B, class Visit>
+void for_each_stmt(B& block, Visit&& visit) {
+  for (auto& s : block) {
+    visit(s);
+    for_each_stmt(s.prelude, visit);
+    for_each_stmt(s.body, visit);
+    for_each_stmt(s.otherwise, visit);
+  }
+}
+
+// Whether some op of `block` (or of a block inside it) satisfies `matches`.
+template <class Matches>
+bool any_op(const Block& block, Matches&& matches) {
+  bool found = false;
+  for_each_stmt(block, [&](const Stmt& s) { found = found || (s.kind == StmtKind::op && matches(s.op)); });
+  return found;
+}
+
 struct Kernel {
   std::string name;
   std::vector<int> parameters;       // variable ids, in order

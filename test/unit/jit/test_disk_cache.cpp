@@ -1,6 +1,8 @@
 // The on-disk cache with stand-in payloads (no compiler): hit, miss, corruption, failed builds,
 // LRU eviction and several processes asking for the same entry at once.
 #include <gtest/gtest.h>
+
+#include "address_space_cap.hpp"
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -257,14 +259,7 @@ TEST(DiskCache, AHugeEntryIsCheckedWithoutHoldingIt) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    size_t pages = 0;
-    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-      if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
-      std::fclose(f);
-    }
-    const rlim_t bytes = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGE_SIZE)) + (rlim_t{1} << 30);
-    const rlimit cap{bytes, bytes};
-    if (setrlimit(RLIMIT_AS, &cap) != 0) _exit(10);
+    if (!test_support::cap_address_space(rlim_t{1} << 30)) _exit(10);
     try {
       _exit(cache.get_or_build(key("a"), ".so", build).origin == CacheOrigin::rebuilt ? 0 : 11);
     } catch (...) {

@@ -2,6 +2,8 @@
 // compared against reference code written here. Every test shares one cache, so the spec is
 // compiled once per build folder.
 #include <gtest/gtest.h>
+
+#include "address_space_cap.hpp"
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -330,14 +332,7 @@ TEST(JitApi, AFrontEndOutOfMemoryIsAnOomError) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    size_t pages = 0;
-    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-      if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
-      std::fclose(f);
-    }
-    const rlim_t bytes = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGE_SIZE)) + (rlim_t{128} << 20);
-    const rlimit cap{bytes, bytes};
-    if (setrlimit(RLIMIT_AS, &cap) != 0) _exit(10);
+    if (!test_support::cap_address_space(rlim_t{128} << 20)) _exit(10);
     try {
       (void)compiler.compile_source(text, "big.gql");
       _exit(11);

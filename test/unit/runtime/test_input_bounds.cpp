@@ -5,6 +5,8 @@
 // allocation the trailer or the header asked for would fail: what the process maps already counts
 // against such a cap.
 #include <gtest/gtest.h>
+
+#include "address_space_cap.hpp"
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -36,16 +38,7 @@ std::string gzip_claiming(const std::string& text, uint32_t claimed, const gql_t
 }
 
 // Caps this (child) process's address space at what it maps now plus 1 GiB.
-void cap_address_space() {
-  size_t pages = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
-    std::fclose(f);
-  }
-  const rlim_t bytes = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGE_SIZE)) + (rlim_t{1} << 30);
-  const rlimit cap{bytes, bytes};
-  setrlimit(RLIMIT_AS, &cap);
-}
+void cap_address_space() { gql::test_support::cap_address_space(rlim_t{1} << 30); }
 
 // Reads `path` under the cap: exit 0 for an io error (the file's fault), 3 for running out of memory.
 [[noreturn]] void read_capped(const std::string& path) {

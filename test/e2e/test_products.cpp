@@ -1,6 +1,7 @@
 // Generalized graph multiplication end to end: specs/products.gql compiled by gqlc, run on real
 // and generated graphs, each result checked against reference_product.
 #include <algorithm>
+#include <fstream>
 
 #include "e2e_support.hpp"
 
@@ -120,6 +121,23 @@ TEST(Products, Triangles) {
     EXPECT_EQ(read_text(run_ok("std_triangles", "triangles", "--G " + input, "std_triangles.txt")),
               std::to_string(sum / 6) + "\n");
   }
+}
+
+// The stdlib's triangles refuses what it can tell is no undirected graph without self-loops (a count
+// there means nothing): exit 1 with its requirement's message; the same files read undirected and
+// without the loops are counted.
+TEST(Products, StdlibTrianglesRefusesSelfLoopsAndLopsidedDirectedGraphs) {
+  const std::string directed = scratch_dir() + "/directed_cycle.mtx", looped = scratch_dir() + "/looped.mtx";
+  std::ofstream(directed) << "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n3 1\n";
+  std::ofstream(looped) << "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 4\n2 1\n3 2\n3 1\n2 2\n";
+  const RunResult on_directed = run(program("std_triangles") + " triangles --G " + directed);
+  EXPECT_EQ(on_directed.status, 1) << on_directed.output;
+  EXPECT_NE(on_directed.output.find("requirement failed: G is not undirected"), std::string::npos) << on_directed.output;
+  const RunResult on_looped = run(program("std_triangles") + " triangles --G " + looped);
+  EXPECT_EQ(on_looped.status, 1) << on_looped.output;
+  EXPECT_NE(on_looped.output.find("requirement failed: G has self-loops"), std::string::npos) << on_looped.output;
+  EXPECT_EQ(read_text(run_ok("std_triangles", "triangles", "--G " + directed + " --symmetrize", "directed.txt")), "1\n");
+  EXPECT_EQ(read_text(run_ok("std_triangles", "triangles", "--G " + looped + " --drop-self-loops", "looped.txt")), "1\n");
 }
 
 TEST(Products, KarateHas45Triangles) {

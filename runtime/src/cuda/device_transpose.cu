@@ -8,18 +8,15 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <string>
 
 #include "gql/device/device_transpose.hpp"
+#include "small_launches.cuh"
 
 namespace gql::gpu {
 namespace {
 
-constexpr int block = 256;
-
-unsigned grid_for(int64_t work) {
-  return static_cast<unsigned>(std::clamp<int64_t>((work + block - 1) / block, 1, 8192));
-}
+using launches::block;
+using launches::grid_for;
 
 __global__ void count_columns(const index_t* columns, long long nvals, unsigned long long* counts) {
   for (long long p = blockIdx.x * static_cast<long long>(block) + threadIdx.x; p < nvals;
@@ -40,23 +37,9 @@ __global__ void gather_transposed(const offset_t* offsets, long long n_rows, con
   for (long long q = blockIdx.x * static_cast<long long>(block) + threadIdx.x; q < nvals;
        q += static_cast<long long>(gridDim.x) * block) {
     const offset_t p = order[q];
-    long long lo = 0, hi = n_rows;  // offsets[lo] <= p < offsets[lo + 1]
-    while (hi - lo > 1) {
-      const long long mid = lo + (hi - lo) / 2;
-      if (offsets[mid] <= p) lo = mid;
-      else hi = mid;
-    }
-    t_columns[q] = static_cast<index_t>(lo);
+    t_columns[q] = static_cast<index_t>(launches::row_holding(offsets, n_rows, p));
     if (values != nullptr) t_values[q] = values[p];
   }
-}
-
-template <class Word>
-void gather(const offset_t* offsets, int64_t n_rows, const offset_t* order, int64_t nvals, const void* values,
-            index_t* t_columns, void* t_values, const Stream& stream) {
-  gather_transposed<Word><<<grid_for(nvals), block, 0, stream.get()>>>(
-      offsets, n_rows, order, nvals, static_cast<const Word*>(values), t_columns, static_cast<Word*>(t_values));
-  GQL_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
@@ -99,14 +82,13 @@ void transpose_entries(const offset_t* offsets, const index_t* columns, const vo
   StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
   GQL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), bytes, columns, sorted_columns.data(),
                                                  order_in.data(), order.data(), nvals, 0, end_bit, stream.get()));
-  switch (value_bytes) {
-    case 0: gather<uint8_t>(offsets, n_rows, order.data(), nvals, nullptr, t_columns, nullptr, stream); break;
-    case 1: gather<uint8_t>(offsets, n_rows, order.data(), nvals, values, t_columns, t_values, stream); break;
-    case 2: gather<uint16_t>(offsets, n_rows, order.data(), nvals, values, t_columns, t_values, stream); break;
-    case 4: gather<uint32_t>(offsets, n_rows, order.data(), nvals, values, t_columns, t_values, stream); break;
-    case 8: gather<uint64_t>(offsets, n_rows, order.data(), nvals, values, t_columns, t_values, stream); break;
-    default: throw Error(ErrorKind::internal, "transpose: elements of " + std::to_string(value_bytes) + " bytes");
-  }
+  // A pattern graph (no values) gathers its columns only: any word will do.
+  launches::with_word_of(value_bytes == 0 ? 1 : value_bytes, "transpose", [&](auto word) {
+    using Word = decltype(word);
+    gather_transposed<Word><<<grid_for(nvals), block, 0, stream.get()>>>(
+        offsets, n_rows, order.data(), nvals, static_cast<const Word*>(values), t_columns, static_cast<Word*>(t_values));
+    GQL_CUDA_CHECK_LAUNCH();
+  });
 }
 
 }  // namespace detail

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cstring>
 #include <span>
-#include <string>
 #include <vector>
 
 #include "gql/device/element_stores.hpp"
 #include "gql/error.hpp"
+#include "small_launches.cuh"
 
 namespace gql::gpu {
 namespace {
 
-constexpr int block = 256;
+using launches::block;
 
 template <class Word>
 __global__ void scatter(Word* data, const int64_t* positions, const Word* values, int64_t count) {
@@ -32,8 +32,7 @@ void scatter_words(void* data, const int64_t* positions, const void* values, int
   on_device.copy_from_host(std::span<const unsigned char>(staged), stream);
   const auto* device_positions = reinterpret_cast<const int64_t*>(on_device.data());
   const auto* device_values = reinterpret_cast<const Word*>(on_device.data() + n * sizeof(int64_t));
-  const auto grid = static_cast<unsigned>(std::min<int64_t>((count + block - 1) / block, 4096));
-  scatter<<<grid, block, 0, stream.get()>>>(static_cast<Word*>(data), device_positions, device_values, count);
+  scatter<<<launches::grid_for(count), block, 0, stream.get()>>>(static_cast<Word*>(data), device_positions, device_values, count);
   GQL_CUDA_CHECK_LAUNCH();
   stream.synchronize();  // `staged` and `on_device` live on this frame
 }
@@ -43,14 +42,9 @@ void scatter_words(void* data, const int64_t* positions, const void* values, int
 void scatter_elements(void* data, size_t element_bytes, const int64_t* positions, const void* values, int64_t count,
                       const Stream& stream) {
   if (count <= 0) return;
-  switch (element_bytes) {
-    case 1: return scatter_words<uint8_t>(data, positions, values, count, stream);
-    case 2: return scatter_words<uint16_t>(data, positions, values, count, stream);
-    case 4: return scatter_words<uint32_t>(data, positions, values, count, stream);
-    case 8: return scatter_words<uint64_t>(data, positions, values, count, stream);
-    default:
-      throw Error(ErrorKind::internal, "scatter_elements: elements of " + std::to_string(element_bytes) + " bytes");
-  }
+  launches::with_word_of(element_bytes, "scatter_elements", [&](auto word) {
+    scatter_words<decltype(word)>(data, positions, values, count, stream);
+  });
 }
 
 }  // namespace gql::gpu

@@ -6,20 +6,16 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
-#include <string>
 
 #include "gql/device/masked_dot.hpp"
+#include "small_launches.cuh"
 
 namespace gql::gpu {
 namespace {
 
-constexpr int block = 256;
-
-unsigned grid_for(int64_t work) {
-  return static_cast<unsigned>(std::clamp<int64_t>((work + block - 1) / block, 1, 8192));
-}
+using launches::block;
+using launches::grid_for;
 
 __global__ void row_products(const offset_t* a_offsets, const index_t* a_columns, long long n_rows,
                              const offset_t* b_offsets, const offset_t* mask_offsets, unsigned long long* total) {
@@ -43,12 +39,7 @@ __global__ void join_steps(const offset_t* a_offsets, long long n_rows, const of
   unsigned long long sum = 0;
   for (long long e = blockIdx.x * static_cast<long long>(block) + threadIdx.x; e < entries;
        e += static_cast<long long>(gridDim.x) * block) {
-    long long lo = 0, hi = n_rows;
-    while (hi - lo > 1) {
-      const long long mid = lo + (hi - lo) / 2;
-      if (mask_offsets[mid] <= e) lo = mid;
-      else hi = mid;
-    }
+    const long long lo = launches::row_holding(mask_offsets, n_rows, e);
     const index_t j = mask_columns[e];
     const auto na = static_cast<unsigned long long>(a_offsets[lo + 1] - a_offsets[lo]);
     const auto nb = static_cast<unsigned long long>(bt_offsets[j + 1] - bt_offsets[j]);
@@ -80,25 +71,14 @@ __global__ void scatter_found(const index_t* mask_columns, long long entries, co
     }
 }
 
-template <class Word>
-void scatter(const index_t* mask_columns, int64_t entries, const unsigned char* found, const offset_t* positions,
-             const void* values, index_t* c_columns, void* c_values, const Stream& stream) {
-  scatter_found<Word><<<grid_for(entries), block, 0, stream.get()>>>(
-      mask_columns, entries, found, positions, static_cast<const Word*>(values), c_columns, static_cast<Word*>(c_values));
-  GQL_CUDA_CHECK_LAUNCH();
-}
-
-// Launches `kernel` writing one sum, and reads it back.
+// Launches a kernel that adds into one total (launch_with(total)), and reads the total back.
 template <class Launch>
 int64_t summed(const Stream& stream, Launch&& launch_with) {
   StreamBuffer<unsigned long long> total(1, stream);
   memset_async(total.data(), 0, sizeof(unsigned long long), stream);
   launch_with(total.data());
   GQL_CUDA_CHECK_LAUNCH();
-  auto* host = static_cast<unsigned long long*>(small_pinned_scratch());
-  copy_async(host, total.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  return static_cast<int64_t>(*host);
+  return static_cast<int64_t>(launches::read_back(total.data(), stream));
 }
 
 }  // namespace
@@ -136,14 +116,9 @@ int64_t found_positions(const unsigned char* found, int64_t entries, offset_t* p
   StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
   GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, flags, positions, entries, stream.get()));
   // The count: the last position plus the last flag.
-  auto* host = static_cast<offset_t*>(small_pinned_scratch());
-  copy_async(host, positions + entries - 1, sizeof(offset_t), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  copy_async(reinterpret_cast<unsigned char*>(host + 1), found + entries - 1, 1, cudaMemcpyDeviceToHost, stream,
-             __FILE__, __LINE__);
-  stream.synchronize();
-  const offset_t count = host[0] + (reinterpret_cast<unsigned char*>(host + 1)[0] != 0 ? 1 : 0);
-  copy_async(positions + entries, &count, sizeof(offset_t), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
-  stream.synchronize();  // `count` lives on this frame
+  const offset_t count = launches::read_back(positions + entries - 1, stream) +
+                         (launches::read_back(found + entries - 1, stream) != 0 ? 1 : 0);
+  launches::write_one(positions + entries, count, stream);
   return count;
 }
 
@@ -153,13 +128,12 @@ void compact_found(const offset_t* mask_offsets, const index_t* mask_columns, in
   row_offsets_of<<<grid_for(n_rows + 1), block, 0, stream.get()>>>(mask_offsets, n_rows, positions, c_offsets);
   GQL_CUDA_CHECK_LAUNCH();
   if (entries == 0) return;
-  switch (value_bytes) {
-    case 1: scatter<uint8_t>(mask_columns, entries, found, positions, values, c_columns, c_values, stream); break;
-    case 2: scatter<uint16_t>(mask_columns, entries, found, positions, values, c_columns, c_values, stream); break;
-    case 4: scatter<uint32_t>(mask_columns, entries, found, positions, values, c_columns, c_values, stream); break;
-    case 8: scatter<uint64_t>(mask_columns, entries, found, positions, values, c_columns, c_values, stream); break;
-    default: throw Error(ErrorKind::internal, "masked product: elements of " + std::to_string(value_bytes) + " bytes");
-  }
+  launches::with_word_of(value_bytes, "masked product", [&](auto word) {
+    using Word = decltype(word);
+    scatter_found<Word><<<grid_for(entries), block, 0, stream.get()>>>(
+        mask_columns, entries, found, positions, static_cast<const Word*>(values), c_columns, static_cast<Word*>(c_values));
+    GQL_CUDA_CHECK_LAUNCH();
+  });
 }
 
 }  // namespace detail

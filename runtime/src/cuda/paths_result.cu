@@ -7,21 +7,17 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
-#include <cstring>
-#include <string>
 #include <type_traits>
 
 #include "../element_types.hpp"
 #include "gql/device/paths_result.hpp"
+#include "small_launches.cuh"
 
 namespace gql::gpu {
 namespace {
 
-constexpr int block = 256;
-
-unsigned grid_for(int64_t work) {
-  return static_cast<unsigned>(std::clamp<int64_t>((work + block - 1) / block, 1, 8192));
-}
+using launches::block;
+using launches::grid_for;
 
 struct Summary {
   double sum;
@@ -78,20 +74,13 @@ __global__ void gather(Word* to, const Word* from, const index_t* ids, long long
 
 template <class T>
 WeightSummary summarize_weights(const T* weights, int64_t count, const Stream& stream) {
-  WeightSummary answer;
-  if (count <= 0) return answer;
+  if (count <= 0) return {};
   StreamBuffer<Summary> on_device(1, stream);
-  const Summary start{0.0, 1};
-  auto* host = static_cast<Summary*>(small_pinned_scratch());
-  std::memcpy(host, &start, sizeof start);
-  copy_async(on_device.data(), host, sizeof(Summary), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+  launches::write_one(on_device.data(), Summary{0.0, 1}, stream);
   summarize<T><<<grid_for(count), block, 0, stream.get()>>>(weights, count, on_device.data());
   GQL_CUDA_CHECK_LAUNCH();
-  copy_async(host, on_device.data(), sizeof(Summary), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  answer.sum = host->sum;
-  answer.non_negative = host->non_negative != 0;
-  return answer;
+  const Summary summary = launches::read_back(on_device.data(), stream);
+  return {summary.sum, summary.non_negative != 0};
 }
 
 #define GQL_SUMMARIZE_WEIGHTS(T) template WeightSummary summarize_weights<T>(const T*, int64_t, const Stream&);
@@ -102,14 +91,10 @@ bool every_out_neighbour_reached(const offset_t* offsets, const index_t* columns
                                  const unsigned char* reached, const Stream& stream) {
   if (n <= 0) return true;
   StreamBuffer<int> on_device(1, stream);
-  auto* host = static_cast<int*>(small_pinned_scratch());
-  *host = 1;
-  copy_async(on_device.data(), host, sizeof(int), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+  launches::write_one(on_device.data(), 1, stream);
   check_out_neighbours<<<grid_for(n * 32), block, 0, stream.get()>>>(offsets, columns, n, reached, on_device.data());
   GQL_CUDA_CHECK_LAUNCH();
-  copy_async(host, on_device.data(), sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  return *host != 0;
+  return launches::read_back(on_device.data(), stream) != 0;
 }
 
 namespace detail {
@@ -123,24 +108,17 @@ int64_t select_reached(const unsigned char* reached, int64_t n, index_t* ids, co
   StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
   GQL_CUDA_CHECK(
       cub::DeviceSelect::If(scratch.data(), bytes, all, ids, count_on_device.data(), n, IsReached{reached}, s));
-  auto* count = static_cast<long long*>(small_pinned_scratch());
-  copy_async(count, count_on_device.data(), sizeof(long long), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  return *count;
+  return launches::read_back(count_on_device.data(), stream);
 }
 
 void gather_elements(void* to, const void* from, const index_t* ids, int64_t count, size_t bytes,
                      const Stream& stream) {
-  const unsigned grid = grid_for(count);
-  const cudaStream_t s = stream.get();
-  switch (bytes) {
-    case 1: gather<<<grid, block, 0, s>>>(static_cast<uint8_t*>(to), static_cast<const uint8_t*>(from), ids, count); break;
-    case 2: gather<<<grid, block, 0, s>>>(static_cast<uint16_t*>(to), static_cast<const uint16_t*>(from), ids, count); break;
-    case 4: gather<<<grid, block, 0, s>>>(static_cast<uint32_t*>(to), static_cast<const uint32_t*>(from), ids, count); break;
-    case 8: gather<<<grid, block, 0, s>>>(static_cast<uint64_t*>(to), static_cast<const uint64_t*>(from), ids, count); break;
-    default: throw Error(ErrorKind::internal, "gather_elements: elements of " + std::to_string(bytes) + " bytes");
-  }
-  GQL_CUDA_CHECK_LAUNCH();
+  launches::with_word_of(bytes, "gather_elements", [&](auto word) {
+    using Word = decltype(word);
+    gather<<<grid_for(count), block, 0, stream.get()>>>(static_cast<Word*>(to), static_cast<const Word*>(from), ids,
+                                                        count);
+    GQL_CUDA_CHECK_LAUNCH();
+  });
 }
 
 }  // namespace detail

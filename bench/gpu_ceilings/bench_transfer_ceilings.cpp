@@ -4,6 +4,9 @@
 //   gql upload / download        gql::upload and gql::download (pinned staging, host threads copying),
 //                                the download once into memory already touched and once into fresh pages
 //   host parallel memcpy         the host's threads copying ordinary memory (the staging's other half)
+//   gql upload, cold             gql::upload right after the device start into memory it allocates, as
+//                                a program's first upload runs, then into memory allocated before, and
+//                                again after the link has idled for a second (no warm-up)
 // One warm-up (which also makes gql's staging buffers), then repeats; records go to --json FILE.
 //
 //   bench_transfer_ceilings [--repeats 5] [--mib 512] [--json FILE]
@@ -64,6 +67,19 @@ int main(int argc, char** argv) try {
     out.write(stamp(r, context));
     std::printf("%-32s %6.1f GB/s\n", variant.c_str(), static_cast<double>(bytes) / t.median * 1e-9);
   };
+  const auto once = [&](auto&& run) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    return summarize({std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+  };
+  const auto upload = [&] { gql::upload(device.data(), pageable.data(), bytes, stream, __FILE__, __LINE__); };
+  record("gql upload into new device memory, cold (first after the device start)", once([&] {
+    gql::DeviceBuffer<unsigned char> fresh(bytes);
+    gql::upload(fresh.data(), pageable.data(), bytes, stream, __FILE__, __LINE__);
+  }));
+  record("gql upload, cold (first into this memory)", once(upload));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  record("gql upload, cold (after 1 s idle)", once(upload));
   const auto copy = [&](void* dst, const void* src, cudaMemcpyKind kind) {
     GQL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream.get()));
     stream.synchronize();
@@ -73,9 +89,7 @@ int main(int argc, char** argv) try {
   record("pinned D2H", time_repeats(repeats, [&] { copy(pinned.data(), device.data(), cudaMemcpyDeviceToHost); }));
   record("pageable H2D (driver)", time_repeats(repeats, [&] { copy(device.data(), pageable.data(), cudaMemcpyHostToDevice); }));
   record("pageable D2H (driver)", time_repeats(repeats, [&] { copy(pageable.data(), device.data(), cudaMemcpyDeviceToHost); }));
-  record("gql upload", time_repeats(repeats, [&] {
-    gql::upload(device.data(), pageable.data(), bytes, stream, __FILE__, __LINE__);
-  }));
+  record("gql upload", time_repeats(repeats, upload));
   record("gql download, touched pages", time_repeats(repeats, [&] {
     gql::download(pageable.data(), device.data(), bytes, stream, __FILE__, __LINE__);
   }));

@@ -180,11 +180,14 @@ class KernelEmitter {
   // The namespace (with "::") of the function that runs op `o` on this target.
   std::string ns(const ir::Op& o) const { return dialect_.ops_namespace(o, kernel_) + "::"; }
 
-  // An op's mask: a vector op on the device reads its mask there; every other op reads it on the host.
+  // An op's mask: an op on the device reads a vector's or a graph's mask there; every other op reads
+  // it on the host.
   std::string mask(const ir::Op& o) const {
     if (!o.mask) return ns(o) + "no_mask()";
-    if (takes_residents(o) && variable(o.mask->variable).type.kind == TypeKind::vector)
-      return "gql::gpu::vector_mask(" + name(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
+    const TypeKind kind = variable(o.mask->variable).type.kind;
+    if (takes_residents(o) && (kind == TypeKind::vector || kind == TypeKind::graph))
+      return std::string(kind == TypeKind::vector ? "gql::gpu::vector_mask(" : "gql::gpu::graph_mask(") +
+             name(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
     return ns(o) + "mask(" + read_on_host(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
   }
 
@@ -433,10 +436,11 @@ class KernelEmitter {
         else if (o.dense) value = container_type(t) + "(" + args + ", " + expr(*o.value) + ")";
         else value = container_type(t) + "(" + args + ")";
         const std::string made = name(o.outputs[0]);
-        if (takes_residents(o)) {  // a vector made on the device (on the host in a build without nvcc)
+        if (takes_residents(o)) {  // a vector (on the host in a build without nvcc) or an empty graph made on the device
           const std::string e = cpp_scalar_type(t.element);
-          value = o.dense ? "gql::gpu::filled_vector_of<" + e + ">(" + args + ", " + expr(*o.value) + ", stream)"
-                          : "gql::gpu::empty_vector<" + e + ">(" + args + ")";
+          value = t.kind == TypeKind::graph ? "gql::gpu::empty_graph<" + e + ">(" + args + ", stream)"
+                  : o.dense ? "gql::gpu::filled_vector_of<" + e + ">(" + args + ", " + expr(*o.value) + ", stream)"
+                            : "gql::gpu::empty_vector<" + e + ">(" + args + ")";
           out += pad + made + " = " + value_type(t) + "(" + value + ");\n";
           return;
         }
@@ -478,11 +482,12 @@ class KernelEmitter {
         return;
       }
       case ir::OpKind::transpose:
-        out += pad + ns(o) + "transpose(" + common + ", " + in(0) + ");\n";
+        out += pad + ns(o) + "transpose(" + common + ", " + in(0) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::tril:
       case ir::OpKind::triu:
-        out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + expr(*o.value) + ");\n";
+        out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + expr(*o.value) +
+               stream_argument(o) + ");\n";
         return;
       case ir::OpKind::closure:
         out += pad + ns(o) + "closure<" + semiring(o) + ">(" + target + ", " + in(0) + ", " + closure_options(o) +

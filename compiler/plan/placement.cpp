@@ -14,6 +14,19 @@ bool is_vector(const ir::Kernel& kernel, int variable) {
 bool is_dense(const ir::Kernel& kernel, int variable) {
   return kernel.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::matrix;
 }
+bool is_graph(const ir::Kernel& kernel, int variable) {
+  return kernel.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::graph;
+}
+Scalar element_of(const ir::Kernel& kernel, int variable) {
+  return kernel.variables.at(static_cast<size_t>(variable)).type.element;
+}
+// A graph op that writes its whole output (no mask) from a graph (gql/device/graph_ops.hpp).
+bool writes_whole_graph(const ir::Op& op, const ir::Kernel& kernel) {
+  return !op.mask && is_graph(kernel, op.outputs.at(0)) && is_graph(kernel, op.inputs.at(0));
+}
+bool writes_whole_graph_of_its_type(const ir::Op& op, const ir::Kernel& kernel) {
+  return writes_whole_graph(op, kernel) && element_of(kernel, op.outputs.at(0)) == element_of(kernel, op.inputs.at(0));
+}
 
 }  // namespace
 
@@ -48,15 +61,28 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
       return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) ? Placement::device
                                                                                       : Placement::host;
     // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
-    // those of graphs and matrices run on the host.
+    // graphs' empty constructors, bands, transposes and reductions (gql/device/graph_ops.hpp); the
+    // others of graphs and matrices run on the host.
     case ir::OpKind::construct:
+      return is_vector(kernel, op.outputs.at(0)) || (is_graph(kernel, op.outputs.at(0)) && !op.dense)
+                 ? Placement::device
+                 : Placement::host;
     case ir::OpKind::ewise_union:
     case ir::OpKind::ewise_intersect:
-    case ir::OpKind::apply:
     case ir::OpKind::assign_scalar:
       return is_vector(kernel, op.outputs.at(0)) ? Placement::device : Placement::host;
+    case ir::OpKind::apply:  // a graph's: into any element type but bool (whose false entries are dropped)
+      return is_vector(kernel, op.outputs.at(0)) || (writes_whole_graph(op, kernel) &&
+                                                     element_of(kernel, op.outputs.at(0)) != Scalar::bool_)
+                 ? Placement::device
+                 : Placement::host;
+    case ir::OpKind::tril:
+    case ir::OpKind::triu:
+    case ir::OpKind::transpose:
+      return writes_whole_graph_of_its_type(op, kernel) ? Placement::device : Placement::host;
     case ir::OpKind::reduce:
-      return is_vector(kernel, op.inputs.at(0)) ? Placement::device : Placement::host;
+      return is_vector(kernel, op.inputs.at(0)) || is_graph(kernel, op.inputs.at(0)) ? Placement::device
+                                                                                     : Placement::host;
     default:
       return Placement::host;
   }

@@ -201,10 +201,6 @@ void dense_product_lines(const ir::Op& o, const ir::Module& m, const ir::Kernel&
                                                                                   : "an entry everywhere unless the vector is empty"));
 }
 
-bool is_vector_output(const ir::Op& o, const ir::Kernel& k) {
-  return !o.outputs.empty() && k.variables.at(static_cast<size_t>(o.outputs[0])).type.kind == TypeKind::vector;
-}
-
 // Where a CUDA op runs and which side of its values it reads and writes (placement.cpp).
 std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
   const auto names = [&](const std::vector<int>& ids) {
@@ -217,10 +213,13 @@ std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
   };
   const std::string reads = o.inputs.empty() ? "" : "reads " + names(o.inputs) + " ";
   switch (placement(o, k, ir::Target::cuda)) {
-    case Placement::device:
+    case Placement::device: {
+      const bool scalar_result =
+          !o.outputs.empty() && k.variables.at(static_cast<size_t>(o.outputs[0])).type.is_scalar();
       return "placement: on the device; " + (reads.empty() ? "" : reads + "there (uploaded once per value), ") +
-             "leaves " + names(o.outputs) +
-             " there" + (o.mask && !is_vector_output(o, k) ? " (its mask is read on the host)" : "");
+             (o.mask ? "its mask " + names({o.mask->variable}) + " there too, " : "") +
+             (scalar_result ? "reads back " + names(o.outputs) : "leaves " + names(o.outputs) + " there");
+    }
     case Placement::device_from_host:
       return "placement: on the device from host containers; " + reads + "on the host, writes " + names(o.outputs) +
              " there";

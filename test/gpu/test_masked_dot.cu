@@ -52,10 +52,11 @@ void check_product(const std::string& name, const Csr<TA>& A, const Csr<TB>& B, 
     KernelContext ctx(/*explain=*/true);
     gpu::Resident<Csr<TA>> a = gpu::Resident<Csr<TA>>::borrow(A);
     gpu::Resident<Csr<TB>> b = gpu::Resident<Csr<TB>>::borrow(B);
+    gpu::Resident<Csr<TM>> m = gpu::Resident<Csr<TM>>::borrow(M);
     gpu::Resident<Csr<V>> c(Csr<V>(A.n_rows(), B.n_cols()));
     gpu::ProductOptions options{0, 0, 0, 256, "masked"};
     options.masked = method;
-    gpu::mxm<S>(c, cpu::mask(M, false), true, a, b, options, ctx);
+    gpu::mxm<S>(c, gpu::graph_mask(m, false), true, a, b, options, ctx);
     const Csr<V> got = c.take_host(Stream());
     GPU_CHECK_MSG(same_graph(got, expected), name + ", masked " + what + ": " + std::to_string(got.nvals()) +
                                                  " entries, the OpenMP op's " + std::to_string(expected.nvals()));

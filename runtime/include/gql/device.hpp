@@ -212,7 +212,8 @@ void* small_pinned_scratch();
 // engine fills or drains another (runtime/src/cuda/staged_copy.cpp).
 void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line);
 void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line);
-// Makes the staging buffers (pinned allocations of tens of milliseconds) ahead of the first copy.
+// Makes the staging buffers (pinned allocations of tens of milliseconds) ahead of the first copy, and
+// moves them through the device once: a program's device start, before its timed upload.
 void prepare_staged_copies();
 
 // ---- Buffers ------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@
 namespace gql {
 
 bool spgemm_shape_precompiled(std::string_view a_type, std::string_view b_type, std::string_view value_type) {
-#define GQL_MATCH_SHAPE(A, B, V, C) \
-  if (a_type == #A && b_type == #B && value_type == #C) return true;
+#define GQL_MATCH_SHAPE(A, B, V, S) \
+  if (a_type == #A && b_type == #B && value_type == #S) return true;
   GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_MATCH_SHAPE)
 #undef GQL_MATCH_SHAPE
   return false;
@@ -190,7 +190,7 @@ void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resol
   });
 }
 
-#define GQL_BIND_SPGEMM_SHAPE(A, B, V, C)                                                                     \
+#define GQL_BIND_SPGEMM_SHAPE(A, B, V, S)                                                                     \
   template void bind_spgemm_shape<A, B, V>(std::type_index, const DeviceKernelResolver&, const std::string&, \
                                            int);
 GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_BIND_SPGEMM_SHAPE)

@@ -8,10 +8,10 @@
 
 namespace gql {
 
-#define GQL_INSTANTIATE_SHAPE(A, B, V, C)                                                                    \
-  template void gpu::multiply_into<C, A, B, V>(gpu::Resident<Csr<C>>&, const cpu::MatrixMask&, bool,            \
-                                               const DeviceCsr<A>&, const DeviceCsr<B>&, const gpu::ProductOptions&, \
-                                               const SpgemmKernelTable<A, B, V>&, KernelContext&);                \
+#define GQL_INSTANTIATE_SHAPE(A, B, V, S)                                                                    \
+  template DeviceCsr<V> gpu::masked_product<A, B, V>(const gpu::DeviceGraphMask&, const DeviceCsr<A>&,            \
+                                                     const DeviceCsr<B>&, const gpu::ProductOptions&,                 \
+                                                     const SpgemmKernelTable<A, B, V>&, KernelContext&, bool);        \
   template SpgemmKernelTable<A, B, V> spgemm_shape_kernels<A, B, V>();
 GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_INSTANTIATE_SHAPE)
 #undef GQL_INSTANTIATE_SHAPE

@@ -246,15 +246,24 @@ R reduce_values(const Span& values, int64_t count) {
 }
 }  // namespace detail
 
+// reduce(x, monoid) of `nvals` entries that are all true (1), those of a pattern graph: a sum counts
+// them; every other monoid gives its value of one entry (or its identity for none).
+template <Monoid M, class R>
+R reduce_pattern(int64_t nvals) {
+  if constexpr (M == Monoid::sum) {
+    return R(nvals);
+  } else {
+    const std::vector<uint8_t> ones(static_cast<size_t>(std::min<int64_t>(nvals, 1)), 1);
+    return detail::reduce_values<M, R>(ones, static_cast<int64_t>(ones.size()));
+  }
+}
+
 // reduce(x, monoid) of every stored entry (an empty container gives the monoid's identity).
 // Floating-point sums combine per-thread partial sums, so the last bits may vary with threads.
 template <Monoid M, class R, class T>
 R reduce(const Csr<T>& A) {
   if constexpr (!stores_values<T>) {
-    // A pattern graph: every entry is true (1).
-    std::vector<uint8_t> ones(static_cast<size_t>(std::min<int64_t>(A.nvals(), 1)), 1);
-    if constexpr (M == Monoid::sum) return R(A.nvals());
-    else return detail::reduce_values<M, R>(ones, static_cast<int64_t>(ones.size()));
+    return reduce_pattern<M, R>(A.nvals());
   } else {
     return detail::reduce_values<M, R>(A.values(), A.nvals());
   }

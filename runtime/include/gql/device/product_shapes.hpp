@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string_view>
 
-// mxm (gql::gpu::multiply_into): X(A, B, V, C) with A's and B's element types, the values as the
-// device stores them (bytes for bool) and C's element type, spelled as the code generator spells
-// the types.
+// mxm (gql::gpu::masked_product): X(A, B, V, S) with A's and B's element types, the values as the
+// device stores them (bytes for bool) and the semiring's value type, spelled as the code generator
+// spells the types.
 #define GQL_SPGEMM_PRECOMPILED_SHAPES(X)      \
   X(bool, bool, unsigned char, bool)          \
   X(bool, bool, int32_t, int32_t)             \

@@ -20,9 +20,12 @@ bool is_graph(const ir::Kernel& kernel, int variable) {
 Scalar element_of(const ir::Kernel& kernel, int variable) {
   return kernel.variables.at(static_cast<size_t>(variable)).type.element;
 }
-// A graph op that writes its whole output (no mask) from a graph (gql/device/graph_ops.hpp).
+// A graph op that writes its whole output (no mask) from graphs (gql/device/graph_ops.hpp).
 bool writes_whole_graph(const ir::Op& op, const ir::Kernel& kernel) {
-  return !op.mask && is_graph(kernel, op.outputs.at(0)) && is_graph(kernel, op.inputs.at(0));
+  if (op.mask || !is_graph(kernel, op.outputs.at(0))) return false;
+  for (int input : op.inputs)
+    if (!is_graph(kernel, input)) return false;
+  return true;
 }
 bool writes_whole_graph_of_its_type(const ir::Op& op, const ir::Kernel& kernel) {
   return writes_whole_graph(op, kernel) && element_of(kernel, op.outputs.at(0)) == element_of(kernel, op.inputs.at(0));
@@ -67,11 +70,11 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
       return is_vector(kernel, op.outputs.at(0)) || (is_graph(kernel, op.outputs.at(0)) && !op.dense)
                  ? Placement::device
                  : Placement::host;
-    case ir::OpKind::ewise_union:
-    case ir::OpKind::ewise_intersect:
     case ir::OpKind::assign_scalar:
       return is_vector(kernel, op.outputs.at(0)) ? Placement::device : Placement::host;
-    case ir::OpKind::apply:  // a graph's: into any element type but bool (whose false entries are dropped)
+    case ir::OpKind::ewise_union:  // a graph's: into any element type but bool (whose false entries are dropped)
+    case ir::OpKind::ewise_intersect:
+    case ir::OpKind::apply:
       return is_vector(kernel, op.outputs.at(0)) || (writes_whole_graph(op, kernel) &&
                                                      element_of(kernel, op.outputs.at(0)) != Scalar::bool_)
                  ? Placement::device

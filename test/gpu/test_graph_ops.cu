@@ -1,7 +1,8 @@
 // The device graph ops (gql/device/graph_ops.hpp) against their OpenMP twins (cpu/ops.hpp), exact:
 // tril and triu for diagonals below, on and above the main one and past the graph's edges, transpose
-// (of a graph and of one marked symmetric), the empty constructor, apply (converting), and reduce
-// (sum, min, max, or, any) of stored values and of pattern graphs; then the product's graph masks read on the device
+// (of a graph and of one marked symmetric), the empty constructor, apply, union and intersect (into
+// other element types, with pattern and empty operands), and reduce (sum, min, max, or, any) of stored
+// values and of pattern graphs; then the product's graph masks read on the device
 // (gql/device/graph_mask.hpp): a mask made by tril on the device, complemented and plain masks
 // merged into an output that holds entries (replace and merge), and a result of another element type.
 // Graphs: skewed ones with hubs (f32, i32, pattern), rectangular and empty ones, Kronecker, and the
@@ -101,6 +102,33 @@ void check_apply(const std::string& name, const Csr<T>& g) {
   one(int32_t{});
 }
 
+struct SumHalved {
+  template <class A, class B>
+  GQL_HD double operator()(A a, B b) const { return (double(a) + double(b)) / 2; }
+};
+
+// union(A, B, fn) and intersect(A, B, fn) on the device into f64 and i32, against the host's.
+template <class TA, class TB>
+void check_union_intersect(const std::string& name, const Csr<TA>& A, const Csr<TB>& B) {
+  const Stream stream;
+  const auto one = [&](auto result) {
+    using R = decltype(result);
+    gpu::Resident<Csr<TA>> a = gpu::Resident<Csr<TA>>::borrow(A);
+    gpu::Resident<Csr<TB>> b = gpu::Resident<Csr<TB>>::borrow(B);
+    gpu::Resident<Csr<R>> u, i;
+    gpu::ewise_union(u, cpu::no_mask(), false, a, b, SumHalved{}, stream);
+    gpu::ewise_intersect(i, cpu::no_mask(), false, a, b, SumHalved{}, stream);
+    Csr<R> want_u, want_i;
+    cpu::ewise_union(want_u, cpu::no_mask(), false, A, B, SumHalved{});
+    cpu::ewise_intersect(want_i, cpu::no_mask(), false, A, B, SumHalved{});
+    const std::string into = " into " + std::to_string(sizeof(R)) + "-byte values";
+    GPU_CHECK_MSG(u.on_device() && same_graph(u.take_host(stream), want_u), name + ": union" + into);
+    GPU_CHECK_MSG(i.on_device() && same_graph(i.take_host(stream), want_i), name + ": intersect" + into);
+  };
+  one(double{});
+  one(int32_t{});
+}
+
 // reduce over the graph's values on the device against the host's, every monoid the language has.
 template <class T, class R>
 void check_reduce(const std::string& name, const Csr<T>& g) {
@@ -157,6 +185,9 @@ void check_graph(const std::string& name, const Csr<bool>& G) {
   check_reduce<bool, Count>(name + " pattern", G);
   check_apply(name + " f32", W);
   check_apply(name + " pattern", G);
+  check_union_intersect(name + " f32 with f32", W, test_support::skewed_graph<float>(G.n_rows(), 17));
+  check_union_intersect(name + " pattern with f32", G, W);
+  check_union_intersect(name + " with an empty graph", W, Csr<float>(G.n_rows(), G.n_cols()));
 
   // The triangle count's mask, made on the device: C<L, replace> = L * U stays there.
   const Stream stream;

@@ -1,6 +1,7 @@
 // The band of a graph on the device (gql/device/graph_ops.hpp): each row's kept entries are one run
 // of its sorted columns, found by a binary search per row; the runs' lengths are scanned (CUB) into
 // the result's row offsets, then each result entry finds its row and copies its column and value.
+// The scan of row lengths into offsets serves the graph ops of the header that count rows too.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -50,25 +51,30 @@ __global__ void gather_band(const offset_t* band_offsets, long long n_rows, long
 
 namespace detail {
 
+int64_t offsets_of_lengths(offset_t* lengths, offset_t* offsets, int64_t n_rows, const Stream& stream) {
+  const auto rows = static_cast<size_t>(n_rows);
+  memset_async(lengths + rows, 0, sizeof(offset_t), stream);
+  size_t bytes = 0;
+  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, lengths, offsets, static_cast<int64_t>(rows + 1),
+                                               stream.get()));
+  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
+  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, lengths, offsets, static_cast<int64_t>(rows + 1),
+                                               stream.get()));
+  return static_cast<int64_t>(launches::read_back(offsets + rows, stream));
+}
+
 BandRows band_rows(const offset_t* offsets, const index_t* columns, int64_t n_rows, int64_t n_cols, int64_t k,
                    bool lower, const Stream& stream) {
   k = std::clamp<int64_t>(k, -n_rows - 1, n_cols + 1);  // j - i lies within: the same entries, no overflow
   const auto rows = static_cast<size_t>(n_rows);
   BandRows band{DeviceBuffer<offset_t>(rows + 1), DeviceBuffer<offset_t>(std::max<size_t>(rows, 1)), 0};
   StreamBuffer<offset_t> lengths(rows + 1, stream);
-  memset_async(lengths.data() + rows, 0, sizeof(offset_t), stream);
   if (n_rows > 0) {
     band_runs<<<grid_for(n_rows), block, 0, stream.get()>>>(offsets, columns, n_rows, k, lower, band.first.data(),
                                                             lengths.data());
     GQL_CUDA_CHECK_LAUNCH();
   }
-  size_t bytes = 0;
-  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, lengths.data(), band.offsets.data(),
-                                               static_cast<int64_t>(rows + 1), stream.get()));
-  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
-  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, lengths.data(), band.offsets.data(),
-                                               static_cast<int64_t>(rows + 1), stream.get()));
-  band.nvals = static_cast<int64_t>(launches::read_back(band.offsets.data() + rows, stream));
+  band.nvals = offsets_of_lengths(lengths.data(), band.offsets.data(), n_rows, stream);
   return band;
 }
 

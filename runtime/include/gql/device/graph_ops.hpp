@@ -1,13 +1,15 @@
 // The graph ops of a CUDA kernel on the GPU, over the kernel's values where they are (Residents):
 // the empty graph of a constructor, tril and triu (the band kernels of runtime/src/cuda/graph_band.cu),
-// transpose (gql/device/device_transpose.hpp), apply and reduce. The plan places them on the device
-// when they write their whole output (no mask), in its input's element type (apply: in any but bool);
-// the other forms run gql::cpu's ops of the same names on the host. Same results as those ops; a float sum reduces in another order,
+// transpose (gql/device/device_transpose.hpp), apply, union and intersect (a thread merges a row's
+// two sorted column lists), and reduce. The plan places them on the device when they write their whole
+// output (no mask), in its input's element type (apply, union and intersect: in any but bool, whose
+// false entries are dropped); the other forms run gql::cpu's ops of the same names on the host. Same results as those ops; a float sum reduces in another order,
 // so it agrees to rounding. Every result is left on the device.
 //
 // Host code. The band and transpose kernels are the runtime library's, so host-compiled code (the
-// JIT's NVRTC path) runs them on the device too; apply (the spec's function) and reduce over stored
-// values launch kernels nvcc builds, and host-compiled code runs them on the graph's host side instead.
+// JIT's NVRTC path) runs them on the device too; apply, union and intersect (the spec's functions) and
+// reduce over stored values launch kernels nvcc builds, and host-compiled code runs them on the
+// graphs' host sides instead.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "gql/cpu/elementwise.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/device.hpp"
+#include "gql/device/csr_view.cuh"
 #include "gql/device/device_transpose.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/semiring.hpp"
@@ -28,6 +31,10 @@
 namespace gql::gpu {
 
 namespace detail {
+// offsets[0..n_rows] = the exclusive scan of lengths[0..n_rows) (lengths holds n_rows + 1 slots, the
+// last one cleared here); returns the total, read back.
+int64_t offsets_of_lengths(offset_t* lengths, offset_t* offsets, int64_t n_rows, const Stream& stream);
+
 // Where each row's kept run starts in the graph (first) and the band's row offsets and entry count.
 struct BandRows {
   DeviceBuffer<offset_t> offsets;
@@ -114,10 +121,121 @@ void apply(Resident<Csr<TC>>& C, cpu::NoMask, bool, Resident<Csr<TA>>& A, F fn, 
   if (a.derived().symmetric()) out.derived().mark_symmetric();  // values mapped one by one stay symmetric
   C.set_device(std::move(out));
 }
+
+namespace detail {
+// Row i of A and B merged by column: emit(j, p, q) for each column of the union (intersect: of both),
+// p and q the entries' positions in A and B, -1 where one has none.
+template <bool union_of_rows, class Emit>
+__device__ void merge_row(const device::CsrView<bool>& a, const device::CsrView<bool>& b, long long i, Emit&& emit) {
+  offset_t p = a.row_offsets[i], q = b.row_offsets[i];
+  const offset_t p_end = a.row_offsets[i + 1], q_end = b.row_offsets[i + 1];
+  while (p < p_end || q < q_end) {
+    const bool take_a = q == q_end || (p < p_end && a.col_indices[p] <= b.col_indices[q]);
+    const bool take_b = p == p_end || (q < q_end && b.col_indices[q] <= a.col_indices[p]);
+    const index_t j = take_a ? a.col_indices[p] : b.col_indices[q];
+    if (union_of_rows || (take_a && take_b)) emit(j, take_a ? p : offset_t{-1}, take_b ? q : offset_t{-1});
+    p += take_a;
+    q += take_b;
+  }
+}
+
+// Structures only: the rows' offsets and columns (values are passed apart).
+template <class T>
+device::CsrView<bool> structure_of(const DeviceCsr<T>& g) {
+  return {g.n_rows(), g.n_cols(), g.row_offsets().data(), g.col_indices().data(), nullptr};
+}
+
+template <bool union_of_rows>
+struct MergedRowLength {
+  device::CsrView<bool> a, b;
+  offset_t* lengths;
+  __device__ void operator()(long long i) const {
+    offset_t n = 0;
+    merge_row<union_of_rows>(a, b, i, [&](index_t, offset_t, offset_t) { ++n; });
+    lengths[i] = n;
+  }
+};
+
+template <bool union_of_rows, class R, class TA, class TB, class F>
+struct MergedRow {
+  device::CsrView<bool> a, b;
+  const storage_t<TA>* a_values;  // null: a pattern graph, every value true
+  const storage_t<TB>* b_values;
+  F fn;
+  const offset_t* offsets;
+  index_t* columns;
+  storage_t<R>* values;
+  __device__ void operator()(long long i) const {
+    offset_t at = offsets[i];
+    merge_row<union_of_rows>(a, b, i, [&](index_t j, offset_t p, offset_t q) {
+      const TA x = p < 0 ? TA{} : a_values != nullptr ? TA(a_values[p]) : TA(true);
+      const TB y = q < 0 ? TB{} : b_values != nullptr ? TB(b_values[q]) : TB(true);
+      columns[at] = j;
+      values[at] = p >= 0 && q >= 0 ? slots_detail::cast_to<R>(fn(x, y))
+                   : p >= 0         ? slots_detail::cast_to<R>(x)
+                                    : slots_detail::cast_to<R>(y);
+      ++at;
+    });
+  }
+};
+
+// The rows of A and B merged (union_of_rows: every column of either; else those of both), a thread per row.
+template <bool union_of_rows, class TC, class TA, class TB, class F>
+DeviceCsr<TC> merged(const DeviceCsr<TA>& a, const DeviceCsr<TB>& b, F fn, const Stream& stream) {
+  const int64_t n = a.n_rows();
+  const auto rows = static_cast<size_t>(n);
+  DeviceBuffer<offset_t> offsets(rows + 1);
+  StreamBuffer<offset_t> lengths(rows + 1, stream);
+  slots_detail::launch_for_each(n, MergedRowLength<union_of_rows>{structure_of(a), structure_of(b), lengths.data()},
+                                stream);
+  const int64_t nvals = offsets_of_lengths(lengths.data(), offsets.data(), n, stream);
+  DeviceCsr<TC> out(n, a.n_cols(), nvals, std::move(offsets), DeviceBuffer<index_t>(static_cast<size_t>(nvals)),
+                    DeviceBuffer<storage_t<TC>>(static_cast<size_t>(nvals)));
+  const storage_t<TA>* a_values = nullptr;
+  const storage_t<TB>* b_values = nullptr;
+  if constexpr (stores_values<TA>) a_values = a.values().data();
+  if constexpr (stores_values<TB>) b_values = b.values().data();
+  slots_detail::launch_for_each(
+      n,
+      MergedRow<union_of_rows, TC, TA, TB, F>{structure_of(a), structure_of(b), a_values, b_values, fn,
+                                              out.row_offsets().data(), out.col_indices().data(), out.values().data()},
+      stream);
+  stream.synchronize();
+  return out;
+}
+}  // namespace detail
+
+// C = union(A, B, fn) / intersect(A, B, fn): fn where both have an entry, converted to C's element type;
+// union keeps the lone entries as they are. A bool result drops its false entries, so it is made on
+// the host.
+template <class TC, class TA, class TB, class F>
+  requires(!std::is_same_v<TC, bool>)
+void ewise_union(Resident<Csr<TC>>& C, cpu::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
+                 const Stream& stream) {
+  cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "union");
+  C.set_device(detail::merged<true, TC>(A.device(stream), B.device(stream), fn, stream));
+}
+template <class TC, class TA, class TB, class F>
+  requires(!std::is_same_v<TC, bool>)
+void ewise_intersect(Resident<Csr<TC>>& C, cpu::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
+                     const Stream& stream) {
+  cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "intersect");
+  C.set_device(detail::merged<false, TC>(A.device(stream), B.device(stream), fn, stream));
+}
 #else
 template <class TC, class TA, class F>
 void apply(Resident<Csr<TC>>& C, cpu::NoMask mask, bool replace, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
   cpu::apply(C.host_for_write(stream), mask, replace, A.host(stream), fn);
+}
+template <class TC, class TA, class TB, class F>
+void ewise_union(Resident<Csr<TC>>& C, cpu::NoMask mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
+                 F fn, const Stream& stream) {
+  cpu::ewise_union(C.host_for_write(stream), mask, replace, A.host(stream), B.host(stream), fn);
+}
+template <class TC, class TA, class TB, class F>
+void ewise_intersect(Resident<Csr<TC>>& C, cpu::NoMask mask, bool replace, Resident<Csr<TA>>& A,
+                     Resident<Csr<TB>>& B, F fn, const Stream& stream) {
+  cpu::ewise_intersect(C.host_for_write(stream), mask, replace, A.host(stream), B.host(stream), fn);
 }
 #endif
 

@@ -13,6 +13,7 @@
 
 #include "device_semirings.cuh"
 #include "gpu_check.hpp"
+#include "graph_check.hpp"
 #include "skewed_graph.hpp"
 #include "gql/device/ops.hpp"  // gql::gpu's graph ops, and gql/cpu/ops.hpp, the reference
 #include "gql/generate.hpp"
@@ -22,20 +23,8 @@ namespace graph_ops_test {
 
 using namespace gql;
 using gpu_test::Paths;
+using gpu_test::same_graph;
 using Count = Paths::value_type;  // the path count's values, as the device makes them
-
-template <class T>
-bool same_graph(const Csr<T>& a, const Csr<T>& b) {
-  if (a.n_rows() != b.n_rows() || a.n_cols() != b.n_cols() || a.nvals() != b.nvals()) return false;
-  for (size_t i = 0; i < a.row_offsets().size(); ++i)
-    if (a.row_offsets()[i] != b.row_offsets()[i]) return false;
-  for (size_t p = 0; p < a.col_indices().size(); ++p)
-    if (a.col_indices()[p] != b.col_indices()[p]) return false;
-  if constexpr (stores_values<T>)
-    for (size_t p = 0; p < a.values().size(); ++p)
-      if (!(a.values()[p] == b.values()[p])) return false;
-  return true;
-}
 
 template <class T>
 std::string shape(const Csr<T>& g) {

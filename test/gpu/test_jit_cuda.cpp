@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "gpu_check.hpp"
+#include "graph_check.hpp"
 #include "gql/device.hpp"
 #include "gql/generate.hpp"
 #include "gql/gql.hpp"
@@ -41,6 +42,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using gql::gpu_test::same_graph;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -93,14 +95,6 @@ std::vector<std::optional<gql::Module>> compile_all(const gql::Compiler& compile
   for (size_t s = 0; s < spec_count; ++s)
     GPU_CHECK_MSG(errors[s].empty(), std::string(spec_names[s]) + " for " + target + ": " + errors[s]);
   return built;
-}
-
-template <class T>
-bool same_graph(const gql::Csr<T>& a, const gql::Csr<T>& b) {
-  return a.n_rows() == b.n_rows() && a.n_cols() == b.n_cols() &&
-         std::equal(a.row_offsets().begin(), a.row_offsets().end(), b.row_offsets().begin(), b.row_offsets().end()) &&
-         std::equal(a.col_indices().begin(), a.col_indices().end(), b.col_indices().begin(), b.col_indices().end()) &&
-         std::equal(a.values().begin(), a.values().end(), b.values().begin(), b.values().end());
 }
 
 template <class T>

@@ -11,6 +11,7 @@
 
 #include "device_semirings.cuh"
 #include "gpu_check.hpp"
+#include "graph_check.hpp"
 #include "skewed_graph.hpp"
 #include "gql/cpu/transpose.hpp"
 #include "gql/device/device_transpose.hpp"
@@ -23,21 +24,9 @@ namespace masked_dot_test {
 using namespace gql;
 using gpu_test::MinPlusI32;
 using gpu_test::Paths;
+using gpu_test::same_graph;
 using gpu_test::PlusTimesF32;
 using AnyPair = reference_semirings::AnyPair;
-
-template <class T>
-bool same_graph(const Csr<T>& a, const Csr<T>& b) {
-  if (a.n_rows() != b.n_rows() || a.n_cols() != b.n_cols() || a.nvals() != b.nvals()) return false;
-  for (size_t i = 0; i < a.row_offsets().size(); ++i)
-    if (a.row_offsets()[i] != b.row_offsets()[i]) return false;
-  for (size_t p = 0; p < a.col_indices().size(); ++p)
-    if (a.col_indices()[p] != b.col_indices()[p]) return false;
-  if constexpr (stores_values<T>)
-    for (size_t p = 0; p < a.values().size(); ++p)
-      if (!(a.values()[p] == b.values()[p])) return false;
-  return true;
-}
 
 // C<M, replace> = A * B over S on the GPU (each masked method) equals the OpenMP op's C.
 template <class S, class TA, class TB, class TM>

@@ -481,6 +481,14 @@ class KernelEmitter {
         out += pad + ns(o) + "set_element(" + target + idx + ", " + expr(*o.value) + stream_argument(o) + ");\n";
         return;
       }
+      case ir::OpKind::element: {
+        std::string idx;
+        for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
+        out += pad + name(o.outputs[0]) + " = " + ns(o) + "element(" + read_on_host(o.inputs.at(0)) + idx +
+               ", gql::Location{" + cpp_string_literal(o.where.file) + ", " + std::to_string(o.where.line) + ", " +
+               std::to_string(o.where.column) + "});\n";
+        return;
+      }
       case ir::OpKind::transpose:
         out += pad + ns(o) + "transpose(" + common + ", " + in(0) + stream_argument(o) + ");\n";
         return;

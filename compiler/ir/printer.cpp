@@ -24,6 +24,7 @@ const char* to_string(OpKind kind) noexcept {
     case OpKind::reduce: return "reduce";
     case OpKind::assign_scalar: return "assign_scalar";
     case OpKind::set_element: return "set_element";
+    case OpKind::element: return "element";
     case OpKind::transpose: return "transpose";
     case OpKind::tril: return "tril";
     case OpKind::triu: return "triu";

@@ -83,6 +83,9 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::triu:
     case ir::OpKind::transpose:
       return writes_whole_graph_of_its_type(op, kernel) ? Placement::device : Placement::host;
+    // An element read runs on the host: a value the device wrote last is downloaded first.
+    case ir::OpKind::element:
+      return Placement::host;
     case ir::OpKind::reduce:
       return is_vector(kernel, op.inputs.at(0)) || is_graph(kernel, op.inputs.at(0)) ? Placement::device
                                                                                      : Placement::host;

@@ -189,11 +189,15 @@ class KernelChecker {
     r.span = s.span;
     r.condition = std::move(*c);
     r.message = s.message;
-    if (a_.sources_ && s.span.file < a_.sources_->size()) {
-      const LineColumn at = a_.sources_->line_column(s.span.file, s.span.begin);
-      r.where = {std::filesystem::path(a_.sources_->file(s.span.file).path).filename().string(), at.line, at.column};
-    }
+    r.where = position(s.span);
     out.push_back(std::move(r));
+  }
+
+  // Where a span starts, as a failure at run time reports it.
+  ir::SourcePosition position(Span span) const {
+    if (!a_.sources_ || span.file >= a_.sources_->size()) return {};
+    const LineColumn at = a_.sources_->line_column(span.file, span.begin);
+    return {std::filesystem::path(a_.sources_->file(span.file).path).filename().string(), at.line, at.column};
   }
 
   std::optional<ir::Expr> condition(const ast::Expr& e, ir::Block& out) {
@@ -371,6 +375,51 @@ class KernelChecker {
     out.push_back(std::move(st));
   }
 
+  // v[i], A[i, j]: the entry stored there, a scalar of the container's element type (reading where
+  // nothing is stored fails at run time).
+  std::optional<Value> element_read(const ast::Expr& e, ir::Block& out) {
+    const ast::Expr& base = e.args[0];
+    int id = base.kind == ast::ExprKind::name ? lookup(base.text) : -1;
+    if (poisoned(id)) return std::nullopt;
+    if (id < 0) {
+      if (base.kind == ast::ExprKind::name) a_.report_unknown(base.span, "variable", base.text, visible_names());
+      else d_.error(base.span, "only a named container's element can be read");
+      return std::nullopt;
+    }
+    const ir::Variable& v = var(id);
+    if (!v.type.is_container()) {
+      d_.error(base.span, "'" + v.name + "' is " + to_string(v.type) + ", not a container");
+      return std::nullopt;
+    }
+    if (!element_count_ok(v, e)) return std::nullopt;
+    ir::Op op = new_op(ir::OpKind::element, Destination{}, e.span);
+    op.inputs.push_back(id);
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      auto index = shape_value(e.args[i], out, "an index");
+      if (!index) return std::nullopt;
+      op.shape.push_back(std::move(*index));
+    }
+    const Scalar t = v.type.element;
+    const int temp = builder_.add_temporary(Type::scalar(t), e.span);
+    out.push_back(ir::KernelBuilder::declare(temp, std::nullopt, e.span));
+    op.outputs.push_back(temp);
+    op.where = position(e.span);
+    emit(std::move(op), out);
+    Value result;
+    result.type = Type::scalar(t);
+    result.scalar = ir::KernelBuilder::variable_expr(var(temp), e.span);
+    return result;
+  }
+
+  // An element of v takes one index for a vector, two for a graph or a matrix.
+  bool element_count_ok(const ir::Variable& v, const ast::Expr& target) {
+    const size_t want = v.type.is_two_dimensional() ? 2 : 1;
+    if (target.args.size() - 1 == want) return true;
+    d_.error(target.span, "a " + kind_name(v.type) + " element takes " + std::to_string(want) + " index" +
+                              (want == 1 ? "" : "es") + ", found " + std::to_string(target.args.size() - 1));
+    return false;
+  }
+
   void element_assignment(const ast::Stmt& s, ir::Block& out) {
     const ast::Expr& target = *s.target;
     const ast::Expr& base = target.args[0];
@@ -389,12 +438,7 @@ class KernelChecker {
       d_.error(base.span, "cannot assign to an element of '" + v.name + "': it is immutable");
       return;
     }
-    size_t want = v.type.is_two_dimensional() ? 2 : 1;
-    if (target.args.size() - 1 != want) {
-      d_.error(target.span, "a " + kind_name(v.type) + " element takes " + std::to_string(want) + " index" +
-                                (want == 1 ? "" : "es") + ", found " + std::to_string(target.args.size() - 1));
-      return;
-    }
+    if (!element_count_ok(v, target)) return;
     if (s.mask) {
       d_.error(s.mask->span, "an element assignment takes no mask");
       return;
@@ -537,7 +581,7 @@ class KernelChecker {
       }
       case ast::ExprKind::call: return call_value(e, out, depth);
       case ast::ExprKind::index:
-        d_.error(e.span, "reading one element of a container is not supported; use a mask, apply or reduce");
+        return element_read(e, out);
         return std::nullopt;
       case ast::ExprKind::tuple: {
         Value t;

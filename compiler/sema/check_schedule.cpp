@@ -41,7 +41,8 @@ std::optional<Category> category_of(ir::OpKind k) {
     case ir::OpKind::closure_paths: return Category::closure;
     case ir::OpKind::lu: return Category::lu;
     case ir::OpKind::construct:
-    case ir::OpKind::set_element: return std::nullopt;  // nothing to tune
+    case ir::OpKind::set_element:
+    case ir::OpKind::element: return std::nullopt;  // nothing to tune
     default: return Category::elementwise;
   }
 }

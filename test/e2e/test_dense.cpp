@@ -1,6 +1,7 @@
 // Closures and LU end to end: the stdlib's apsp, apsp_paths, transitive_closure and lu_factor, and
 // every closure schedule of specs/dense.gql, against the plain triple loop.
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <utility>
@@ -181,6 +182,29 @@ TEST(Dense, SingularMatrixIsReported) {
   const RunResult r = run(program("std_lu") + " lu_factor --A " + in);
   EXPECT_EQ(r.status, 1) << r.output;  // a runtime error, not a usage error (2)
   EXPECT_NE(r.output.find("singular"), std::string::npos) << r.output;
+}
+
+// v[i] and A[i, j] read the stored entry; where none is stored, the run fails naming the read's place.
+TEST(Dense, ElementReadsGiveTheStoredEntryOrFail) {
+  const std::string graph = scratch_dir() + "/g.mtx", matrix = scratch_dir() + "/m.mtx";
+  std::ofstream(graph) << "%%MatrixMarket matrix coordinate real general\n3 3 2\n2 3 5.5\n3 1 1.0\n";
+  Matrix<double> M(3, 3, 0.0);
+  M(1, 2) = 0.25;
+  write_matrix_market(matrix, M);
+  const std::string args = "--G " + graph + " --M " + matrix;
+  EXPECT_EQ(read_text(run_ok("specs_dense", "read_entries", args + " --i 1 --j 2", "one.txt")), "5.75\n");
+  const RunResult absent = run(program("specs_dense") + " read_entries " + args + " --i 0 --j 2");
+  EXPECT_EQ(absent.status, 1) << absent.output;
+  EXPECT_NE(absent.output.find("no entry at (0, 2)"), std::string::npos) << absent.output;
+  EXPECT_NE(absent.output.find("dense.gql:"), std::string::npos) << absent.output;
+  const RunResult outside = run(program("specs_dense") + " read_entries " + args + " --i 3 --j 0");
+  EXPECT_EQ(outside.status, 2) << outside.output;
+  EXPECT_NE(outside.output.find("is outside a 3 x 3 graph"), std::string::npos) << outside.output;
+
+  EXPECT_EQ(read_text(run_ok("specs_dense", "read_vector", "--n 4 --i 1", "one.txt")), "6\n");  // 3 + 3 rounds
+  const RunResult missing = run(program("specs_dense") + " read_vector --n 4 --i 2");
+  EXPECT_EQ(missing.status, 1) << missing.output;
+  EXPECT_NE(missing.output.find("the vector has no entry at 2"), std::string::npos) << missing.output;
 }
 
 // 2^32 x 2^32 once wrapped to 0 elements in int64 and the store wrote where the arguments chose.

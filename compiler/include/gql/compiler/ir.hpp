@@ -235,6 +235,7 @@ enum class OpKind : uint8_t {
   reduce,        // outputs[0] (scalar) = reduce(inputs[0], monoid)
   assign_scalar, // outputs[0]<mask> = value (every entry in the mask, or every position without one)
   set_element,   // outputs[0][indices...] = value
+  element,       // outputs[0] (scalar) = inputs[0][indices...]: the stored entry there (none: an error)
   transpose,     // outputs[0]<mask> = transpose(inputs[0])
   tril,          // outputs[0]<mask> = tril(inputs[0], value): the entries with j - i <= value
   triu,          // outputs[0]<mask> = triu(inputs[0], value): the entries with j - i >= value
@@ -250,6 +251,13 @@ enum class OpKind : uint8_t {
                         // after it), run when the traversal cannot reproduce that loop's result exactly
 };
 
+// A place in the spec, as a failure at run time reports it.
+struct SourcePosition {
+  std::string file;  // the spec file's name, without its folder
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
 struct Op {
   OpKind kind = OpKind::construct;
   std::vector<int> outputs;            // variable ids written
@@ -259,11 +267,12 @@ struct Op {
   int semiring = -1;                   // index into Module::semirings (products, closure)
   gql::Monoid monoid = gql::Monoid::sum;  // reduce
   std::optional<ElementFunction> function;  // apply, ewise
-  std::vector<Expr> shape;             // construct: dimensions; set_element: indices
+  std::vector<Expr> shape;             // construct: dimensions; set_element, element: indices
   bool dense = false;                  // construct: dense storage filled with `value`
   std::optional<Expr> value;           // construct and densify (dense fill), assign_scalar, set_element
   std::string label;                   // the statement's @label, "" if none
   Schedule schedule;                   // resolved for Module::target
+  SourcePosition where;                // element: the read's position
   Span span;
 };
 
@@ -280,12 +289,6 @@ enum class StmtKind : uint8_t {
   require_, // fail the kernel with `message` unless `condition` holds
 };
 
-// A statement's place in the spec, as a failure at run time reports it.
-struct SourcePosition {
-  std::string file;  // the spec file's name, without its folder
-  uint32_t line = 0;
-  uint32_t column = 0;
-};
 
 struct Stmt {
   StmtKind kind = StmtKind::declare;

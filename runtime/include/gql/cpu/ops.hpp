@@ -5,6 +5,7 @@
 // say which plan ran.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -298,6 +299,25 @@ inline void check_element_index(int64_t i, int64_t j, int64_t rows, int64_t cols
   if (i < 0 || i >= rows || j < 0 || j >= cols)
     throw Error(ErrorKind::usage, "(" + std::to_string(i) + ", " + std::to_string(j) + ") is outside a " +
                                       std::to_string(rows) + " x " + std::to_string(cols) + " " + what);
+}
+
+// A(i, j): the entry stored there; where none is stored the read fails, a requirement error at the
+// read's place in the spec. A dense matrix has every entry.
+template <class T>
+T element(const Csr<T>& A, int64_t i, int64_t j, const Location& where) {
+  check_element_index(i, j, A.n_rows(), A.n_cols(), "graph");
+  const auto row_begin = A.col_indices().begin() + A.row_offsets()[static_cast<size_t>(i)];
+  const auto row_end = A.col_indices().begin() + A.row_offsets()[static_cast<size_t>(i) + 1];
+  const auto at = std::lower_bound(row_begin, row_end, static_cast<index_t>(j));
+  if (at == row_end || *at != static_cast<index_t>(j))
+    throw Error(ErrorKind::requirement,
+                "the graph has no entry at (" + std::to_string(i) + ", " + std::to_string(j) + ")", where);
+  return A.value_at(at - A.col_indices().begin());
+}
+template <class T>
+T element(const Matrix<T>& M, int64_t i, int64_t j, const Location&) {
+  check_element_index(i, j, M.n_rows(), M.n_cols(), "matrix");
+  return T(M(i, j));
 }
 
 // C(i, j) = value.

@@ -161,13 +161,30 @@ void assign_scalar(Vector<T>& w, const Mask& mask_in, bool replace, S value) {
   w = std::move(out).to_vector();
 }
 
+inline void check_vector_index(int64_t i, int64_t size, const Location& where = {}) {
+  if (i < 0 || i >= size)
+    throw Error(ErrorKind::usage, "index " + std::to_string(i) + " is outside a vector of " + std::to_string(size) +
+                                      " entries", where);
+}
+
 // w[i] = value; an index outside the vector is a usage error naming it.
 template <class T, class S>
 void set_element(Vector<T>& w, int64_t i, S value) {
-  if (i < 0 || i >= w.size())
-    throw Error(ErrorKind::usage, "index " + std::to_string(i) + " is outside a vector of " +
-                                      std::to_string(w.size()) + " entries");
+  check_vector_index(i, w.size());
   w.set_entry(i, static_cast<storage_t<T>>(convert_element<T>(value)));
+}
+
+// v[i]: the entry stored at i (a dense vector has them all); where none is stored the read fails, a
+// requirement error at the read's place in the spec, as no value is a value of T.
+template <class T>
+T element(const Vector<T>& v, int64_t i, const Location& where) {
+  check_vector_index(i, v.size(), where);
+  if (v.is_dense()) return T(v.values()[static_cast<size_t>(i)]);
+  const auto indices = v.indices();
+  const auto at = std::lower_bound(indices.begin(), indices.end(), static_cast<index_t>(i));
+  if (at == indices.end() || *at != static_cast<index_t>(i))
+    throw Error(ErrorKind::requirement, "the vector has no entry at " + std::to_string(i), where);
+  return T(v.values()[static_cast<size_t>(at - indices.begin())]);
 }
 
 }  // namespace gql::cpu

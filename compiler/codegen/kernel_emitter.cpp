@@ -132,6 +132,7 @@ class KernelEmitter {
         return;
       case ir::StmtKind::op:
         if (s.op.kind == ir::OpKind::single_source_paths) single_source_paths(s, pad, out, depth);
+        else if (s.op.kind == ir::OpKind::component_labels) component_labels(s, pad, out, depth);
         else op(s.op, pad, out);
         return;
       case ir::StmtKind::while_:
@@ -422,6 +423,29 @@ class KernelEmitter {
     out += pad + "}\n";
   }
 
+  // A recognized label-propagation loop: the runtime's union-find components, or the loop as written
+  // where the runtime cannot show that they give the loop's result (see cpu::component_labels).
+  void component_labels(const ir::Stmt& s, const std::string& pad, std::string& out, int depth) {
+    const ir::Op& o = s.op;
+    const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
+    const std::string n = ns(o);
+    out += pad + "{  // " + label(o) + ": the label-propagation loop as one op\n";
+    if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
+    out += pad + "  " + n + "TraversalStats stats;\n";
+    out += pad + "  if (" + n + "component_labels(" + name(o.inputs.at(0)) + ", " + name(o.outputs.at(0)) + ", &stats" +
+           (dialect_.resident_values ? ", ctx" : "") + ")) {\n";
+    out += pad + "    ctx.work().edges += stats.edges_examined;\n";
+    out += pad + "    ctx.explain(\"" + label(o) +
+           "\", \"components by union-find, \" + std::to_string(stats.edges_examined) + \" edges linked\");\n";
+    out += pad + "  } else {\n";
+    out += pad + "    ctx.explain(\"" + label(o) +
+           "\", \"the graph's structure is not symmetric or the labels do not start at its vertices with edges; the "
+           "loop runs as written\");\n";
+    block(s.otherwise, depth + 2, out);
+    out += pad + "  }\n";
+    out += pad + "}\n";
+  }
+
   void op(const ir::Op& o, const std::string& pad, std::string& out) const {
     auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
@@ -516,6 +540,7 @@ class KernelEmitter {
         bfs_levels(o, pad, out);
         return;
       case ir::OpKind::single_source_paths:
+      case ir::OpKind::component_labels:
         break;  // a statement with its fallback loop: see stmt()
     }
     throw Error(ErrorKind::internal, "codegen: unknown op kind");
@@ -638,6 +663,7 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   out += "#include <" + dialect.ops_header + ">\n#include <gql/scalar_ops.hpp>\n";
   if (has_op(module, {ir::OpKind::bfs_levels, ir::OpKind::single_source_paths}))
     out += "#include <" + dialect.traversal_header + ">\n";
+  if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
   if (with_main)
     out += module.target == ir::Target::cuda ? "#include <gql/device/program_run.hpp>\n" : "#include <gql/program.hpp>\n";
   out += "\nnamespace gqlgen {\n\n";

@@ -15,6 +15,7 @@ struct Dialect {
   // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op of a kernel.
   std::function<std::string(const ir::Op&, const ir::Kernel&)> ops_namespace;
   std::string traversal_header;  // declares bfs_levels / single_source_paths (recognized loops)
+  std::string components_header;  // declares component_labels (a recognized label-propagation loop)
   // Containers are gql::gpu::Resident values (current on the host, the device or both): the kernel
   // body takes them, ops that run on the host read host(), and a wrapper with the host signature
   // borrows the arguments and hands the result back on the host (gql/device/resident.hpp).

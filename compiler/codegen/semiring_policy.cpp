@@ -48,6 +48,7 @@ std::string emit_semiring_policy(const ir::SemiringInstance& s) {
   out += "  static constexpr gql::Monoid monoid = " + monoid_enumerator(s.monoid) + ";\n";
   out += "  static constexpr bool reads_values = " + std::string(s.reads_values ? "true" : "false") + ";\n";
   out += "  static constexpr bool positional = " + std::string(s.positional ? "true" : "false") + ";\n";
+  out += "  static constexpr bool con_reads_k = " + std::string(ir::con_reads_k(s) ? "true" : "false") + ";\n";
   out += "  static constexpr bool has_terminal = " + std::string(s.terminal ? "true" : "false") + ";\n";
   if (ir::multiplies_operands(s)) out += "  static constexpr bool con_multiplies = true;  // con(a, b) = a * b\n";
   out += "  GQL_HD static value_type con([[maybe_unused]] a_type a, [[maybe_unused]] b_type b,\n"

@@ -34,6 +34,7 @@ const char* to_string(OpKind kind) noexcept {
     case OpKind::densify: return "densify";
     case OpKind::bfs_levels: return "bfs_levels";
     case OpKind::single_source_paths: return "single_source_paths";
+    case OpKind::component_labels: return "component_labels";
   }
   return "?";
 }

@@ -11,4 +11,21 @@ bool multiplies_operands(const SemiringInstance& s) {
          is_operand(con.operands[1], 1);
 }
 
+namespace {
+bool reads_position(const Expr& e, int index) {
+  if (e.kind == ExprKind::position && e.index == index) return true;
+  for (const Expr& o : e.operands)
+    if (reads_position(o, index)) return true;
+  return false;
+}
+}  // namespace
+
+bool con_reads_k(const SemiringInstance& s) { return reads_position(s.con, 1); }
+
+bool first_term_decides(const SemiringInstance& s) {
+  const bool idempotent = s.monoid == gql::Monoid::min || s.monoid == gql::Monoid::max ||
+                          s.monoid == gql::Monoid::lor || s.monoid == gql::Monoid::land;
+  return idempotent && !s.reads_values && !con_reads_k(s);
+}
+
 }  // namespace gql::compiler::ir

@@ -52,6 +52,7 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
       return is_dense(kernel, op.inputs.at(0)) && is_dense(kernel, op.inputs.at(1)) ? Placement::device
                                                                                    : Placement::host;
     case ir::OpKind::bfs_levels:
+    case ir::OpKind::component_labels:
     case ir::OpKind::closure:  // in core on the device matrix; out of core it streams host memory
     case ir::OpKind::lu:
       return Placement::device;
@@ -105,6 +106,7 @@ bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Targe
     case ir::OpKind::vxm:
     case ir::OpKind::mxv:
     case ir::OpKind::bfs_levels:
+    case ir::OpKind::component_labels:
     case ir::OpKind::closure:
     case ir::OpKind::lu:
       return false;

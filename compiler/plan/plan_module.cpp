@@ -14,9 +14,12 @@ std::string number(double x) {
 
 // What the semiring lets a kernel skip or must make it do.
 // `atomics`: the op's GPU kernels combine with atomics (the sparse products).
-void semiring_lines(const ir::SemiringInstance& s, bool atomics, std::vector<std::string>& lines) {
+void semiring_lines(const ir::SemiringInstance& s, ir::Target target, bool atomics, std::vector<std::string>& lines) {
   lines.push_back("semiring " + s.name + (s.reads_values ? "" : ": value-free (con reads no operand values)"));
   if (s.monoid == gql::Monoid::any) lines.push_back("early exit: agg is any, the first product of (i, j) is kept");
+  else if (target == ir::Target::openmp && ir::first_term_decides(s))
+    lines.push_back("early exit: every product of (i, j) is the same value (con reads neither operand nor k) and " +
+                    std::string(ir::to_string(s.monoid)) + " keeps it: the first is kept");
   else if (s.terminal) lines.push_back("early exit: an entry stops accumulating once it reaches the terminal value");
   if (atomics)
     lines.push_back(s.monoid == gql::Monoid::user ? "atomics: compare-and-swap loop (user-written agg)"
@@ -122,6 +125,15 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
       lines.push_back(gpu_frontier_line(t.frontier));
       lines.push_back(balance_line(t.balance));
     }
+    return;
+  }
+  if (o.kind == ir::OpKind::component_labels) {
+    lines.push_back("components: union-find (Afforest: two sampled neighbours per vertex, then the edges of the "
+                    "vertices outside the largest component), each label the smallest starting label of its "
+                    "component");
+    lines.push_back("the label-propagation loop runs as one op (" + where +
+                    "component_labels); the loop as written runs instead when the graph's structure is not "
+                    "symmetric or the labels do not start exactly at its vertices with edges");
     return;
   }
   if (t.method == ir::TraversalMethod::delta_stepping) {
@@ -245,13 +257,14 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     if (o.mask)
       p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") + "structural, " +
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
-    if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths) {
+    if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
+        o.kind == ir::OpKind::component_labels) {
       recognized_lines(o, m, p.lines);
       out.push_back(std::move(p));
       continue;
     }
     if (o.semiring >= 0)
-      semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)),
+      semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target,
                      m.target == ir::Target::cuda && !is_dense_product(o, k), p.lines);
     if (is_dense_product(o, k)) {
       dense_product_lines(o, m, k, p.lines);

@@ -1,7 +1,8 @@
 // Loop recognition: a `while` loop of masked vector-matrix products that computes BFS levels (the
-// shape of std/bfs.gql) becomes one bfs_levels op, and the Bellman-Ford loop of std/sssp.gql one
-// single_source_paths op; the code generators lower them to the runtime's traversals instead of
-// one product per level or round.
+// shape of std/bfs.gql) becomes one bfs_levels op, the Bellman-Ford loop of std/sssp.gql one
+// single_source_paths op, and the label-propagation loop of std/components.gql one component_labels
+// op; the code generators lower them to the runtime's traversals instead of one product per level or
+// round.
 //
 // Matching is exact and conservative: the variables, masks, replace flags, the loop condition, the
 // order of the statements, how the loop's variables start and that nothing but the loop reads the
@@ -390,11 +391,103 @@ struct Recognizer {
     return Traversal{std::move(out), check ? 2u : 1u};
   }
 
+  // ---- the label-propagation loop (std/components.gql) ------------------------------------------
+  //
+  //   changed = true;
+  //   while (changed) {
+  //     neighbours = G * label over S;              // S: con = b, agg = min (or label * G, con = a)
+  //     next = union(label, neighbours, min);
+  //     changed = reduce(intersect(next, label, f), or);   // f: a != b
+  //     label = next;
+  //   }
+  //
+  // with integer labels. The loop stops at the smallest starting label of each component when G's
+  // structure is symmetric and label starts with an entry exactly at G's non-empty rows; the runtime
+  // checks both (cpu::component_labels) and runs the loop as written otherwise.
+
+  // con returns the operand that carries the label (operand `index`), agg = min, on integers.
+  bool is_min_label(const ir::SemiringInstance& s, int index) const {
+    const Scalar carried = index == 0 ? s.a_type : s.b_type;
+    return s.monoid == gql::Monoid::min && is_integer(s.value_type) && s.value_type != Scalar::bool_ &&
+           carried == s.value_type && !s.positional && s.con.kind == ir::ExprKind::operand && s.con.index == index;
+  }
+
+  std::optional<Traversal> component_labels(const ir::Block& block, size_t at) const {
+    const ir::Stmt& loop = block[at];
+    if (loop.kind != ir::StmtKind::while_ || !loop.prelude.empty()) return std::nullopt;
+    std::vector<const ir::Stmt*> body;
+    for (const ir::Stmt& s : loop.body)
+      if (s.kind != ir::StmtKind::declare || s.value) body.push_back(&s);
+    if (body.size() != 6) return std::nullopt;
+    for (size_t n : {0, 1, 2, 3, 5})
+      if (body[n]->kind != ir::StmtKind::op || body[n]->op.mask) return std::nullopt;
+    const ir::Op &spread = body[0]->op, &merge = body[1]->op, &compare = body[2]->op, &any = body[3]->op,
+                 &copy = body[5]->op;
+    if ((spread.kind != ir::OpKind::mxv && spread.kind != ir::OpKind::vxm) || merge.kind != ir::OpKind::ewise_union ||
+        compare.kind != ir::OpKind::ewise_intersect || any.kind != ir::OpKind::reduce || copy.kind != ir::OpKind::copy)
+      return std::nullopt;
+    // neighbours = G * label (con = b) or label * G (con = a)
+    const bool by_rows = spread.kind == ir::OpKind::mxv;
+    const int G = spread.inputs.at(by_rows ? 0 : 1), label = spread.inputs.at(by_rows ? 1 : 0);
+    const int neighbours = spread.outputs.at(0), next = merge.outputs.at(0), differ = compare.outputs.at(0),
+              some = any.outputs.at(0);
+    const ir::SemiringInstance& S = module.semirings.at(static_cast<size_t>(spread.semiring));
+    if (!is_min_label(S, by_rows ? 1 : 0) || variable(G).type.kind != TypeKind::graph ||
+        variable(label).type != Type::vector(S.value_type) || variable(neighbours).type != variable(label).type ||
+        variable(next).type != variable(label).type)
+      return std::nullopt;
+    const std::vector<int> distinct = {G, label, neighbours, next, differ, some};
+    for (size_t a = 0; a < distinct.size(); ++a)
+      for (size_t b = a + 1; b < distinct.size(); ++b)
+        if (distinct[a] == distinct[b]) return std::nullopt;
+    // next = union(label, neighbours, min); differ = intersect(next, label, !=); some = reduce(differ, or)
+    const auto either_order = [](const std::vector<int>& inputs, int x, int y) {
+      return inputs == std::vector<int>{x, y} || inputs == std::vector<int>{y, x};
+    };
+    const ir::Expr& min = merge.function->body;
+    if (!either_order(merge.inputs, label, neighbours) || min.kind != ir::ExprKind::builtin ||
+        min.builtin != ir::Builtin::min || !is_parameter_pair(min))
+      return std::nullopt;
+    if (!either_order(compare.inputs, next, label) || !is_differs(compare.function->body)) return std::nullopt;
+    if (any.inputs != std::vector<int>{differ} || any.monoid != gql::Monoid::lor) return std::nullopt;
+    // changed = some; label = next; while (changed)
+    const ir::Stmt& test = *body[4];
+    if (test.kind != ir::StmtKind::assign || !is_variable(*test.value, some)) return std::nullopt;
+    const int changed = test.variable;
+    if (copy.outputs.at(0) != label || copy.inputs != std::vector<int>{next} || !is_variable(*loop.condition, changed) ||
+        std::find(distinct.begin(), distinct.end(), changed) != distinct.end())
+      return std::nullopt;
+    // changed = true before the loop, and read by nothing else; the loop's temporaries neither.
+    const int changed_init = last_writer(block, at, changed);
+    if (changed_init < 0) return std::nullopt;
+    const ir::Stmt& c0 = block[static_cast<size_t>(changed_init)];
+    if (c0.kind == ir::StmtKind::op || !c0.value || c0.value->kind != ir::ExprKind::constant ||
+        c0.value->type != Scalar::bool_ || !c0.value->value.boolean)
+      return std::nullopt;
+    if (referenced_elsewhere(changed, &loop, {&c0})) return std::nullopt;
+    for (int v : {neighbours, next, differ, some})
+      if (referenced_elsewhere(v, &loop, {})) return std::nullopt;
+
+    ir::Stmt out;
+    out.kind = ir::StmtKind::op;
+    out.span = loop.span;
+    out.op.kind = ir::OpKind::component_labels;
+    out.op.outputs = {label};
+    out.op.inputs = {G, label};
+    out.op.semiring = spread.semiring;
+    out.op.label = spread.label;
+    out.op.schedule = spread.schedule;
+    out.op.span = loop.span;
+    out.otherwise = {loop};
+    return Traversal{std::move(out)};
+  }
+
   void block(ir::Block& stmts) {
     for (size_t n = 0; n < stmts.size(); ++n) {
       std::optional<Traversal> traversal;
       if (auto levels = bfs_levels(stmts, n)) traversal = Traversal{std::move(*levels)};
-      else traversal = single_source_paths(stmts, n);
+      else if (auto paths = single_source_paths(stmts, n)) traversal = std::move(paths);
+      else traversal = component_labels(stmts, n);
       if (traversal) {
         stmts[n] = std::move(traversal->stmt);
         stmts.erase(stmts.begin() + static_cast<std::ptrdiff_t>(n + 1),

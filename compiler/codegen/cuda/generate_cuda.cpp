@@ -21,9 +21,11 @@ bool runs_on_gpu(const ir::Op& op, const ir::Kernel& kernel) {
   return plan::placement(op, kernel, ir::Target::cuda) != plan::Placement::host;
 }
 
-// GPU ops whose whole device part the runtime library holds, whatever the spec: a BFS's levels and
-// LU depend on no semiring of the spec's.
-bool held_by_the_library(ir::OpKind kind) { return kind == ir::OpKind::bfs_levels || kind == ir::OpKind::lu; }
+// GPU ops whose whole device part the runtime library holds, whatever the spec: a BFS's levels,
+// components and LU depend on no semiring of the spec's.
+bool held_by_the_library(ir::OpKind kind) {
+  return kind == ir::OpKind::bfs_levels || kind == ir::OpKind::component_labels || kind == ir::OpKind::lu;
+}
 
 int device_balance(ir::LoadBalance b) {
   switch (b) {
@@ -99,7 +101,7 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
   const codegen::Dialect dialect{
       "cuda", "gql/device/ops.hpp",
       [](const ir::Op& op, const ir::Kernel& kernel) { return std::string(runs_on_gpu(op, kernel) ? "gql::gpu" : "gql::cpu"); },
-      "gql/device/traversal.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
+      "gql/device/traversal.hpp", "gql/device/components.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 }
 

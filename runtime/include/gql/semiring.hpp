@@ -11,6 +11,7 @@
 //     static constexpr gql::Monoid monoid = gql::Monoid::sum;  // builtin monoid, or Monoid::user
 //     static constexpr bool reads_values = false;   // con reads a or b (false: value-free kernel)
 //     static constexpr bool positional = false;     // con reads i, k or j
+//     static constexpr bool con_reads_k = false;    // con reads k (see con_reads_position_k)
 //     static constexpr bool has_terminal = false;   // agg(x, terminal()) == terminal(): stop early
 //     GQL_HD static value_type con(a_type a, b_type b, long long i, long long k, long long j);
 //     GQL_HD static value_type agg(value_type x, value_type y);
@@ -46,6 +47,15 @@ template <class S>
 constexpr bool is_plus_times() {
   if constexpr (requires { S::con_multiplies; }) return S::con_multiplies && S::monoid == Monoid::sum;
   else return false;
+}
+
+// Whether con reads k, the position a product's terms run over: where it reads neither k nor an
+// operand, every term into one entry is the same value. Generated policies say so in
+// `con_reads_k`; a policy that does not say is taken to read k.
+template <class S>
+constexpr bool con_reads_position_k() {
+  if constexpr (requires { S::con_reads_k; }) return S::con_reads_k;
+  else return true;
 }
 
 }  // namespace gql

@@ -16,6 +16,7 @@ struct SwappedOperands {
   static constexpr Monoid monoid = S::monoid;
   static constexpr bool reads_values = S::reads_values;
   static constexpr bool positional = S::positional;
+  static constexpr bool con_reads_k = con_reads_position_k<S>();
   static constexpr bool has_terminal = S::has_terminal;
   GQL_HD static value_type con(a_type a, b_type b, long long i, long long k, long long j) {
     return S::con(b, a, j, k, i);

@@ -117,6 +117,13 @@ struct SemiringInstance {
 // instance is a GEMM (vendor BLAS when the values are floats).
 bool multiplies_operands(const SemiringInstance& s);
 
+// Whether con reads k, the position a product's terms run over (the policy's con_reads_k).
+bool con_reads_k(const SemiringInstance& s);
+// Whether every term of a product into one entry is the same value (con reads no operand and not k)
+// and agg keeps it (min, max, or, and): the CPU's products keep the first term of each entry
+// (gql/cpu/accumulator_policy.hpp decides the same from the policy).
+bool first_term_decides(const SemiringInstance& s);
+
 // ---------------------------------------------------------------------------------------------
 // Schedules: the resolved directives of one op for the selected target, every default explicit.
 
@@ -249,6 +256,10 @@ enum class OpKind : uint8_t {
   single_source_paths,  // outputs[0] = Bellman-Ford fixed point over semiring from shape[0] holding `value`;
                         // the statement's `otherwise` is the loop it replaces (and a require(!changed)
                         // after it), run when the traversal cannot reproduce that loop's result exactly
+  component_labels,  // outputs[0] (= inputs[1]) = the fixed point of min-label propagation over the graph
+                     // inputs[0] from the labels inputs[1] hold: each entry the smallest starting label in
+                     // its component; `otherwise` is the loop, run when the graph's structure is not
+                     // symmetric or the labels do not sit exactly at its vertices with edges
 };
 
 // A place in the spec, as a failure at run time reports it.

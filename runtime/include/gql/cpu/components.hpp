@@ -16,7 +16,6 @@
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
-#include <vector>
 
 #include <omp.h>
 
@@ -46,7 +45,7 @@ inline void link(index_t u, index_t v, index_t* parent) {
 
 // Every vertex points at its tree's root (other threads shorten the same paths meanwhile: every
 // value read is still an ancestor).
-inline void compress(std::vector<index_t>& parent) {
+inline void compress(Array<index_t>& parent) {
   const auto n = static_cast<int64_t>(parent.size());
   auto at = [&](index_t x) { return std::atomic_ref<index_t>(parent[static_cast<size_t>(x)]); };
 #pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
@@ -60,7 +59,7 @@ inline void compress(std::vector<index_t>& parent) {
 
 // The root held by most of 1024 sampled vertices: likely the largest component's. A fixed seed: the
 // guess changes only how much work is skipped, never the components.
-inline index_t frequent_root(const std::vector<index_t>& parent) {
+inline index_t frequent_root(const Array<index_t>& parent) {
   std::mt19937_64 draw(0x9e3779b97f4a7c15ULL);
   std::uniform_int_distribution<size_t> vertex(0, parent.size() - 1);
   std::unordered_map<index_t, int> seen;
@@ -128,7 +127,7 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
   }
   if (n == 0) return true;
 
-  std::vector<index_t> parent(static_cast<size_t>(n));
+  Array<index_t> parent(static_cast<size_t>(n));  // first touched by the threads that start it
   int64_t examined = 0;
 #pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
   for (int64_t v = 0; v < n; ++v) parent[static_cast<size_t>(v)] = static_cast<index_t>(v);
@@ -157,7 +156,9 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
   detail::compress(parent);
 
   // The smallest starting label of each component, kept at its root.
-  std::vector<L> smallest(static_cast<size_t>(n), std::numeric_limits<L>::max());
+  Array<L> smallest(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
+  for (int64_t v = 0; v < n; ++v) smallest[static_cast<size_t>(v)] = std::numeric_limits<L>::max();
   const auto vertex_of = [&](int64_t p) { return labels.is_dense() ? p : static_cast<int64_t>(labels.indices()[static_cast<size_t>(p)]); };
   const std::span<const L> start = std::as_const(labels).values();
 #pragma omp parallel for schedule(static, 16384) if (worth_threads(labels.nvals()))

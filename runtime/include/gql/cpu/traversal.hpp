@@ -3,6 +3,7 @@
 // direction by Beamer's rule (BFS) as DirectionOptions say.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <omp.h>
 
 #include "gql/cpu/direction.hpp"
+#include "gql/cpu/parallel.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 
@@ -34,17 +36,55 @@ inline void check_source(int64_t n, int64_t source, const char* op) {
                                       std::to_string(n) + "-vertex graph");
 }
 
+// The frontier as a bit per vertex, for pull steps: set and cleared through the frontier's list
+// (several threads may share a word).
+class FrontierBits {
+ public:
+  explicit FrontierBits(int64_t n) : words_(static_cast<size_t>((n + 63) / 64)) {
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(words_.size())))
+    for (size_t w = 0; w < words_.size(); ++w) words_[w] = 0;
+  }
+  bool test(index_t v) const noexcept { return words_[static_cast<size_t>(v) >> 6] >> (v & 63) & 1; }
+  template <class List>
+  void set(const List& vertices) {
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(vertices.size())))
+    for (size_t f = 0; f < vertices.size(); ++f)
+      word(vertices[f]).fetch_or(uint64_t{1} << (vertices[f] & 63), std::memory_order_relaxed);
+  }
+  template <class List>
+  void clear(const List& vertices) {
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(vertices.size())))
+    for (size_t f = 0; f < vertices.size(); ++f) word(vertices[f]).store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic_ref<uint64_t> word(index_t v) { return std::atomic_ref<uint64_t>(words_[static_cast<size_t>(v) >> 6]); }
+  Array<uint64_t> words_;
+};
+
+// The threads' parts of the next frontier, joined into `frontier` by all threads.
+inline void join_parts(const std::vector<std::vector<index_t>>& parts, Array<index_t>& frontier) {
+  std::vector<size_t> start(parts.size() + 1, 0);
+  for (size_t t = 0; t < parts.size(); ++t) start[t + 1] = start[t] + parts[t].size();
+  frontier.resize(start.back());  // uninitialized: every slot is copied below
+#pragma omp parallel for schedule(static, 1) if (worth_threads(static_cast<int64_t>(start.back())))
+  for (size_t t = 0; t < parts.size(); ++t) std::copy(parts[t].begin(), parts[t].end(), frontier.begin() + start[t]);
+}
+
 // BFS with levels stored as L (uint8_t while depth fits, else int32_t); `unseen` marks open vertices.
-// Returns false when a level would not fit in L (the caller retries with a wider type).
+// Returns false when a level would not fit in L (the caller retries with a wider type). Every array
+// of n entries is first touched by the threads that use it.
 template <class L, class TG>
 bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const DirectionOptions& options,
-                   std::vector<L>& level, TraversalStats& stats) {
+                   Array<L>& level, TraversalStats& stats) {
   constexpr L unseen = std::numeric_limits<L>::max();
   const int64_t n = G.n_rows();
-  level.assign(static_cast<size_t>(n), unseen);
+  level = Array<L>(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t v = 0; v < n; ++v) level[static_cast<size_t>(v)] = unseen;
   level[static_cast<size_t>(source)] = 0;
-  std::vector<index_t> frontier{static_cast<index_t>(source)};
-  std::vector<uint8_t> in_frontier(static_cast<size_t>(n), 0);
+  Array<index_t> frontier(1, static_cast<index_t>(source));
+  FrontierBits in_frontier(n);
   DirectionChooser chooser(options);
   int64_t open_edges = G.nvals();
   stats = {};
@@ -54,13 +94,13 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
     if (depth >= static_cast<int64_t>(unseen)) return false;
     const L d = static_cast<L>(depth);
     int64_t frontier_edges = 0;
-#pragma omp parallel for reduction(+ : frontier_edges) schedule(static, 1024)
+#pragma omp parallel for reduction(+ : frontier_edges) schedule(static, 1024) if (worth_threads(static_cast<int64_t>(frontier.size())))
     for (size_t f = 0; f < frontier.size(); ++f) frontier_edges += G.row_degree(frontier[f]);
     const bool pull = chooser.pull(frontier_edges, open_edges, static_cast<int64_t>(frontier.size()), n);
     stats.searched_edges += frontier_edges;  // every reached vertex is in one frontier: halved by the caller
     int64_t examined = 0, discovered_edges = 0;
     if (pull) {
-      for (index_t u : frontier) in_frontier[static_cast<size_t>(u)] = 1;
+      in_frontier.set(frontier);
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges)
       {
         auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
@@ -70,7 +110,7 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
           if (level[static_cast<size_t>(v)] != unseen) continue;
           for (offset_t p = GT.row_offsets()[static_cast<size_t>(v)]; p < GT.row_offsets()[static_cast<size_t>(v) + 1]; ++p) {
             ++examined;
-            if (in_frontier[static_cast<size_t>(GT.col_indices()[static_cast<size_t>(p)])]) {
+            if (in_frontier.test(GT.col_indices()[static_cast<size_t>(p)])) {
               level[static_cast<size_t>(v)] = d;  // only this thread writes v
               mine.push_back(static_cast<index_t>(v));
               discovered_edges += GT.row_degree(v);
@@ -79,7 +119,7 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
           }
         }
       }
-      for (index_t u : frontier) in_frontier[static_cast<size_t>(u)] = 0;
+      in_frontier.clear(frontier);
       ++stats.pull_steps;
     } else {
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges)
@@ -106,10 +146,37 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
     open_edges -= discovered_edges;
     stats.edges_examined += examined;
     ++stats.levels;
-    frontier.clear();
-    for (auto& part : next_parts) frontier.insert(frontier.end(), part.begin(), part.end());
+    join_parts(next_parts, frontier);
   }
   return true;
+}
+
+// The reached vertices' levels as a sparse vector, gathered by all threads (a count per block of
+// vertices, then each block's entries at its offset).
+template <class L>
+Vector<int32_t> reached_levels(const Array<L>& level) {
+  constexpr L unseen = std::numeric_limits<L>::max();
+  constexpr int64_t block = int64_t{1} << 16;
+  const auto n = static_cast<int64_t>(level.size());
+  const int64_t blocks = (n + block - 1) / block;
+  std::vector<int64_t> start(static_cast<size_t>(blocks) + 1, 0);
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
+      start[static_cast<size_t>(b) + 1] += level[static_cast<size_t>(v)] != unseen;
+  for (int64_t b = 0; b < blocks; ++b) start[static_cast<size_t>(b) + 1] += start[static_cast<size_t>(b)];
+  Array<index_t> idx(static_cast<size_t>(start.back()));
+  Array<int32_t> val(idx.size());
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (int64_t b = 0; b < blocks; ++b) {
+    auto p = static_cast<size_t>(start[static_cast<size_t>(b)]);
+    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
+      if (level[static_cast<size_t>(v)] != unseen) {
+        idx[p] = static_cast<index_t>(v);
+        val[p++] = static_cast<int32_t>(level[static_cast<size_t>(v)]);
+      }
+  }
+  return Vector<int32_t>::sparse(n, std::move(idx), std::move(val));
 }
 
 }  // namespace detail
@@ -124,28 +191,19 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
     throw Error(ErrorKind::usage, "bfs: the graph must be square and GT its transpose");
   detail::check_source(G.n_rows(), source, "bfs");
   TraversalStats local;
-  Array<index_t> idx;
-  Array<int32_t> val;
-  const auto collect = [&](const auto& level) {
-    using L = typename std::decay_t<decltype(level)>::value_type;
-    for (size_t v = 0; v < level.size(); ++v)
-      if (level[v] != std::numeric_limits<L>::max()) {
-        idx.push_back(static_cast<index_t>(v));
-        val.push_back(static_cast<int32_t>(level[v]));
-      }
-  };
-  std::vector<uint8_t> narrow;
+  Vector<int32_t> levels;
+  Array<uint8_t> narrow;
   if (detail::bfs_levels_as(G, GT, source, options, narrow, local)) {
-    collect(narrow);
+    levels = detail::reached_levels(narrow);
   } else {
     narrow = {};
-    std::vector<int32_t> wide;
+    Array<int32_t> wide;
     detail::bfs_levels_as(G, GT, source, options, wide, local);
-    collect(wide);
+    levels = detail::reached_levels(wide);
   }
   if (G.derived().symmetric()) local.searched_edges /= 2;
   if (stats) *stats = local;
-  return Vector<int32_t>::sparse(G.n_rows(), std::move(idx), std::move(val));
+  return levels;
 }
 
 // Single-source paths over a selective semiring S (agg picks one of its operands: min_plus,

@@ -19,7 +19,9 @@ class CounterRng {
   constexpr CounterRng(uint64_t seed, uint64_t stream) : key_(mix64(seed ^ mix64(stream))) {}
   constexpr uint64_t bits(uint64_t counter) const { return mix64(key_ ^ mix64(counter)); }
   // Uniform in [0, 1) with 53 random bits.
-  constexpr double uniform(uint64_t counter) const { return static_cast<double>(bits(counter) >> 11) * 0x1.0p-53; }
+  constexpr double uniform(uint64_t counter) const { return static_cast<double>(uniform_bits(counter)) * 0x1.0p-53; }
+  // The 53 bits of that draw: uniform(c) is exactly uniform_bits(c) * 2^-53.
+  constexpr uint64_t uniform_bits(uint64_t counter) const { return bits(counter) >> 11; }
   // Uniform in [1, 255]: the weights the generators give.
   constexpr uint32_t weight(uint64_t counter) const { return 1 + static_cast<uint32_t>(bits(counter) % 255); }
 

@@ -3,7 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <random>
+#include <utility>
 
+#include "counter_rng.hpp"
+#include "gql/edge_list.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
 #include "io_test_util.hpp"
@@ -40,6 +44,88 @@ TEST(Kronecker, DeterministicAcrossRunsAndThreadCounts) {
   EXPECT_TRUE(same_edges(one, gql::kronecker_edges<int>(o)));
   auto other = gql::kronecker_edges<int>({.scale = 12, .edge_factor = 8, .seed = 43, .weighted = true});
   EXPECT_FALSE(same_edges(one, other));
+}
+
+// The generator as Graph500 states it, one edge at a time: a Fisher-Yates shuffle of the labels, then
+// per edge and level a draw in [0, 1) compared with the initiator's cumulative probabilities.
+gql::EdgeList<int> reference_kronecker(int scale, int64_t edge_factor, uint64_t seed) {
+  const int64_t n = int64_t{1} << scale, m = edge_factor << scale;
+  std::vector<gql::index_t> label(static_cast<size_t>(n));
+  for (int64_t v = 0; v < n; ++v) label[v] = static_cast<gql::index_t>(v);
+  const gql::detail::CounterRng shuffle(seed, 2), draws(seed, 1), weights(seed, 3);
+  for (int64_t v = n - 1; v > 0; --v)
+    std::swap(label[v], label[shuffle.bits(static_cast<uint64_t>(v)) % static_cast<uint64_t>(v + 1)]);
+  gql::EdgeList<int> e;
+  e.n_rows = e.n_cols = n;
+  const double a = 0.57, b = 0.19, c = 0.19;
+  for (int64_t k = 0; k < m; ++k) {
+    uint64_t row = 0, col = 0;
+    for (int level = 0; level < scale; ++level) {
+      const double r = draws.uniform(static_cast<uint64_t>(k) * 32 + static_cast<uint64_t>(level));
+      row |= uint64_t{r >= a + b} << level;
+      col |= uint64_t{(r >= a && r < a + b) || r >= a + b + c} << level;
+    }
+    e.rows.push_back(label[row]);
+    e.cols.push_back(label[col]);
+    e.values.push_back(static_cast<int>(weights.weight(static_cast<uint64_t>(k))));
+  }
+  return e;
+}
+
+TEST(Kronecker, SameEdgesAsTheDefinitionAtEveryThreadCount) {
+  // Edge counts that are and are not a multiple of the generator's block of edges.
+  for (const auto& [scale, edge_factor, seed] : {std::tuple{11, int64_t{16}, gql::default_generator_seed},
+                                                 std::tuple{5, int64_t{3}, uint64_t{9}}, std::tuple{0, int64_t{5}, uint64_t{1}},
+                                                 std::tuple{14, int64_t{2}, uint64_t{77}}}) {
+    const auto want = reference_kronecker(scale, edge_factor, seed);
+    for (int threads : {1, 3}) {
+      omp_set_num_threads(threads);
+      const auto got = gql::kronecker_edges<int>({.scale = scale, .edge_factor = edge_factor, .seed = seed, .weighted = true});
+      EXPECT_TRUE(same_edges(got, want)) << "kron:" << scale << ":" << edge_factor << ":" << seed << ", " << threads << " threads";
+    }
+  }
+  omp_set_num_threads(2);
+}
+
+// A graph without values is built by one pass of its own (its entries are a set); it must hold the
+// entries, in the same order, that the general build gives the same pairs with values.
+TEST(BuildCsr, PatternGraphsAsTheGeneralBuild) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int64_t n = trial < 3 ? 40 : 3000, m = trial < 3 ? 300 : 60000;
+    gql::EdgeList<bool> pattern;
+    gql::EdgeList<int> valued;
+    pattern.n_rows = pattern.n_cols = valued.n_rows = valued.n_cols = n;
+    for (int64_t k = 0; k < m; ++k) {
+      // Skewed rows (a hub), repeated pairs, self-loops.
+      const auto r = static_cast<gql::index_t>(k % 7 == 0 ? 0 : rng() % static_cast<uint64_t>(n));
+      const auto c = static_cast<gql::index_t>(k % 11 == 0 ? r : rng() % static_cast<uint64_t>(n));
+      pattern.rows.push_back(r);
+      pattern.cols.push_back(c);
+      valued.rows.push_back(r);
+      valued.cols.push_back(c);
+      valued.values.push_back(1);
+    }
+    for (bool symmetrize : {false, true})
+      for (auto loops : {gql::SelfLoops::keep, gql::SelfLoops::drop})
+        for (auto duplicates : {gql::Duplicates::first, gql::Duplicates::max})
+          for (int threads : {1, 3}) {
+            omp_set_num_threads(threads);
+            const gql::ReadOptions read{.self_loops = loops, .duplicates = duplicates, .symmetrize = symmetrize};
+            auto p = pattern;
+            auto v = valued;
+            const auto got = gql::build_csr<bool>(std::move(p), read, "pattern");
+            const auto want = gql::build_csr<int>(std::move(v), read, "valued");
+            ASSERT_NO_THROW(got.validate());
+            EXPECT_TRUE(std::equal(got.row_offsets().begin(), got.row_offsets().end(), want.row_offsets().begin(),
+                                   want.row_offsets().end()));
+            EXPECT_TRUE(std::equal(got.col_indices().begin(), got.col_indices().end(), want.col_indices().begin(),
+                                   want.col_indices().end()))
+                << "trial " << trial << ", symmetrize " << symmetrize << ", " << threads << " threads";
+            EXPECT_EQ(got.derived().symmetric(), symmetrize);
+          }
+  }
+  omp_set_num_threads(2);
 }
 
 TEST(Kronecker, DegreesAreSkewedAndLabelsPermuted) {

@@ -157,11 +157,59 @@ Csr<R> apply(const Csr<T>& A, F fn) {
   return detail::build_from_entries<R>(A.n_rows(), A.n_cols(), each);
 }
 
-// Vectors: the same operations over slots. A vector<bool> stores its values, so unlike a pattern
+// Vectors. Where the result's entries are an operand's (apply; intersect with a dense side; union
+// with a dense side, whose result is dense), the values are computed by position in that operand's
+// storage; two sparse operands meet over slots. A vector<bool> stores its values, so unlike a pattern
 // graph it keeps entries whose value is false (the structure is what masks read).
+namespace detail {
+
+// f(p) for p < count, by all threads when large.
+template <class R, class F>
+Array<storage_t<R>> map_values(size_t count, F&& f) {
+  Array<storage_t<R>> out(count);
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(count)))
+  for (size_t p = 0; p < count; ++p) out[p] = f(p);
+  return out;
+}
+
+// A vector of n entries holding `values` at the indices of `like` (dense storage when that has
+// every index, as VectorSlots::to_vector stores a full result).
+template <class R, class T>
+Vector<R> like_structure(const Vector<T>& like, Array<storage_t<R>> values) {
+  if (like.is_dense() || like.nvals() == like.size()) return Vector<R>::dense(like.size(), std::move(values));
+  return Vector<R>::sparse(like.size(), Array<index_t>(like.indices().begin(), like.indices().end()), std::move(values));
+}
+
+// out[i] = combine(p, i) for every entry p of `entries` at index i (distinct indices).
+template <class T, class F>
+void for_entries(const Vector<T>& entries, F&& combine) {
+  const auto idx = entries.indices();
+  const auto count = static_cast<int64_t>(idx.size());
+#pragma omp parallel for schedule(static) if (worth_threads(count))
+  for (int64_t p = 0; p < count; ++p) combine(static_cast<size_t>(p), static_cast<size_t>(idx[static_cast<size_t>(p)]));
+}
+
+}  // namespace detail
+
 template <class R, class TA, class TB, class F>
 Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   check_same_size(a.size(), b.size(), "union");
+  const auto av = a.values();
+  const auto bv = b.values();
+  if (a.is_dense() && b.is_dense())
+    return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
+                              return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
+                            }));
+  if (a.is_dense()) {
+    auto out = detail::map_values<R>(av.size(), [&](size_t i) { return detail::cast_value<R>(TA(av[i])); });
+    detail::for_entries(b, [&](size_t p, size_t i) { out[i] = detail::cast_value<R>(fn(TA(av[i]), TB(bv[p]))); });
+    return Vector<R>::dense(a.size(), std::move(out));
+  }
+  if (b.is_dense()) {
+    auto out = detail::map_values<R>(bv.size(), [&](size_t i) { return detail::cast_value<R>(TB(bv[i])); });
+    detail::for_entries(a, [&](size_t p, size_t i) { out[i] = detail::cast_value<R>(fn(TA(av[p]), TB(bv[i]))); });
+    return Vector<R>::dense(b.size(), std::move(out));
+  }
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
@@ -180,6 +228,24 @@ Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
 template <class R, class TA, class TB, class F>
 Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   check_same_size(a.size(), b.size(), "intersect");
+  const auto av = a.values();
+  const auto bv = b.values();
+  if (a.is_dense() && b.is_dense())
+    return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
+                              return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
+                            }));
+  if (a.is_dense()) {
+    const auto bi = b.indices();
+    return detail::like_structure<R>(b, detail::map_values<R>(bv.size(), [&](size_t p) {
+                                       return detail::cast_value<R>(fn(TA(av[static_cast<size_t>(bi[p])]), TB(bv[p])));
+                                     }));
+  }
+  if (b.is_dense()) {
+    const auto ai = a.indices();
+    return detail::like_structure<R>(a, detail::map_values<R>(av.size(), [&](size_t p) {
+                                       return detail::cast_value<R>(fn(TA(av[p]), TB(bv[static_cast<size_t>(ai[p])])));
+                                     }));
+  }
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
@@ -196,17 +262,10 @@ Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
 
 template <class R, class T, class F>
 Vector<R> apply(const Vector<T>& a, F fn) {
-  const auto sa = VectorSlots<T>::of(a);
-  VectorSlots<R> out(a.size());
-  const int64_t n = a.size();
-#pragma omp parallel for schedule(static) if (worth_threads(n))
-  for (int64_t k = 0; k < n; ++k) {
-    const auto i = static_cast<size_t>(k);
-    if (!sa.present[i]) continue;
-    out.values[i] = detail::cast_value<R>(fn(T(sa.values[i])));
-    out.present[i] = 1;
-  }
-  return std::move(out).to_vector();
+  const auto av = a.values();
+  return detail::like_structure<R>(a, detail::map_values<R>(av.size(), [&](size_t p) {
+                                     return detail::cast_value<R>(fn(T(av[p])));
+                                   }));
 }
 
 // Dense matrices: apply entry by entry.

@@ -125,15 +125,6 @@ struct TraversalState {
   int64_t steps = 0, pulls = 0;
 };
 
-// Out-edges of the vector's entries: the edges a push step reads (the traversal's work measure).
-template <class TV, class TG>
-int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
-  if (v.is_dense()) return G.nvals();
-  int64_t edges = 0;
-  for (index_t i : v.indices()) edges += G.row_degree(i);
-  return edges;
-}
-
 // One step of a vxm or mxv in a loop: `product(transposed, chooser, pulled)` computes the result in
 // the direction the op's chooser takes (`transposed` is null when the schedule fixes the direction
 // that does not read G's transpose, `plain`); then the step counts, the --explain line and the

@@ -1,0 +1,152 @@
+// The pull side of w<mask> = v * G: every open column j folds con over its in-edges (row j of G's
+// transpose) whose source k is in the frontier v, in order of k, stopping early once the entry is
+// settled (any / terminal).
+//
+// The presence test per in-edge is skipped when the frontier covers its edges: every source of an
+// edge holds an entry (a dense v, or PageRank's shares, present wherever a vertex has out-edges). Then
+// every in-edge's source is present and j has an entry exactly when it has in-edges. The fold starts
+// from its first product instead of carrying a "found" flag, so the results are those of the same
+// products and aggs in the same order either way.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "gql/cpu/accumulator_bitmap.hpp"
+#include "gql/cpu/accumulator_policy.hpp"
+#include "gql/cpu/mask.hpp"
+#include "gql/cpu/parallel.hpp"
+#include "gql/cpu/sparse_parts.hpp"
+#include "gql/graph.hpp"
+
+namespace gql::cpu::detail {
+
+// The frontier as the pull reads it: a value per index (a dense vector's own storage, else its
+// entries spread over n slots, of which only the present are written and read) and, unless it covers
+// its edges, a bit per index saying which are present.
+template <class TV>
+class PullFrontier {
+ public:
+  // `out_edges` (G's rows, may be null) tells which sources have edges; without it only a dense v
+  // is known to cover them.
+  template <class TG>
+  PullFrontier(const Vector<TV>& v, const Csr<TG>* out_edges) : n_(v.size()) {
+    if (v.is_dense()) {
+      values_ = v.values();
+      covers_ = true;
+      return;
+    }
+    const auto idx = v.indices();
+    const auto val = v.values();
+    const auto entries = static_cast<int64_t>(idx.size());
+    slots_.resize(static_cast<size_t>(n_));
+#pragma omp parallel for schedule(static) if (worth_threads(entries))
+    for (int64_t p = 0; p < entries; ++p)
+      slots_[static_cast<size_t>(idx[static_cast<size_t>(p)])] = val[static_cast<size_t>(p)];
+    values_ = slots_;
+    covers_ = out_edges && covers_sources(idx, *out_edges);
+    if (!covers_) mark_present(idx);
+  }
+
+  bool covers() const noexcept { return covers_; }
+  bool present(index_t k) const noexcept { return bits_->test(k); }  // only when !covers()
+  storage_t<TV> value(index_t k) const noexcept { return values_[static_cast<size_t>(k)]; }
+
+ private:
+  // Whether every row of G with edges is among the entries (distinct indices: comparing counts
+  // suffices).
+  template <class TG>
+  bool covers_sources(std::span<const index_t> idx, const Csr<TG>& G) const {
+    const auto entries = static_cast<int64_t>(idx.size());
+    int64_t sources = 0, present_sources = 0;
+#pragma omp parallel for reduction(+ : sources) schedule(static) if (worth_threads(n_))
+    for (int64_t k = 0; k < n_; ++k) sources += G.row_degree(k) > 0;
+#pragma omp parallel for reduction(+ : present_sources) schedule(static) if (worth_threads(entries))
+    for (int64_t p = 0; p < entries; ++p) present_sources += G.row_degree(idx[static_cast<size_t>(p)]) > 0;
+    return sources == present_sources;
+  }
+
+  // The entries' bits, set by ranges of words: each range's entries found by binary search in the
+  // sorted indices, so no two threads write one word.
+  void mark_present(std::span<const index_t> idx) {
+    bits_.emplace(n_);
+    uint64_t* words = bits_->words();
+    constexpr int64_t words_per_range = 1024;
+    const auto n_words = static_cast<int64_t>(bits_->word_count());
+    const int64_t ranges = (n_words + words_per_range - 1) / words_per_range;
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(idx.size())))
+    for (int64_t r = 0; r < ranges; ++r) {
+      const auto first = static_cast<index_t>(r * words_per_range * 64);
+      const auto last = static_cast<index_t>(std::min(n_, (r + 1) * words_per_range * 64));
+      for (auto it = std::lower_bound(idx.begin(), idx.end(), first); it != idx.end() && *it < last; ++it)
+        words[static_cast<size_t>(*it) >> 6] |= uint64_t{1} << (*it & 63);
+    }
+  }
+
+  int64_t n_;
+  bool covers_ = false;
+  Array<storage_t<TV>> slots_;
+  std::span<const storage_t<TV>> values_;
+  std::optional<ColumnBitmap> bits_;
+};
+
+// w<mask> = v * G by pull over GT (the rows of G's transpose); `out_edges` (G's rows) may be null.
+template <class S, class TV, class TG>
+Vector<typename S::value_type> pull_product(const Vector<TV>& v, const Csr<TG>& GT, const Csr<TG>* out_edges,
+                                            const VectorMask& mask) {
+  using V = typename S::value_type;
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  const int64_t n = GT.n_rows();
+  const int64_t blocks = (n + column_block - 1) / column_block;
+  SparseParts<V> parts(blocks);
+  const PullFrontier<TV> frontier(v, out_edges);
+  const offset_t* offsets = GT.row_offsets().data();
+  const index_t* sources = GT.col_indices().data();
+
+  const auto gather = [&]<bool Covers>() {
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
+    for (int64_t b = 0; b < blocks; ++b) {
+      auto& idx = parts.indices[static_cast<size_t>(b)];
+      auto& val = parts.values[static_cast<size_t>(b)];
+      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+        if (!mask.allows(j)) continue;
+        const auto con_at = [&](offset_t p) {
+          const index_t k = sources[p];
+          a_type a{};
+          b_type g{};
+          if constexpr (S::reads_values) {
+            a = convert_element<a_type>(static_cast<TV>(frontier.value(k)));
+            g = convert_element<b_type>(GT.value_at(p));
+          }
+          return S::con(a, g, 0, k, j);
+        };
+        offset_t p = offsets[j];
+        const offset_t end = offsets[j + 1];
+        if constexpr (!Covers)
+          while (p < end && !frontier.present(sources[p])) ++p;
+        if (p == end) continue;  // no in-edge from the frontier: no entry
+        V acc = con_at(p);
+        for (++p; p < end; ++p) {
+          if constexpr (can_settle<S>) {
+            if (settled<S>(acc)) break;
+          }
+          if constexpr (!Covers) {
+            if (!frontier.present(sources[p])) continue;
+          }
+          acc = S::agg(acc, con_at(p));
+        }
+        idx.push_back(static_cast<index_t>(j));
+        val.push_back(acc);
+      }
+    }
+  };
+  if (frontier.covers()) gather.template operator()<true>();
+  else gather.template operator()<false>();
+  return parts.concatenate(n);
+}
+
+}  // namespace gql::cpu::detail

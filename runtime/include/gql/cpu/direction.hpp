@@ -36,6 +36,9 @@ class DirectionChooser {
     }
     return pulling_;
   }
+  // Whether the next pull() reads its edge counts (deciding automatically while pushing), so a
+  // caller may skip counting them otherwise.
+  bool weighs_edges() const noexcept { return options_.direction == Direction::automatic && !pulling_; }
 
  private:
   DirectionOptions options_;

@@ -180,13 +180,25 @@ Vector<R> like_structure(const Vector<T>& like, Array<storage_t<R>> values) {
   return Vector<R>::sparse(like.size(), Array<index_t>(like.indices().begin(), like.indices().end()), std::move(values));
 }
 
-// out[i] = combine(p, i) for every entry p of `entries` at index i (distinct indices).
-template <class T, class F>
-void for_entries(const Vector<T>& entries, F&& combine) {
-  const auto idx = entries.indices();
-  const auto count = static_cast<int64_t>(idx.size());
-#pragma omp parallel for schedule(static) if (worth_threads(count))
-  for (int64_t p = 0; p < count; ++p) combine(static_cast<size_t>(p), static_cast<size_t>(idx[static_cast<size_t>(p)]));
+// A dense result from a dense side and a sparse one: out[i] = dense_only(i), or both(p, i) where the
+// sparse side's entry p sits at i. One pass by ranges of indices, each with its entries found by
+// binary search, so a thread writes each of its slots once.
+template <class R, class T, class DenseOnly, class Both>
+Array<storage_t<R>> merge_into_dense(const Vector<T>& sparse, DenseOnly&& dense_only, Both&& both) {
+  constexpr int64_t range = 16384;
+  const int64_t n = sparse.size();
+  const auto idx = sparse.indices();
+  Array<storage_t<R>> out(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t r = 0; r < (n + range - 1) / range; ++r) {
+    const auto end = static_cast<index_t>(std::min(n, (r + 1) * range));
+    auto p = static_cast<size_t>(std::lower_bound(idx.begin(), idx.end(), static_cast<index_t>(r * range)) - idx.begin());
+    for (auto i = static_cast<index_t>(r * range); i < end; ++i) {
+      if (p < idx.size() && idx[p] == i) out[static_cast<size_t>(i)] = both(p++, static_cast<size_t>(i));
+      else out[static_cast<size_t>(i)] = dense_only(static_cast<size_t>(i));
+    }
+  }
+  return out;
 }
 
 }  // namespace detail
@@ -200,16 +212,14 @@ Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
     return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
                               return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
                             }));
-  if (a.is_dense()) {
-    auto out = detail::map_values<R>(av.size(), [&](size_t i) { return detail::cast_value<R>(TA(av[i])); });
-    detail::for_entries(b, [&](size_t p, size_t i) { out[i] = detail::cast_value<R>(fn(TA(av[i]), TB(bv[p]))); });
-    return Vector<R>::dense(a.size(), std::move(out));
-  }
-  if (b.is_dense()) {
-    auto out = detail::map_values<R>(bv.size(), [&](size_t i) { return detail::cast_value<R>(TB(bv[i])); });
-    detail::for_entries(a, [&](size_t p, size_t i) { out[i] = detail::cast_value<R>(fn(TA(av[p]), TB(bv[i]))); });
-    return Vector<R>::dense(b.size(), std::move(out));
-  }
+  if (a.is_dense())
+    return Vector<R>::dense(a.size(), detail::merge_into_dense<R>(
+                                          b, [&](size_t i) { return detail::cast_value<R>(TA(av[i])); },
+                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(TA(av[i]), TB(bv[p]))); }));
+  if (b.is_dense())
+    return Vector<R>::dense(b.size(), detail::merge_into_dense<R>(
+                                          a, [&](size_t i) { return detail::cast_value<R>(TB(bv[i])); },
+                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(TA(av[p]), TB(bv[i]))); }));
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());

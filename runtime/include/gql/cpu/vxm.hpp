@@ -77,11 +77,17 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
   const Csr<TG>& G = out_edges ? *out_edges : *GT;  // only read on the push side
   bool use_pull = !out_edges;
   if (GT && out_edges) {
-    int64_t open_edges = 0;
+    int64_t open_edges = 0, edges = 0;
+    if (chooser.weighs_edges()) {
+      edges = frontier_edges(v, G);
+      open_edges = mask.active() ? 0 : GT->nvals();  // without a mask every column is open
+      if (mask.active()) {
 #pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096) if (worth_threads(n))
-    for (int64_t j = 0; j < n; ++j)
-      if (mask.allows(j)) open_edges += GT->row_degree(j);
-    use_pull = chooser.pull(frontier_edges(v, G), open_edges, v.nvals(), n);
+        for (int64_t j = 0; j < n; ++j)
+          if (mask.allows(j)) open_edges += GT->row_degree(j);
+      }
+    }
+    use_pull = chooser.pull(edges, open_edges, v.nvals(), n);
   }
   if (pulled) *pulled = use_pull;
 

@@ -24,6 +24,17 @@
 
 namespace gql::cpu::detail {
 
+// The number of G's rows with entries, counted once per graph contents (gql/derived.hpp).
+template <class TG>
+int64_t rows_with_entries(const Csr<TG>& G) {
+  return G.derived().template get<int64_t>("rows with entries", [&] {
+    int64_t rows = 0;
+#pragma omp parallel for reduction(+ : rows) schedule(static) if (worth_threads(G.n_rows()))
+    for (int64_t k = 0; k < G.n_rows(); ++k) rows += G.row_degree(k) > 0;
+    return rows;
+  });
+}
+
 // The frontier as the pull reads it: a value per index (a dense vector's own storage, else its
 // entries spread over n slots, of which only the present are written and read) and, unless it covers
 // its edges, a bit per index saying which are present.
@@ -43,32 +54,26 @@ class PullFrontier {
     const auto val = v.values();
     const auto entries = static_cast<int64_t>(idx.size());
     slots_.resize(static_cast<size_t>(n_));
-#pragma omp parallel for schedule(static) if (worth_threads(entries))
-    for (int64_t p = 0; p < entries; ++p)
-      slots_[static_cast<size_t>(idx[static_cast<size_t>(p)])] = val[static_cast<size_t>(p)];
+    int64_t sources = 0;  // entries whose row of G has edges
+#pragma omp parallel for reduction(+ : sources) schedule(static) if (worth_threads(entries))
+    for (int64_t p = 0; p < entries; ++p) {
+      const index_t k = idx[static_cast<size_t>(p)];
+      slots_[static_cast<size_t>(k)] = val[static_cast<size_t>(p)];
+      if (out_edges) sources += out_edges->row_degree(k) > 0;
+    }
     values_ = slots_;
-    covers_ = out_edges && covers_sources(idx, *out_edges);
+    covers_ = out_edges && sources == rows_with_entries(*out_edges);  // distinct indices: counts suffice
     if (!covers_) mark_present(idx);
   }
+
+  PullFrontier(const PullFrontier&) = delete;  // values_ may point into slots_
+  PullFrontier& operator=(const PullFrontier&) = delete;
 
   bool covers() const noexcept { return covers_; }
   bool present(index_t k) const noexcept { return bits_->test(k); }  // only when !covers()
   storage_t<TV> value(index_t k) const noexcept { return values_[static_cast<size_t>(k)]; }
 
  private:
-  // Whether every row of G with edges is among the entries (distinct indices: comparing counts
-  // suffices).
-  template <class TG>
-  bool covers_sources(std::span<const index_t> idx, const Csr<TG>& G) const {
-    const auto entries = static_cast<int64_t>(idx.size());
-    int64_t sources = 0, present_sources = 0;
-#pragma omp parallel for reduction(+ : sources) schedule(static) if (worth_threads(n_))
-    for (int64_t k = 0; k < n_; ++k) sources += G.row_degree(k) > 0;
-#pragma omp parallel for reduction(+ : present_sources) schedule(static) if (worth_threads(entries))
-    for (int64_t p = 0; p < entries; ++p) present_sources += G.row_degree(idx[static_cast<size_t>(p)]) > 0;
-    return sources == present_sources;
-  }
-
   // The entries' bits, set by ranges of words: each range's entries found by binary search in the
   // sorted indices, so no two threads write one word.
   void mark_present(std::span<const index_t> idx) {

@@ -6,7 +6,8 @@
 // edge holds an entry (a dense v, or PageRank's shares, present wherever a vertex has out-edges). Then
 // every in-edge's source is present and j has an entry exactly when it has in-edges. The fold starts
 // from its first product instead of carrying a "found" flag, so the results are those of the same
-// products and aggs in the same order either way.
+// products and aggs in the same order either way. Without a mask such a result's entries are the
+// columns with in-edges, so each block of columns writes them at a place known beforehand.
 #pragma once
 
 #include <algorithm>
@@ -24,14 +25,20 @@
 
 namespace gql::cpu::detail {
 
-// The number of G's rows with entries, counted once per graph contents (gql/derived.hpp).
+// For each block of column_block rows of G, how many rows with entries come before it (and, last, in
+// all): counted once per graph contents (gql/derived.hpp).
 template <class TG>
-int64_t rows_with_entries(const Csr<TG>& G) {
-  return G.derived().template get<int64_t>("rows with entries", [&] {
-    int64_t rows = 0;
-#pragma omp parallel for reduction(+ : rows) schedule(static) if (worth_threads(G.n_rows()))
-    for (int64_t k = 0; k < G.n_rows(); ++k) rows += G.row_degree(k) > 0;
-    return rows;
+const std::vector<int64_t>& row_block_starts(const Csr<TG>& G) {
+  return G.derived().template get<std::vector<int64_t>>("rows with entries before each block", [&] {
+    const int64_t n = G.n_rows();
+    const int64_t blocks = (n + column_block - 1) / column_block;
+    std::vector<int64_t> starts(static_cast<size_t>(blocks) + 1, 0);
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t k = b * column_block; k < std::min(n, (b + 1) * column_block); ++k)
+        starts[static_cast<size_t>(b) + 1] += G.row_degree(k) > 0;
+    for (size_t b = 0; b < static_cast<size_t>(blocks); ++b) starts[b + 1] += starts[b];
+    return starts;
   });
 }
 
@@ -62,7 +69,7 @@ class PullFrontier {
       if (out_edges) sources += out_edges->row_degree(k) > 0;
     }
     values_ = slots_;
-    covers_ = out_edges && sources == rows_with_entries(*out_edges);  // distinct indices: counts suffice
+    covers_ = out_edges && sources == row_block_starts(*out_edges).back();  // distinct indices: counts suffice
     if (!covers_) mark_present(idx);
   }
 
@@ -107,45 +114,68 @@ Vector<typename S::value_type> pull_product(const Vector<TV>& v, const Csr<TG>& 
   using b_type = typename S::b_type;
   const int64_t n = GT.n_rows();
   const int64_t blocks = (n + column_block - 1) / column_block;
-  SparseParts<V> parts(blocks);
   const PullFrontier<TV> frontier(v, out_edges);
   const offset_t* offsets = GT.row_offsets().data();
   const index_t* sources = GT.col_indices().data();
 
+  // Column j's entry into acc; false when no in-edge comes from the frontier.
+  const auto fold = [&]<bool Covers>(int64_t j, V& acc) {
+    const auto con_at = [&](offset_t p) {
+      const index_t k = sources[p];
+      a_type a{};
+      b_type g{};
+      if constexpr (S::reads_values) {
+        a = convert_element<a_type>(static_cast<TV>(frontier.value(k)));
+        g = convert_element<b_type>(GT.value_at(p));
+      }
+      return S::con(a, g, 0, k, j);
+    };
+    offset_t p = offsets[j];
+    const offset_t end = offsets[j + 1];
+    if constexpr (!Covers)
+      while (p < end && !frontier.present(sources[p])) ++p;
+    if (p == end) return false;
+    acc = con_at(p);
+    for (++p; p < end; ++p) {
+      if constexpr (can_settle<S>) {
+        if (settled<S>(acc)) break;
+      }
+      if constexpr (!Covers) {
+        if (!frontier.present(sources[p])) continue;
+      }
+      acc = S::agg(acc, con_at(p));
+    }
+    return true;
+  };
+
+  if (frontier.covers() && !mask.active()) {
+    // Every column with in-edges has an entry, so each block's entries start at a place counted
+    // beforehand (once per graph) and are written there: nothing to join.
+    const auto& starts = row_block_starts(GT);
+    Array<index_t> idx(static_cast<size_t>(starts.back()));
+    Array<storage_t<V>> val(idx.size());
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
+    for (int64_t b = 0; b < blocks; ++b) {
+      auto at = static_cast<size_t>(starts[static_cast<size_t>(b)]);
+      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+        V acc;
+        if (!fold.template operator()<true>(j, acc)) continue;
+        idx[at] = static_cast<index_t>(j);
+        val[at++] = acc;
+      }
+    }
+    return Vector<V>::sparse(n, std::move(idx), std::move(val));
+  }
+
+  SparseParts<V> parts(blocks);
   const auto gather = [&]<bool Covers>() {
 #pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
     for (int64_t b = 0; b < blocks; ++b) {
-      auto& idx = parts.indices[static_cast<size_t>(b)];
-      auto& val = parts.values[static_cast<size_t>(b)];
       for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
-        if (!mask.allows(j)) continue;
-        const auto con_at = [&](offset_t p) {
-          const index_t k = sources[p];
-          a_type a{};
-          b_type g{};
-          if constexpr (S::reads_values) {
-            a = convert_element<a_type>(static_cast<TV>(frontier.value(k)));
-            g = convert_element<b_type>(GT.value_at(p));
-          }
-          return S::con(a, g, 0, k, j);
-        };
-        offset_t p = offsets[j];
-        const offset_t end = offsets[j + 1];
-        if constexpr (!Covers)
-          while (p < end && !frontier.present(sources[p])) ++p;
-        if (p == end) continue;  // no in-edge from the frontier: no entry
-        V acc = con_at(p);
-        for (++p; p < end; ++p) {
-          if constexpr (can_settle<S>) {
-            if (settled<S>(acc)) break;
-          }
-          if constexpr (!Covers) {
-            if (!frontier.present(sources[p])) continue;
-          }
-          acc = S::agg(acc, con_at(p));
-        }
-        idx.push_back(static_cast<index_t>(j));
-        val.push_back(acc);
+        V acc;
+        if (!mask.allows(j) || !fold.template operator()<Covers>(j, acc)) continue;
+        parts.indices[static_cast<size_t>(b)].push_back(static_cast<index_t>(j));
+        parts.values[static_cast<size_t>(b)].push_back(acc);
       }
     }
   };

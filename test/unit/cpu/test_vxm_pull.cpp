@@ -128,7 +128,7 @@ TEST_F(PullProduct, MatchesTheStraightforwardLoop) {
 
 TEST_F(PullProduct, AnyPairSettlesOnEveryFrontier) {
   for (const auto& c : cases()) {
-    const auto v = gql::cpu::detail::pull_product<gql::test::AnyPair>(c.v, GT, &G, {});
+    const auto v = gql::cpu::vxm<gql::test::AnyPair>(c.v, G, &GT, {}, gql::cpu::DirectionOptions{Direction::pull, 15, 18});
     EXPECT_EQ(entries(v), (straightforward_pull<gql::test::AnyPair>(c.v, GT, nullptr))) << c.name;
   }
 }

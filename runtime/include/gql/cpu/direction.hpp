@@ -45,6 +45,13 @@ class DirectionChooser {
   bool pulling_ = false;
 };
 
+// What one vector product did: its direction, and the out-edges of its vector's entries (the edges
+// a push reads: the traversal's work measure; -1 where only the transpose was given).
+struct VectorStep {
+  bool pulled = false;
+  int64_t frontier_edges = -1;
+};
+
 // A vector product's schedule as generated code gives it.
 struct TraversalOptions {
   Direction direction = Direction::automatic;

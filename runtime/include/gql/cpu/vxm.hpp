@@ -62,7 +62,7 @@ namespace detail {
 // transpose (in-edges, for pull); at least one of them.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT,
-                                        const VectorMask& mask, DirectionChooser& chooser, bool* pulled) {
+                                        const VectorMask& mask, DirectionChooser& chooser, VectorStep* step) {
   using V = typename S::value_type;
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
@@ -76,8 +76,9 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
   check_mask_size(mask, n, "vxm");
   const Csr<TG>& G = out_edges ? *out_edges : *GT;  // only read on the push side
   bool use_pull = !out_edges;
+  int64_t edges = -1;  // counted here only when the direction rule reads them
   if (GT && out_edges) {
-    int64_t open_edges = 0, edges = 0;
+    int64_t open_edges = 0;
     if (chooser.weighs_edges()) {
       edges = frontier_edges(v, G);
       open_edges = mask.active() ? 0 : GT->nvals();  // without a mask every column is open
@@ -87,11 +88,15 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
           if (mask.allows(j)) open_edges += GT->row_degree(j);
       }
     }
-    use_pull = chooser.pull(edges, open_edges, v.nvals(), n);
+    use_pull = chooser.pull(std::max<int64_t>(edges, 0), open_edges, v.nvals(), n);
   }
-  if (pulled) *pulled = use_pull;
+  if (step) step->pulled = use_pull;
 
-  if (use_pull) return detail::pull_product<S>(v, *GT, out_edges, mask);
+  if (use_pull) {
+    const PullFrontier<TV> frontier(v, out_edges);
+    if (step) step->frontier_edges = edges >= 0 ? edges : frontier.edges();
+    return detail::pull_product<S>(frontier, *GT, mask);
+  }
 
   // Push: per-thread accumulators over the frontier, then a merge by column blocks.
   const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
@@ -100,11 +105,14 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
   std::vector<std::optional<DenseAccumulator<S>>> accs(static_cast<size_t>(n_threads));
   std::vector<index_t> ks;
   std::vector<storage_t<TV>> kv;
+  int64_t push_edges = 0;
   detail::for_each_entry(v, [&](index_t k, const storage_t<TV>& x) {
     if (G.row_degree(k) == 0) return;
+    push_edges += G.row_degree(k);
     ks.push_back(k);
     kv.push_back(x);
   });
+  if (step) step->frontier_edges = push_edges;
 #pragma omp parallel num_threads(n_threads) if (worth_threads(n + static_cast<int64_t>(ks.size())))
   {
     auto& acc = accs[static_cast<size_t>(omp_get_thread_num())];
@@ -152,8 +160,8 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
 // v * G over S. GT (the transpose of G, or G itself when G is symmetric) enables pull; may be null.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT, const VectorMask& mask,
-                                   DirectionChooser& chooser, bool* pulled = nullptr) {
-  return detail::vxm_core<S>(v, &G, GT, mask, chooser, pulled);
+                                   DirectionChooser& chooser, VectorStep* step = nullptr) {
+  return detail::vxm_core<S>(v, &G, GT, mask, chooser, step);
 }
 
 template <class S, class TV, class TG>
@@ -167,8 +175,8 @@ Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const 
 // transpose of G) enables push.
 template <class S, class TG, class TV>
 Vector<typename S::value_type> mxv(const Csr<TG>& G, const Csr<TG>* GT, const Vector<TV>& v, const VectorMask& mask,
-                                   DirectionChooser& chooser, bool* pulled = nullptr) {
-  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, pulled);
+                                   DirectionChooser& chooser, VectorStep* step = nullptr) {
+  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, step);
 }
 
 template <class S, class TG, class TV>

@@ -55,20 +55,26 @@ class PullFrontier {
     if (v.is_dense()) {
       values_ = v.values();
       covers_ = true;
+      edges_ = out_edges ? out_edges->nvals() : -1;
       return;
     }
     const auto idx = v.indices();
     const auto val = v.values();
     const auto entries = static_cast<int64_t>(idx.size());
     slots_.resize(static_cast<size_t>(n_));
-    int64_t sources = 0;  // entries whose row of G has edges
-#pragma omp parallel for reduction(+ : sources) schedule(static) if (worth_threads(entries))
+    int64_t sources = 0, edges = 0;  // entries whose row of G has edges, and those edges
+#pragma omp parallel for reduction(+ : sources, edges) schedule(static) if (worth_threads(entries))
     for (int64_t p = 0; p < entries; ++p) {
       const index_t k = idx[static_cast<size_t>(p)];
       slots_[static_cast<size_t>(k)] = val[static_cast<size_t>(p)];
-      if (out_edges) sources += out_edges->row_degree(k) > 0;
+      if (out_edges) {
+        const int64_t degree = out_edges->row_degree(k);
+        sources += degree > 0;
+        edges += degree;
+      }
     }
     values_ = slots_;
+    edges_ = out_edges ? edges : -1;
     covers_ = out_edges && sources == row_block_starts(*out_edges).back();  // distinct indices: counts suffice
     if (!covers_) mark_present(idx);
   }
@@ -77,6 +83,8 @@ class PullFrontier {
   PullFrontier& operator=(const PullFrontier&) = delete;
 
   bool covers() const noexcept { return covers_; }
+  // The out-edges of the entries (-1 without G's rows).
+  int64_t edges() const noexcept { return edges_; }
   bool present(index_t k) const noexcept { return bits_->test(k); }  // only when !covers()
   storage_t<TV> value(index_t k) const noexcept { return values_[static_cast<size_t>(k)]; }
 
@@ -99,22 +107,22 @@ class PullFrontier {
   }
 
   int64_t n_;
+  int64_t edges_ = -1;
   bool covers_ = false;
   Array<storage_t<TV>> slots_;
   std::span<const storage_t<TV>> values_;
   std::optional<ColumnBitmap> bits_;
 };
 
-// w<mask> = v * G by pull over GT (the rows of G's transpose); `out_edges` (G's rows) may be null.
+// w<mask> = v * G by pull over GT (the rows of G's transpose) from v's frontier.
 template <class S, class TV, class TG>
-Vector<typename S::value_type> pull_product(const Vector<TV>& v, const Csr<TG>& GT, const Csr<TG>* out_edges,
+Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, const Csr<TG>& GT,
                                             const VectorMask& mask) {
   using V = typename S::value_type;
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
   const int64_t n = GT.n_rows();
   const int64_t blocks = (n + column_block - 1) / column_block;
-  const PullFrontier<TV> frontier(v, out_edges);
   const offset_t* offsets = GT.row_offsets().data();
   const index_t* sources = GT.col_indices().data();
 

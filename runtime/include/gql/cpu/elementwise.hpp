@@ -163,11 +163,12 @@ Csr<R> apply(const Csr<T>& A, F fn) {
 // graph it keeps entries whose value is false (the structure is what masks read).
 namespace detail {
 
-// f(p) for p < count, by all threads when large.
+// f(p) for p < count, by all threads when large; in chunks taken as threads come free, so a thread
+// whose partner is descheduled (cores shared) takes over the rest rather than waiting at the barrier.
 template <class R, class F>
 Array<storage_t<R>> map_values(size_t count, F&& f) {
   Array<storage_t<R>> out(count);
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(count)))
+#pragma omp parallel for schedule(dynamic, 16384) if (worth_threads(static_cast<int64_t>(count)))
   for (size_t p = 0; p < count; ++p) out[p] = f(p);
   return out;
 }
@@ -182,14 +183,14 @@ Vector<R> like_structure(const Vector<T>& like, Array<storage_t<R>> values) {
 
 // A dense result from a dense side and a sparse one: out[i] = dense_only(i), or both(p, i) where the
 // sparse side's entry p sits at i. One pass by ranges of indices, each with its entries found by
-// binary search, so a thread writes each of its slots once.
+// binary search, so a thread writes each of its slots once; ranges taken as threads come free.
 template <class R, class T, class DenseOnly, class Both>
 Array<storage_t<R>> merge_into_dense(const Vector<T>& sparse, DenseOnly&& dense_only, Both&& both) {
   constexpr int64_t range = 16384;
   const int64_t n = sparse.size();
   const auto idx = sparse.indices();
   Array<storage_t<R>> out(static_cast<size_t>(n));
-#pragma omp parallel for schedule(static) if (worth_threads(n))
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(n))
   for (int64_t r = 0; r < (n + range - 1) / range; ++r) {
     const auto end = static_cast<index_t>(std::min(n, (r + 1) * range));
     auto p = static_cast<size_t>(std::lower_bound(idx.begin(), idx.end(), static_cast<index_t>(r * range)) - idx.begin());

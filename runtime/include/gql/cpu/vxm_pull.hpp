@@ -63,7 +63,8 @@ class PullFrontier {
     const auto entries = static_cast<int64_t>(idx.size());
     slots_.resize(static_cast<size_t>(n_));
     int64_t sources = 0, edges = 0;  // entries whose row of G has edges, and those edges
-#pragma omp parallel for reduction(+ : sources, edges) schedule(static) if (worth_threads(entries))
+    // Chunks taken as threads come free, as for the element-wise ops (elementwise.hpp).
+#pragma omp parallel for reduction(+ : sources, edges) schedule(dynamic, 16384) if (worth_threads(entries))
     for (int64_t p = 0; p < entries; ++p) {
       const index_t k = idx[static_cast<size_t>(p)];
       slots_[static_cast<size_t>(k)] = val[static_cast<size_t>(p)];

@@ -36,10 +36,20 @@ class DirectionChooser {
     }
     return pulling_;
   }
+  // Whether the next pull() reads its edge counts (deciding automatically while pushing), so a
+  // caller may skip counting them otherwise.
+  bool weighs_edges() const noexcept { return options_.direction == Direction::automatic && !pulling_; }
 
  private:
   DirectionOptions options_;
   bool pulling_ = false;
+};
+
+// What one vector product did: its direction, and the out-edges of its vector's entries (the edges
+// a push reads: the traversal's work measure; -1 where only the transpose was given).
+struct VectorStep {
+  bool pulled = false;
+  int64_t frontier_edges = -1;
 };
 
 // A vector product's schedule as generated code gives it.

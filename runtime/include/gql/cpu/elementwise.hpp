@@ -157,11 +157,70 @@ Csr<R> apply(const Csr<T>& A, F fn) {
   return detail::build_from_entries<R>(A.n_rows(), A.n_cols(), each);
 }
 
-// Vectors: the same operations over slots. A vector<bool> stores its values, so unlike a pattern
+// Vectors. Where the result's entries are an operand's (apply; intersect with a dense side; union
+// with a dense side, whose result is dense), the values are computed by position in that operand's
+// storage; two sparse operands meet over slots. A vector<bool> stores its values, so unlike a pattern
 // graph it keeps entries whose value is false (the structure is what masks read).
+namespace detail {
+
+// f(p) for p < count, by all threads when large; in chunks taken as threads come free, so a thread
+// whose partner is descheduled (cores shared) takes over the rest rather than waiting at the barrier.
+template <class R, class F>
+Array<storage_t<R>> map_values(size_t count, F&& f) {
+  Array<storage_t<R>> out(count);
+#pragma omp parallel for schedule(dynamic, 16384) if (worth_threads(static_cast<int64_t>(count)))
+  for (size_t p = 0; p < count; ++p) out[p] = f(p);
+  return out;
+}
+
+// A vector of n entries holding `values` at the indices of `like` (dense storage when that has
+// every index, as VectorSlots::to_vector stores a full result).
+template <class R, class T>
+Vector<R> like_structure(const Vector<T>& like, Array<storage_t<R>> values) {
+  if (like.is_dense() || like.nvals() == like.size()) return Vector<R>::dense(like.size(), std::move(values));
+  return Vector<R>::sparse(like.size(), Array<index_t>(like.indices().begin(), like.indices().end()), std::move(values));
+}
+
+// A dense result from a dense side and a sparse one: out[i] = dense_only(i), or both(p, i) where the
+// sparse side's entry p sits at i. One pass by ranges of indices, each with its entries found by
+// binary search, so a thread writes each of its slots once; ranges taken as threads come free.
+template <class R, class T, class DenseOnly, class Both>
+Array<storage_t<R>> merge_into_dense(const Vector<T>& sparse, DenseOnly&& dense_only, Both&& both) {
+  constexpr int64_t range = 16384;
+  const int64_t n = sparse.size();
+  const auto idx = sparse.indices();
+  Array<storage_t<R>> out(static_cast<size_t>(n));
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(n))
+  for (int64_t r = 0; r < (n + range - 1) / range; ++r) {
+    const auto end = static_cast<index_t>(std::min(n, (r + 1) * range));
+    auto p = static_cast<size_t>(std::lower_bound(idx.begin(), idx.end(), static_cast<index_t>(r * range)) - idx.begin());
+    for (auto i = static_cast<index_t>(r * range); i < end; ++i) {
+      if (p < idx.size() && idx[p] == i) out[static_cast<size_t>(i)] = both(p++, static_cast<size_t>(i));
+      else out[static_cast<size_t>(i)] = dense_only(static_cast<size_t>(i));
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
 template <class R, class TA, class TB, class F>
 Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   check_same_size(a.size(), b.size(), "union");
+  const auto av = a.values();
+  const auto bv = b.values();
+  if (a.is_dense() && b.is_dense())
+    return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
+                              return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
+                            }));
+  if (a.is_dense())
+    return Vector<R>::dense(a.size(), detail::merge_into_dense<R>(
+                                          b, [&](size_t i) { return detail::cast_value<R>(TA(av[i])); },
+                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(TA(av[i]), TB(bv[p]))); }));
+  if (b.is_dense())
+    return Vector<R>::dense(b.size(), detail::merge_into_dense<R>(
+                                          a, [&](size_t i) { return detail::cast_value<R>(TB(bv[i])); },
+                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(TA(av[p]), TB(bv[i]))); }));
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
@@ -180,6 +239,24 @@ Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
 template <class R, class TA, class TB, class F>
 Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   check_same_size(a.size(), b.size(), "intersect");
+  const auto av = a.values();
+  const auto bv = b.values();
+  if (a.is_dense() && b.is_dense())
+    return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
+                              return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
+                            }));
+  if (a.is_dense()) {
+    const auto bi = b.indices();
+    return detail::like_structure<R>(b, detail::map_values<R>(bv.size(), [&](size_t p) {
+                                       return detail::cast_value<R>(fn(TA(av[static_cast<size_t>(bi[p])]), TB(bv[p])));
+                                     }));
+  }
+  if (b.is_dense()) {
+    const auto ai = a.indices();
+    return detail::like_structure<R>(a, detail::map_values<R>(av.size(), [&](size_t p) {
+                                       return detail::cast_value<R>(fn(TA(av[p]), TB(bv[static_cast<size_t>(ai[p])])));
+                                     }));
+  }
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
@@ -196,17 +273,10 @@ Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
 
 template <class R, class T, class F>
 Vector<R> apply(const Vector<T>& a, F fn) {
-  const auto sa = VectorSlots<T>::of(a);
-  VectorSlots<R> out(a.size());
-  const int64_t n = a.size();
-#pragma omp parallel for schedule(static) if (worth_threads(n))
-  for (int64_t k = 0; k < n; ++k) {
-    const auto i = static_cast<size_t>(k);
-    if (!sa.present[i]) continue;
-    out.values[i] = detail::cast_value<R>(fn(T(sa.values[i])));
-    out.present[i] = 1;
-  }
-  return std::move(out).to_vector();
+  const auto av = a.values();
+  return detail::like_structure<R>(a, detail::map_values<R>(av.size(), [&](size_t p) {
+                                     return detail::cast_value<R>(fn(T(av[p])));
+                                   }));
 }
 
 // Dense matrices: apply entry by entry.

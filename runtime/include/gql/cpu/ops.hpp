@@ -125,31 +125,23 @@ struct TraversalState {
   int64_t steps = 0, pulls = 0;
 };
 
-// Out-edges of the vector's entries: the edges a push step reads (the traversal's work measure).
-template <class TV, class TG>
-int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
-  if (v.is_dense()) return G.nvals();
-  int64_t edges = 0;
-  for (index_t i : v.indices()) edges += G.row_degree(i);
-  return edges;
-}
-
-// One step of a vxm or mxv in a loop: `product(transposed, chooser, pulled)` computes the result in
+// One step of a vxm or mxv in a loop: `product(transposed, chooser, step)` computes the result in
 // the direction the op's chooser takes (`transposed` is null when the schedule fixes the direction
-// that does not read G's transpose, `plain`); then the step counts, the --explain line and the
-// assignment through the mask.
+// that does not read G's transpose, `plain`) and says what it did in `step`; then the step counts,
+// the --explain line and the assignment through the mask. Returns the step.
 template <class TW, class TG, class Product>
-void traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, const Csr<TG>& G, const char* op,
-                    Direction plain, const TraversalOptions& options, KernelContext& ctx, Product&& product) {
+VectorStep traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, const Csr<TG>& G, const char* op,
+                          Direction plain, const TraversalOptions& options, KernelContext& ctx, Product&& product) {
   auto& state = ctx.op_state<TraversalState>(options.label, DirectionOptions{options.direction, options.alpha, options.beta});
-  bool pulled = false;
-  auto result = product(options.direction == plain ? nullptr : &transpose_of(G), state.chooser, &pulled);
+  VectorStep step;
+  auto result = product(options.direction == plain ? nullptr : &transpose_of(G), state.chooser, &step);
   ++state.steps;
-  state.pulls += pulled;
-  ctx.explain(options.label, std::string(op) + " " + (pulled ? "pull" : "push") + " step, " +
+  state.pulls += step.pulled;
+  ctx.explain(options.label, std::string(op) + " " + (step.pulled ? "pull" : "push") + " step, " +
               std::to_string(state.steps - state.pulls) + " push and " + std::to_string(state.pulls) +
               " pull steps so far");
   assign_result(w, std::move(result), m, replace);
+  return step;
 }
 
 }  // namespace detail
@@ -160,11 +152,11 @@ void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, 
          const TraversalOptions& options, KernelContext& ctx) {
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
-  ctx.work().edges += detail::frontier_edges(v, G);
-  detail::traversal_step(w, m, replace, G, "vxm", Direction::push, options, ctx,
-                         [&](const Csr<TG>* transposed, DirectionChooser& chooser, bool* pulled) {
-                           return cpu::vxm<S>(v, G, transposed, m, chooser, pulled);
-                         });
+  const VectorStep step = detail::traversal_step(w, m, replace, G, "vxm", Direction::push, options, ctx,
+                                                [&](const Csr<TG>* transposed, DirectionChooser& chooser, VectorStep* s) {
+                                                  return cpu::vxm<S>(v, G, transposed, m, chooser, s);
+                                                });
+  ctx.work().edges += step.frontier_edges;  // vxm always gives G's rows: counted
 }
 
 // w<mask, replace> = G * v over S.
@@ -174,8 +166,8 @@ void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, con
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
   detail::traversal_step(w, m, replace, G, "mxv", Direction::pull, options, ctx,
-                         [&](const Csr<TG>* transposed, DirectionChooser& chooser, bool* pulled) {
-                           return cpu::mxv<S>(G, transposed, v, m, chooser, pulled);
+                         [&](const Csr<TG>* transposed, DirectionChooser& chooser, VectorStep* step) {
+                           return cpu::mxv<S>(G, transposed, v, m, chooser, step);
                          });
 }
 

@@ -2,8 +2,8 @@
 //
 //   push  every frontier entry v(k) scatters con(v(k), G(k, j)) over row k of G into a per-thread
 //         dense accumulator; the threads' accumulators are then merged column block by block.
-//   pull  every open column j gathers over row j of the transpose (the in-edges of j) from a
-//         bitmap of the frontier, stopping early once the entry is settled (any / terminal).
+//   pull  every open column j gathers over row j of the transpose (the in-edges of j) from the
+//         frontier, stopping early once the entry is settled (any / terminal): gql/cpu/vxm_pull.hpp.
 //
 // The direction comes from a DirectionChooser (push, pull, or Beamer's alpha/beta rule); pull
 // needs the transpose, without it the product pushes. The result holds entries only where the
@@ -18,11 +18,11 @@
 
 #include <omp.h>
 
-#include "gql/cpu/accumulator_bitmap.hpp"
 #include "gql/cpu/accumulator_dense.hpp"
 #include "gql/cpu/direction.hpp"
 #include "gql/cpu/mask.hpp"
-#include "gql/cpu/vector_assign.hpp"
+#include "gql/cpu/sparse_parts.hpp"
+#include "gql/cpu/vxm_pull.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 #include "gql/semiring.hpp"
@@ -33,24 +33,17 @@ namespace gql::cpu {
 
 namespace detail {
 
-inline constexpr int64_t column_block = 4096;
-
-template <class V>
-struct SparseParts {
-  std::vector<std::vector<index_t>> indices;
-  std::vector<std::vector<storage_t<V>>> values;
-  explicit SparseParts(int64_t blocks) : indices(static_cast<size_t>(blocks)), values(static_cast<size_t>(blocks)) {}
-
-  Vector<V> concatenate(int64_t size) {
-    Array<index_t> idx;
-    Array<storage_t<V>> val;
-    for (size_t b = 0; b < indices.size(); ++b) {
-      idx.insert(idx.end(), indices[b].begin(), indices[b].end());
-      val.insert(val.end(), values[b].begin(), values[b].end());
-    }
-    return Vector<V>::sparse(size, std::move(idx), std::move(val));
-  }
-};
+// Out-edges of the vector's entries: the edges a push step reads (the traversal's work measure).
+template <class TV, class TG>
+int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
+  if (v.is_dense()) return G.nvals();
+  const auto idx = v.indices();
+  const auto entries = static_cast<int64_t>(idx.size());
+  int64_t edges = 0;
+#pragma omp parallel for reduction(+ : edges) schedule(static) if (worth_threads(entries))
+  for (int64_t p = 0; p < entries; ++p) edges += G.row_degree(idx[static_cast<size_t>(p)]);
+  return edges;
+}
 
 template <class T, class F>
 void for_each_entry(const Vector<T>& v, F&& f) {
@@ -69,7 +62,7 @@ namespace detail {
 // transpose (in-edges, for pull); at least one of them.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT,
-                                        const VectorMask& mask, DirectionChooser& chooser, bool* pulled) {
+                                        const VectorMask& mask, DirectionChooser& chooser, VectorStep* step) {
   using V = typename S::value_type;
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
@@ -82,76 +75,44 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
     throw Error(ErrorKind::usage, "vxm: the transpose's shape does not match the graph");
   check_mask_size(mask, n, "vxm");
   const Csr<TG>& G = out_edges ? *out_edges : *GT;  // only read on the push side
-  const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
-  detail::SparseParts<V> parts(blocks);
-
   bool use_pull = !out_edges;
+  int64_t edges = -1;  // counted here only when the direction rule reads them
   if (GT && out_edges) {
-    int64_t frontier_edges = 0, open_edges = 0;
-    detail::for_each_entry(v, [&](index_t k, const auto&) { frontier_edges += G.row_degree(k); });
+    int64_t open_edges = 0;
+    if (chooser.weighs_edges()) {
+      edges = frontier_edges(v, G);
+      open_edges = mask.active() ? 0 : GT->nvals();  // without a mask every column is open
+      if (mask.active()) {
 #pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096) if (worth_threads(n))
-    for (int64_t j = 0; j < n; ++j)
-      if (mask.allows(j)) open_edges += GT->row_degree(j);
-    use_pull = chooser.pull(frontier_edges, open_edges, v.nvals(), n);
-  }
-  if (pulled) *pulled = use_pull;
-
-  if (use_pull) {
-    const auto frontier = VectorSlots<TV>::of(v);  // a presence byte and a value per index
-    // The presence as bits, read per in-edge: n / 8 bytes stay in cache where the bytes would not.
-    ColumnBitmap present(rows);
-    uint64_t* words = present.words();
-    const auto n_words = static_cast<int64_t>(present.word_count());
-#pragma omp parallel for schedule(static) if (worth_threads(rows))
-    for (int64_t w = 0; w < n_words; ++w) {
-      uint64_t bits = 0;
-      for (int64_t k = w * 64; k < std::min(rows, (w + 1) * 64); ++k)
-        bits |= static_cast<uint64_t>(frontier.present[static_cast<size_t>(k)] != 0) << (k - w * 64);
-      words[w] = bits;
-    }
-#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT->nvals()))
-    for (int64_t b = 0; b < blocks; ++b) {
-      auto& idx = parts.indices[static_cast<size_t>(b)];
-      auto& val = parts.values[static_cast<size_t>(b)];
-      for (int64_t j = b * detail::column_block; j < std::min(n, (b + 1) * detail::column_block); ++j) {
-        if (!mask.allows(j)) continue;
-        bool found = false;
-        V acc{};
-        for (offset_t p = GT->row_offsets()[static_cast<size_t>(j)]; p < GT->row_offsets()[static_cast<size_t>(j) + 1]; ++p) {
-          const index_t k = GT->col_indices()[static_cast<size_t>(p)];
-          if (!present.test(k)) continue;
-          a_type a{};
-          b_type g{};
-          if constexpr (S::reads_values) {
-            a = convert_element<a_type>(static_cast<TV>(frontier.values[static_cast<size_t>(k)]));
-            g = convert_element<b_type>(GT->value_at(p));
-          }
-          const V x = S::con(a, g, 0, k, j);
-          acc = found ? S::agg(acc, x) : x;
-          found = true;
-          if constexpr (can_settle<S>) {
-            if (settled<S>(acc)) break;
-          }
-        }
-        if (found) {
-          idx.push_back(static_cast<index_t>(j));
-          val.push_back(acc);
-        }
+        for (int64_t j = 0; j < n; ++j)
+          if (mask.allows(j)) open_edges += GT->row_degree(j);
       }
     }
-    return parts.concatenate(n);
+    use_pull = chooser.pull(std::max<int64_t>(edges, 0), open_edges, v.nvals(), n);
+  }
+  if (step) step->pulled = use_pull;
+
+  if (use_pull) {
+    const PullFrontier<TV> frontier(v, out_edges);
+    if (step) step->frontier_edges = edges >= 0 ? edges : frontier.edges();
+    return detail::pull_product<S>(frontier, *GT, mask);
   }
 
   // Push: per-thread accumulators over the frontier, then a merge by column blocks.
+  const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
+  detail::SparseParts<V> parts(blocks);
   const int n_threads = omp_get_max_threads();
   std::vector<std::optional<DenseAccumulator<S>>> accs(static_cast<size_t>(n_threads));
   std::vector<index_t> ks;
   std::vector<storage_t<TV>> kv;
+  int64_t push_edges = 0;
   detail::for_each_entry(v, [&](index_t k, const storage_t<TV>& x) {
     if (G.row_degree(k) == 0) return;
+    push_edges += G.row_degree(k);
     ks.push_back(k);
     kv.push_back(x);
   });
+  if (step) step->frontier_edges = push_edges;
 #pragma omp parallel num_threads(n_threads) if (worth_threads(n + static_cast<int64_t>(ks.size())))
   {
     auto& acc = accs[static_cast<size_t>(omp_get_thread_num())];
@@ -199,8 +160,8 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
 // v * G over S. GT (the transpose of G, or G itself when G is symmetric) enables pull; may be null.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT, const VectorMask& mask,
-                                   DirectionChooser& chooser, bool* pulled = nullptr) {
-  return detail::vxm_core<S>(v, &G, GT, mask, chooser, pulled);
+                                   DirectionChooser& chooser, VectorStep* step = nullptr) {
+  return detail::vxm_core<S>(v, &G, GT, mask, chooser, step);
 }
 
 template <class S, class TV, class TG>
@@ -214,8 +175,8 @@ Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const 
 // transpose of G) enables push.
 template <class S, class TG, class TV>
 Vector<typename S::value_type> mxv(const Csr<TG>& G, const Csr<TG>* GT, const Vector<TV>& v, const VectorMask& mask,
-                                   DirectionChooser& chooser, bool* pulled = nullptr) {
-  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, pulled);
+                                   DirectionChooser& chooser, VectorStep* step = nullptr) {
+  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, step);
 }
 
 template <class S, class TG, class TV>

@@ -1,0 +1,196 @@
+// The pull side of w<mask> = v * G: every open column j folds con over its in-edges (row j of G's
+// transpose) whose source k is in the frontier v, in order of k, stopping early once the entry is
+// settled (any / terminal).
+//
+// The presence test per in-edge is skipped when the frontier covers its edges: every source of an
+// edge holds an entry (a dense v, or PageRank's shares, present wherever a vertex has out-edges). Then
+// every in-edge's source is present and j has an entry exactly when it has in-edges. The fold starts
+// from its first product instead of carrying a "found" flag, so the results are those of the same
+// products and aggs in the same order either way. Without a mask such a result's entries are the
+// columns with in-edges, so each block of columns writes them at a place known beforehand.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "gql/cpu/accumulator_bitmap.hpp"
+#include "gql/cpu/accumulator_policy.hpp"
+#include "gql/cpu/mask.hpp"
+#include "gql/cpu/parallel.hpp"
+#include "gql/cpu/sparse_parts.hpp"
+#include "gql/graph.hpp"
+
+namespace gql::cpu::detail {
+
+// For each block of column_block rows of G, how many rows with entries come before it (and, last, in
+// all): counted once per graph contents (gql/derived.hpp).
+template <class TG>
+const std::vector<int64_t>& row_block_starts(const Csr<TG>& G) {
+  return G.derived().template get<std::vector<int64_t>>("rows with entries before each block", [&] {
+    const int64_t n = G.n_rows();
+    const int64_t blocks = (n + column_block - 1) / column_block;
+    std::vector<int64_t> starts(static_cast<size_t>(blocks) + 1, 0);
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t k = b * column_block; k < std::min(n, (b + 1) * column_block); ++k)
+        starts[static_cast<size_t>(b) + 1] += G.row_degree(k) > 0;
+    for (size_t b = 0; b < static_cast<size_t>(blocks); ++b) starts[b + 1] += starts[b];
+    return starts;
+  });
+}
+
+// The frontier as the pull reads it: a value per index (a dense vector's own storage, else its
+// entries spread over n slots, of which only the present are written and read) and, unless it covers
+// its edges, a bit per index saying which are present.
+template <class TV>
+class PullFrontier {
+ public:
+  // `out_edges` (G's rows, may be null) tells which sources have edges; without it only a dense v
+  // is known to cover them.
+  template <class TG>
+  PullFrontier(const Vector<TV>& v, const Csr<TG>* out_edges) : n_(v.size()) {
+    if (v.is_dense()) {
+      values_ = v.values();
+      covers_ = true;
+      edges_ = out_edges ? out_edges->nvals() : -1;
+      return;
+    }
+    const auto idx = v.indices();
+    const auto val = v.values();
+    const auto entries = static_cast<int64_t>(idx.size());
+    slots_.resize(static_cast<size_t>(n_));
+    int64_t sources = 0, edges = 0;  // entries whose row of G has edges, and those edges
+    // Chunks taken as threads come free, as for the element-wise ops (elementwise.hpp).
+#pragma omp parallel for reduction(+ : sources, edges) schedule(dynamic, 16384) if (worth_threads(entries))
+    for (int64_t p = 0; p < entries; ++p) {
+      const index_t k = idx[static_cast<size_t>(p)];
+      slots_[static_cast<size_t>(k)] = val[static_cast<size_t>(p)];
+      if (out_edges) {
+        const int64_t degree = out_edges->row_degree(k);
+        sources += degree > 0;
+        edges += degree;
+      }
+    }
+    values_ = slots_;
+    edges_ = out_edges ? edges : -1;
+    covers_ = out_edges && sources == row_block_starts(*out_edges).back();  // distinct indices: counts suffice
+    if (!covers_) mark_present(idx);
+  }
+
+  PullFrontier(const PullFrontier&) = delete;  // values_ may point into slots_
+  PullFrontier& operator=(const PullFrontier&) = delete;
+
+  bool covers() const noexcept { return covers_; }
+  // The out-edges of the entries (-1 without G's rows).
+  int64_t edges() const noexcept { return edges_; }
+  bool present(index_t k) const noexcept { return bits_->test(k); }  // only when !covers()
+  storage_t<TV> value(index_t k) const noexcept { return values_[static_cast<size_t>(k)]; }
+
+ private:
+  // The entries' bits, set by ranges of words: each range's entries found by binary search in the
+  // sorted indices, so no two threads write one word.
+  void mark_present(std::span<const index_t> idx) {
+    bits_.emplace(n_);
+    uint64_t* words = bits_->words();
+    constexpr int64_t words_per_range = 1024;
+    const auto n_words = static_cast<int64_t>(bits_->word_count());
+    const int64_t ranges = (n_words + words_per_range - 1) / words_per_range;
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(idx.size())))
+    for (int64_t r = 0; r < ranges; ++r) {
+      const auto first = static_cast<index_t>(r * words_per_range * 64);
+      const auto last = static_cast<index_t>(std::min(n_, (r + 1) * words_per_range * 64));
+      for (auto it = std::lower_bound(idx.begin(), idx.end(), first); it != idx.end() && *it < last; ++it)
+        words[static_cast<size_t>(*it) >> 6] |= uint64_t{1} << (*it & 63);
+    }
+  }
+
+  int64_t n_;
+  int64_t edges_ = -1;
+  bool covers_ = false;
+  Array<storage_t<TV>> slots_;
+  std::span<const storage_t<TV>> values_;
+  std::optional<ColumnBitmap> bits_;
+};
+
+// w<mask> = v * G by pull over GT (the rows of G's transpose) from v's frontier.
+template <class S, class TV, class TG>
+Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, const Csr<TG>& GT,
+                                            const VectorMask& mask) {
+  using V = typename S::value_type;
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  const int64_t n = GT.n_rows();
+  const int64_t blocks = (n + column_block - 1) / column_block;
+  const offset_t* offsets = GT.row_offsets().data();
+  const index_t* sources = GT.col_indices().data();
+
+  // Column j's entry into acc; false when no in-edge comes from the frontier.
+  const auto fold = [&]<bool Covers>(int64_t j, V& acc) {
+    const auto con_at = [&](offset_t p) {
+      const index_t k = sources[p];
+      a_type a{};
+      b_type g{};
+      if constexpr (S::reads_values) {
+        a = convert_element<a_type>(static_cast<TV>(frontier.value(k)));
+        g = convert_element<b_type>(GT.value_at(p));
+      }
+      return S::con(a, g, 0, k, j);
+    };
+    offset_t p = offsets[j];
+    const offset_t end = offsets[j + 1];
+    if constexpr (!Covers)
+      while (p < end && !frontier.present(sources[p])) ++p;
+    if (p == end) return false;
+    acc = con_at(p);
+    for (++p; p < end; ++p) {
+      if constexpr (can_settle<S>) {
+        if (settled<S>(acc)) break;
+      }
+      if constexpr (!Covers) {
+        if (!frontier.present(sources[p])) continue;
+      }
+      acc = S::agg(acc, con_at(p));
+    }
+    return true;
+  };
+
+  if (frontier.covers() && !mask.active()) {
+    // Every column with in-edges has an entry, so each block's entries start at a place counted
+    // beforehand (once per graph) and are written there: nothing to join.
+    const auto& starts = row_block_starts(GT);
+    Array<index_t> idx(static_cast<size_t>(starts.back()));
+    Array<storage_t<V>> val(idx.size());
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
+    for (int64_t b = 0; b < blocks; ++b) {
+      auto at = static_cast<size_t>(starts[static_cast<size_t>(b)]);
+      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+        V acc;
+        if (!fold.template operator()<true>(j, acc)) continue;
+        idx[at] = static_cast<index_t>(j);
+        val[at++] = acc;
+      }
+    }
+    return Vector<V>::sparse(n, std::move(idx), std::move(val));
+  }
+
+  SparseParts<V> parts(blocks);
+  const auto gather = [&]<bool Covers>() {
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
+    for (int64_t b = 0; b < blocks; ++b) {
+      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+        V acc;
+        if (!mask.allows(j) || !fold.template operator()<Covers>(j, acc)) continue;
+        parts.indices[static_cast<size_t>(b)].push_back(static_cast<index_t>(j));
+        parts.values[static_cast<size_t>(b)].push_back(acc);
+      }
+    }
+  };
+  if (frontier.covers()) gather.template operator()<true>();
+  else gather.template operator()<false>();
+  return parts.concatenate(n);
+}
+
+}  // namespace gql::cpu::detail

@@ -377,7 +377,7 @@ class KernelEmitter {
   }
 
   // A recognized Bellman-Ford loop: the runtime's traversal, kept when it provably computed what
-  // the loop computes (on the host paths_are_exact says so, on the GPU the traversal itself);
+  // the loop computes (on the host cpu::paths_are_exact says so, on the GPU the traversal itself);
   // otherwise, or when it fails, the loop as written.
   void single_source_paths(const ir::Stmt& s, const std::string& pad, std::string& out, int depth) {
     const ir::Op& o = s.op;
@@ -407,7 +407,7 @@ class KernelEmitter {
     if (dialect_.resident_values) {
       out += pad + "  if (exact) {\n";
     } else {
-      out += pad + "  if (paths && paths_are_exact(" + name(o.inputs.at(0)) + ", *paths)) {\n";
+      out += pad + "  if (paths && gql::cpu::paths_are_exact(" + name(o.inputs.at(0)) + ", *paths)) {\n";
       out += pad + "    " + target + " = std::move(*paths);\n";
     }
     out += pad + "    ctx.work().edges += stats.edges_examined;\n";
@@ -621,26 +621,6 @@ std::string emit_main(const ir::Module& module) {
 
 namespace {
 
-// Whether single_source_paths (min-plus, float weights) found what the relaxation loop it replaces
-// computes: with no weight negative or NaN the loop reaches the same fixed point, and every
-// reachable vertex is an entry of the loop's result, so a reached vertex's out-neighbours must all
-// be reached (the traversal leaves out a vertex whose every path sums to infinity).
-const char* const paths_are_exact_source = R"(// A recognized Bellman-Ford loop's traversal result is the loop's exactly when no weight is
-// negative or NaN and every out-neighbour of a reached vertex is reached.
-template <class TG, class V>
-bool paths_are_exact(const gql::Csr<TG>& G, const gql::Vector<V>& paths) {
-  for (const auto w : G.values())
-    if (!(w >= 0)) return false;
-  std::vector<uint8_t> reached(static_cast<size_t>(G.n_rows()), 0);
-  for (const gql::index_t v : paths.indices()) reached[static_cast<size_t>(v)] = 1;
-  for (const gql::index_t u : paths.indices())
-    for (gql::offset_t p = G.row_offsets()[u]; p < G.row_offsets()[u + 1]; ++p)
-      if (!reached[static_cast<size_t>(G.col_indices()[p])]) return false;
-  return true;
-}
-
-)";
-
 // Whether an op of the module is of one of `kinds`.
 bool has_op(const ir::Module& module, std::initializer_list<ir::OpKind> kinds) {
   for (const ir::Kernel& k : module.kernels)
@@ -669,8 +649,6 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += emit_semiring_policy(s) + "\n";
-  // (The GPU's search checks that on the device.)
-  if (!dialect.resident_values && has_op(module, {ir::OpKind::single_source_paths})) out += paths_are_exact_source;
   for (const ir::Kernel& k : module.kernels) out += emit_kernel(module, k, dialect) + "\n";
   out += "}  // namespace gqlgen\n";
   if (with_main) out += "\n" + emit_main(module);

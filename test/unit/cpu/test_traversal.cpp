@@ -267,3 +267,24 @@ TEST(Transpose, SwapsEveryEntry) {
 }
 
 }  // namespace
+
+namespace {
+
+// A recognized Bellman-Ford loop keeps the traversal's paths only where they are the loop's: no
+// weight negative or NaN, every out-neighbour of a reached vertex reached.
+TEST(PathsAreExact, RefuseNegativeWeightsAndOpenNeighbours) {
+  const Csr<float> G = weighted_graph(4, {{0, 1, 1.0f}, {1, 2, 2.0f}, {2, 3, 0.0f}});
+  for (int threads : {1, 3})
+    gql::test::with_threads(threads, [&] {
+      const auto all = gql::cpu::single_source_paths<gql::test::MinPlus<float>>(G, 0, 0.0f);
+      EXPECT_TRUE(gql::cpu::paths_are_exact(G, all));
+      const auto first_two = Vector<float>::sparse(4, gql::Array<gql::index_t>{0, 1}, gql::Array<float>{0.0f, 1.0f});
+      EXPECT_FALSE(gql::cpu::paths_are_exact(G, first_two));  // 1 reaches 2, which is missing
+      const Csr<float> negative = weighted_graph(4, {{0, 1, 1.0f}, {1, 2, -2.0f}});
+      EXPECT_FALSE(gql::cpu::paths_are_exact(negative, gql::cpu::single_source_paths<gql::test::MinPlus<float>>(negative, 3, 0.0f)));
+      const Csr<float> not_a_number = weighted_graph(2, {{0, 1, std::nanf("")}});
+      EXPECT_FALSE(gql::cpu::paths_are_exact(not_a_number, Vector<float>(2)));
+    });
+}
+
+}  // namespace

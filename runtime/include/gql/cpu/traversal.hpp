@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <omp.h>
@@ -347,6 +348,51 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
   if (G.derived().symmetric()) local.searched_edges /= 2;
   if (stats) *stats = local;
   return levels;
+}
+
+// Whether single_source_paths's result is the relaxation loop's it stands for (a recognized
+// Bellman-Ford loop, docs/language.md): with no weight negative or NaN the loop reaches the same fixed
+// point, and it keeps every reachable vertex, so every out-neighbour of a reached vertex must be
+// reached (the traversal leaves out a vertex whose every path sums to infinity). The weights' check
+// is kept with the graph's contents; both checks run on every thread.
+template <class TG, class V>
+bool paths_are_exact(const Csr<TG>& G, const Vector<V>& paths) {
+  struct WeightsNonNegative {
+    bool holds = false;
+  };
+  const bool weights_hold =
+      G.derived()
+          .template get<WeightsNonNegative>("weights non-negative",
+                                            [&] {
+                                              using W = storage_t<TG>;
+                                              const auto values = G.values();
+                                              bool holds = true;
+                                              if constexpr (!std::is_unsigned_v<W> && !std::is_same_v<W, bool>) {
+#pragma omp parallel for reduction(&& : holds) schedule(static) if (worth_threads(static_cast<int64_t>(values.size())))
+                                                for (size_t p = 0; p < values.size(); ++p)
+                                                  holds = holds && values[p] >= W{0};  // NaN fails too
+                                              }
+                                              return WeightsNonNegative{holds};
+                                            })
+          .holds;
+  if (!weights_hold) return false;
+  const int64_t n = G.n_rows();
+  Array<uint8_t> reached(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t v = 0; v < n; ++v) reached[static_cast<size_t>(v)] = 0;
+  const auto at = paths.indices();
+  const auto count = static_cast<int64_t>(paths.is_dense() ? n : static_cast<int64_t>(at.size()));
+  const auto vertex = [&](int64_t p) { return paths.is_dense() ? p : static_cast<int64_t>(at[static_cast<size_t>(p)]); };
+#pragma omp parallel for schedule(static) if (worth_threads(count))
+  for (int64_t p = 0; p < count; ++p) reached[static_cast<size_t>(vertex(p))] = 1;
+  bool closed = true;
+#pragma omp parallel for reduction(&& : closed) schedule(dynamic, 1024) if (worth_threads(G.nvals()))
+  for (int64_t p = 0; p < count; ++p) {
+    const auto u = static_cast<size_t>(vertex(p));
+    for (offset_t q = G.row_offsets()[u]; closed && q < G.row_offsets()[u + 1]; ++q)
+      closed = reached[static_cast<size_t>(G.col_indices()[static_cast<size_t>(q)])] != 0;
+  }
+  return closed;
 }
 
 // Single-source paths over a selective semiring S (agg picks one of its operands: min_plus,

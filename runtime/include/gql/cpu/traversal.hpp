@@ -90,21 +90,27 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
   FrontierBits in_frontier(n);
   DirectionChooser chooser(options);
   int64_t open_edges = G.nvals();
+  // The frontier's out-edges, summed as its vertices are discovered (no pass of its own per level); its
+  // in-edges leave the open edges. A symmetric graph reads one degree for both.
+  int64_t frontier_edges = G.row_degree(source);
+  const bool one_degree = &G == &GT;
+  const auto discovered = [&](index_t v, int64_t& in_edges, int64_t& out_edges) {
+    const int64_t in = GT.row_degree(v);
+    in_edges += in;
+    out_edges += one_degree ? in : G.row_degree(v);
+  };
   stats = {};
   const int n_threads = omp_get_max_threads();
   std::vector<std::vector<index_t>> next_parts(static_cast<size_t>(n_threads));
   for (int64_t depth = 1; !frontier.empty(); ++depth) {
     if (depth >= static_cast<int64_t>(unseen)) return false;
     const L d = static_cast<L>(depth);
-    int64_t frontier_edges = 0;
-#pragma omp parallel for reduction(+ : frontier_edges) schedule(static, 1024) if (worth_threads(static_cast<int64_t>(frontier.size())))
-    for (size_t f = 0; f < frontier.size(); ++f) frontier_edges += G.row_degree(frontier[f]);
     const bool pull = chooser.pull(frontier_edges, open_edges, static_cast<int64_t>(frontier.size()), n);
     stats.searched_edges += frontier_edges;  // every reached vertex is in one frontier: halved by the caller
-    int64_t examined = 0, discovered_edges = 0;
+    int64_t examined = 0, discovered_edges = 0, next_frontier_edges = 0;
     if (pull) {
       in_frontier.set(frontier);
-#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges)
+#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges, next_frontier_edges)
       {
         auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
         mine.clear();
@@ -116,7 +122,7 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
             if (in_frontier.test(GT.col_indices()[static_cast<size_t>(p)])) {
               level[static_cast<size_t>(v)] = d;  // only this thread writes v
               mine.push_back(static_cast<index_t>(v));
-              discovered_edges += GT.row_degree(v);
+              discovered(static_cast<index_t>(v), discovered_edges, next_frontier_edges);
               break;
             }
           }
@@ -125,7 +131,7 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
       in_frontier.clear(frontier);
       ++stats.pull_steps;
     } else {
-#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges)
+#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges, next_frontier_edges)
       {
         auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
         mine.clear();
@@ -140,13 +146,14 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
             L expected = unseen;
             if (slot.compare_exchange_strong(expected, d, std::memory_order_relaxed)) {
               mine.push_back(v);
-              discovered_edges += GT.row_degree(v);
+              discovered(v, discovered_edges, next_frontier_edges);
             }
           }
         }
       }
     }
     open_edges -= discovered_edges;
+    frontier_edges = next_frontier_edges;
     stats.edges_examined += examined;
     ++stats.levels;
     join_parts(next_parts, frontier);

@@ -39,31 +39,54 @@ inline void check_source(int64_t n, int64_t source, const char* op) {
                                       std::to_string(n) + "-vertex graph");
 }
 
-// The frontier as a bit per vertex, for pull steps: set and cleared through the frontier's list
-// (several threads may share a word).
+// The frontier as a bit per vertex, for pull steps: set from and cleared through the frontier's list,
+// or set one vertex at a time as a pull step discovers it (several threads may share a word).
 class FrontierBits {
  public:
-  explicit FrontierBits(int64_t n) : words_(static_cast<size_t>((n + 63) / 64)) {
-#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(words_.size())))
-    for (size_t w = 0; w < words_.size(); ++w) words_[w] = 0;
-  }
+  explicit FrontierBits(int64_t n) : words_(static_cast<size_t>((n + 63) / 64)) { clear_all(); }
   bool test(index_t v) const noexcept { return words_[static_cast<size_t>(v) >> 6] >> (v & 63) & 1; }
+  void set_one(index_t v) { word(v).fetch_or(uint64_t{1} << (v & 63), std::memory_order_relaxed); }
   template <class List>
   void set(const List& vertices) {
 #pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(vertices.size())))
-    for (size_t f = 0; f < vertices.size(); ++f)
-      word(vertices[f]).fetch_or(uint64_t{1} << (vertices[f] & 63), std::memory_order_relaxed);
+    for (size_t f = 0; f < vertices.size(); ++f) set_one(vertices[f]);
   }
   template <class List>
   void clear(const List& vertices) {
 #pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(vertices.size())))
     for (size_t f = 0; f < vertices.size(); ++f) word(vertices[f]).store(0, std::memory_order_relaxed);
   }
+  void clear_all() {
+#pragma omp parallel for schedule(static) if (worth_threads(static_cast<int64_t>(words_.size())))
+    for (size_t w = 0; w < words_.size(); ++w) words_[w] = 0;
+  }
 
  private:
   std::atomic_ref<uint64_t> word(index_t v) { return std::atomic_ref<uint64_t>(words_[static_cast<size_t>(v) >> 6]); }
   Array<uint64_t> words_;
 };
+
+// The vertices whose level is `at`, in order, found by all threads (a count per block, then each
+// block's vertices at its offset).
+template <class L>
+void vertices_at_level(const Array<L>& level, L at, Array<index_t>& out) {
+  constexpr int64_t block = int64_t{1} << 16;
+  const auto n = static_cast<int64_t>(level.size());
+  const int64_t blocks = (n + block - 1) / block;
+  std::vector<int64_t> start(static_cast<size_t>(blocks) + 1, 0);
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
+      start[static_cast<size_t>(b) + 1] += level[static_cast<size_t>(v)] == at;
+  for (int64_t b = 0; b < blocks; ++b) start[static_cast<size_t>(b) + 1] += start[static_cast<size_t>(b)];
+  out.resize(static_cast<size_t>(start.back()));  // uninitialized: every slot is written below
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (int64_t b = 0; b < blocks; ++b) {
+    auto p = static_cast<size_t>(start[static_cast<size_t>(b)]);
+    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
+      if (level[static_cast<size_t>(v)] == at) out[p++] = static_cast<index_t>(v);
+  }
+}
 
 // The threads' parts of the next frontier, joined into `frontier` by all threads.
 inline void join_parts(const std::vector<std::vector<index_t>>& parts, Array<index_t>& frontier) {
@@ -86,8 +109,12 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
 #pragma omp parallel for schedule(static) if (worth_threads(n))
   for (int64_t v = 0; v < n; ++v) level[static_cast<size_t>(v)] = unseen;
   level[static_cast<size_t>(source)] = 0;
+  // The frontier is a list after a push step (and at the start), bits after a pull step: a pull
+  // discovers into the next step's bits, so consecutive pulls build no list.
   Array<index_t> frontier(1, static_cast<index_t>(source));
-  FrontierBits in_frontier(n);
+  bool as_list = true;
+  int64_t frontier_size = 1;
+  FrontierBits current(n), next(n);
   DirectionChooser chooser(options);
   int64_t open_edges = G.nvals();
   // The frontier's out-edges, summed as its vertices are discovered (no pass of its own per level); its
@@ -102,35 +129,41 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
   stats = {};
   const int n_threads = omp_get_max_threads();
   std::vector<std::vector<index_t>> next_parts(static_cast<size_t>(n_threads));
-  for (int64_t depth = 1; !frontier.empty(); ++depth) {
+  for (int64_t depth = 1; frontier_size > 0; ++depth) {
     if (depth >= static_cast<int64_t>(unseen)) return false;
     const L d = static_cast<L>(depth);
-    const bool pull = chooser.pull(frontier_edges, open_edges, static_cast<int64_t>(frontier.size()), n);
+    const bool pull = chooser.pull(frontier_edges, open_edges, frontier_size, n);
     stats.searched_edges += frontier_edges;  // every reached vertex is in one frontier: halved by the caller
     int64_t examined = 0, discovered_edges = 0, next_frontier_edges = 0;
     if (pull) {
-      in_frontier.set(frontier);
-#pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges, next_frontier_edges)
-      {
-        auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
-        mine.clear();
-#pragma omp for schedule(dynamic, 1024)
-        for (int64_t v = 0; v < n; ++v) {
-          if (level[static_cast<size_t>(v)] != unseen) continue;
-          for (offset_t p = GT.row_offsets()[static_cast<size_t>(v)]; p < GT.row_offsets()[static_cast<size_t>(v) + 1]; ++p) {
-            ++examined;
-            if (in_frontier.test(GT.col_indices()[static_cast<size_t>(p)])) {
-              level[static_cast<size_t>(v)] = d;  // only this thread writes v
-              mine.push_back(static_cast<index_t>(v));
-              discovered(static_cast<index_t>(v), discovered_edges, next_frontier_edges);
-              break;
-            }
+      if (as_list) current.set(frontier);
+      int64_t found = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : examined, discovered_edges, next_frontier_edges, found)
+      for (int64_t v = 0; v < n; ++v) {
+        if (level[static_cast<size_t>(v)] != unseen) continue;
+        for (offset_t p = GT.row_offsets()[static_cast<size_t>(v)]; p < GT.row_offsets()[static_cast<size_t>(v) + 1]; ++p) {
+          ++examined;
+          if (current.test(GT.col_indices()[static_cast<size_t>(p)])) {
+            level[static_cast<size_t>(v)] = d;  // only this thread writes v
+            next.set_one(static_cast<index_t>(v));
+            ++found;
+            discovered(static_cast<index_t>(v), discovered_edges, next_frontier_edges);
+            break;
           }
         }
       }
-      in_frontier.clear(frontier);
+      if (as_list) current.clear(frontier);
+      else current.clear_all();
+      std::swap(current, next);
+      as_list = false;
+      frontier_size = found;
       ++stats.pull_steps;
     } else {
+      if (!as_list) {  // after a pull: the frontier's list from the levels
+        vertices_at_level(level, static_cast<L>(depth - 1), frontier);
+        current.clear_all();
+        as_list = true;
+      }
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges, next_frontier_edges)
       {
         auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
@@ -151,12 +184,13 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
           }
         }
       }
+      join_parts(next_parts, frontier);
+      frontier_size = static_cast<int64_t>(frontier.size());
     }
     open_edges -= discovered_edges;
     frontier_edges = next_frontier_edges;
     stats.edges_examined += examined;
     ++stats.levels;
-    join_parts(next_parts, frontier);
   }
   return true;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <type_traits>
 #include <utility>
@@ -82,6 +83,18 @@ Csr<T> random_csr(int64_t n_rows, int64_t n_cols, double density, uint32_t seed,
 }
 
 // A sparse matrix as a map from (row, column) to value.
+// A vector as one optional value per index: absent entries are empty.
+template <class T>
+std::vector<std::optional<T>> entries(const Vector<T>& v) {
+  std::vector<std::optional<T>> out(static_cast<size_t>(v.size()));
+  if (v.is_dense()) {
+    for (int64_t k = 0; k < v.size(); ++k) out[static_cast<size_t>(k)] = T(v.values()[static_cast<size_t>(k)]);
+  } else {
+    for (size_t p = 0; p < v.indices().size(); ++p) out[static_cast<size_t>(v.indices()[p])] = T(v.values()[p]);
+  }
+  return out;
+}
+
 template <class T>
 std::map<std::pair<int64_t, int64_t>, T> to_map(const Csr<T>& g) {
   std::map<std::pair<int64_t, int64_t>, T> out;

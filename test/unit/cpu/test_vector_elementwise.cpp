@@ -17,16 +17,7 @@ using gql::index_t;
 
 constexpr int64_t n = 100000;  // above the parallel grain
 
-template <class T>
-std::vector<std::optional<T>> entries(const Vector<T>& v) {
-  std::vector<std::optional<T>> out(static_cast<size_t>(v.size()));
-  if (v.is_dense()) {
-    for (int64_t k = 0; k < v.size(); ++k) out[static_cast<size_t>(k)] = T(v.values()[static_cast<size_t>(k)]);
-  } else {
-    for (size_t p = 0; p < v.indices().size(); ++p) out[static_cast<size_t>(v.indices()[p])] = T(v.values()[p]);
-  }
-  return out;
-}
+using gql::test::entries;
 
 template <class T, class Keep>
 Vector<T> sparse_where(Keep&& keep, T scale) {

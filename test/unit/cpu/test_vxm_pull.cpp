@@ -20,16 +20,7 @@ using gql::cpu::Direction;
 using gql::index_t;
 using gql::offset_t;
 
-template <class T>
-std::vector<std::optional<T>> entries(const Vector<T>& v) {
-  std::vector<std::optional<T>> out(static_cast<size_t>(v.size()));
-  if (v.is_dense()) {
-    for (int64_t k = 0; k < v.size(); ++k) out[static_cast<size_t>(k)] = T(v.values()[static_cast<size_t>(k)]);
-  } else {
-    for (size_t p = 0; p < v.indices().size(); ++p) out[static_cast<size_t>(v.indices()[p])] = T(v.values()[p]);
-  }
-  return out;
-}
+using gql::test::entries;
 
 // w(j) over the rows of GT (the in-edges of j), folding in order of k; settles as the semiring says.
 template <class S, class TV, class TG>

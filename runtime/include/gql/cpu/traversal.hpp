@@ -223,6 +223,20 @@ Vector<int32_t> reached_levels(const Array<L>& level) {
   return Vector<int32_t>::sparse(n, std::move(idx), std::move(val));
 }
 
+// Combines `candidate` into `slot` by agg, with a compare-and-swap retried while agg still changes
+// what another thread wrote meanwhile; returns whether the value changed, and the value written in `now`.
+template <class S, class V>
+bool improve(V& slot, V candidate, V& now) {
+  std::atomic_ref<V> at(slot);
+  V old = at.load(std::memory_order_relaxed);
+  for (V better = S::agg(old, candidate); better != old; better = S::agg(old, candidate))
+    if (at.compare_exchange_weak(old, better, std::memory_order_relaxed)) {
+      now = better;
+      return true;
+    }
+  return false;
+}
+
 // Single-source paths by delta-stepping (Meyer and Sanders; the layout of gapbs's sssp.cc) for a
 // semiring whose agg is min and whose weights are all >= 0: vertices wait in buckets of width `delta`
 // by their value, and the lowest non-empty bucket is relaxed next, each thread first relaxing what
@@ -270,19 +284,10 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
           const index_t v = G.col_indices()[static_cast<size_t>(p)];
           typename S::b_type w{};
           if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
-          const V candidate = S::con(du, w, source, u, v);
-          std::atomic_ref<V> slot(value[static_cast<size_t>(v)]);
-          V old = slot.load(std::memory_order_relaxed);
-          bool improved = false;
-          for (V better = S::agg(old, candidate); better != old; better = S::agg(old, candidate))
-            if (slot.compare_exchange_weak(old, better, std::memory_order_relaxed)) {
-              improved = true;
-              old = better;
-              break;
-            }
-          if (!improved) continue;
+          V now{};
+          if (!improve<S>(value[static_cast<size_t>(v)], S::con(du, w, source, u, v), now)) continue;
           std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
-          const size_t b = bucket_of(old);
+          const size_t b = bucket_of(now);
           if (b >= mine.size()) mine.resize(b + 1);
           mine[b].push_back(v);
         }
@@ -481,17 +486,9 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
           const index_t v = G.col_indices()[static_cast<size_t>(p)];
           typename S::b_type w{};
           if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
-          const V candidate = S::con(du, w, source, u, v);
           // zero() is agg's identity, so an unreached vertex needs no special case.
-          std::atomic_ref<V> slot(value[static_cast<size_t>(v)]);
-          V old = slot.load(std::memory_order_relaxed);
-          bool improved = false;
-          for (V better = S::agg(old, candidate); better != old; better = S::agg(old, candidate)) {
-            if (slot.compare_exchange_weak(old, better, std::memory_order_relaxed)) {
-              improved = true;
-              break;
-            }
-          }
+          V now{};
+          const bool improved = detail::improve<S>(value[static_cast<size_t>(v)], S::con(du, w, source, u, v), now);
           if (improved) {
             std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
             std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);

@@ -66,26 +66,33 @@ class FrontierBits {
   Array<uint64_t> words_;
 };
 
-// The vertices whose level is `at`, in order, found by all threads (a count per block, then each
-// block's vertices at its offset).
-template <class L>
-void vertices_at_level(const Array<L>& level, L at, Array<index_t>& out) {
+// The vertices v of [0, n) with keep(v), in order, found by all threads: a count per block of
+// vertices, then resize(count) and put(p, v) for the p-th of them, each block from its offset.
+template <class Keep, class Resize, class Put>
+void select_vertices(int64_t n, Keep&& keep, Resize&& resize, Put&& put) {
   constexpr int64_t block = int64_t{1} << 16;
-  const auto n = static_cast<int64_t>(level.size());
   const int64_t blocks = (n + block - 1) / block;
   std::vector<int64_t> start(static_cast<size_t>(blocks) + 1, 0);
 #pragma omp parallel for schedule(static) if (blocks > 1)
   for (int64_t b = 0; b < blocks; ++b)
-    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
-      start[static_cast<size_t>(b) + 1] += level[static_cast<size_t>(v)] == at;
+    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v) start[static_cast<size_t>(b) + 1] += keep(v);
   for (int64_t b = 0; b < blocks; ++b) start[static_cast<size_t>(b) + 1] += start[static_cast<size_t>(b)];
-  out.resize(static_cast<size_t>(start.back()));  // uninitialized: every slot is written below
+  resize(static_cast<size_t>(start.back()));
 #pragma omp parallel for schedule(static) if (blocks > 1)
   for (int64_t b = 0; b < blocks; ++b) {
     auto p = static_cast<size_t>(start[static_cast<size_t>(b)]);
     for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
-      if (level[static_cast<size_t>(v)] == at) out[p++] = static_cast<index_t>(v);
+      if (keep(v)) put(p++, v);
   }
+}
+
+// The vertices whose level is `at`, in order.
+template <class L>
+void vertices_at_level(const Array<L>& level, L at, Array<index_t>& out) {
+  select_vertices(
+      static_cast<int64_t>(level.size()), [&](int64_t v) { return level[static_cast<size_t>(v)] == at; },
+      [&](size_t count) { out.resize(count); },  // uninitialized: every slot is written
+      [&](size_t p, int64_t v) { out[p] = static_cast<index_t>(v); });
 }
 
 // The threads' parts of the next frontier, joined into `frontier` by all threads.
@@ -195,32 +202,20 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
   return true;
 }
 
-// The reached vertices' levels as a sparse vector, gathered by all threads (a count per block of
-// vertices, then each block's entries at its offset).
+// The reached vertices' levels as a sparse vector, gathered by all threads.
 template <class L>
 Vector<int32_t> reached_levels(const Array<L>& level) {
   constexpr L unseen = std::numeric_limits<L>::max();
-  constexpr int64_t block = int64_t{1} << 16;
-  const auto n = static_cast<int64_t>(level.size());
-  const int64_t blocks = (n + block - 1) / block;
-  std::vector<int64_t> start(static_cast<size_t>(blocks) + 1, 0);
-#pragma omp parallel for schedule(static) if (blocks > 1)
-  for (int64_t b = 0; b < blocks; ++b)
-    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
-      start[static_cast<size_t>(b) + 1] += level[static_cast<size_t>(v)] != unseen;
-  for (int64_t b = 0; b < blocks; ++b) start[static_cast<size_t>(b) + 1] += start[static_cast<size_t>(b)];
-  Array<index_t> idx(static_cast<size_t>(start.back()));
-  Array<int32_t> val(idx.size());
-#pragma omp parallel for schedule(static) if (blocks > 1)
-  for (int64_t b = 0; b < blocks; ++b) {
-    auto p = static_cast<size_t>(start[static_cast<size_t>(b)]);
-    for (int64_t v = b * block; v < std::min(n, (b + 1) * block); ++v)
-      if (level[static_cast<size_t>(v)] != unseen) {
+  Array<index_t> idx;
+  Array<int32_t> val;
+  select_vertices(
+      static_cast<int64_t>(level.size()), [&](int64_t v) { return level[static_cast<size_t>(v)] != unseen; },
+      [&](size_t count) { idx.resize(count), val.resize(count); },
+      [&](size_t p, int64_t v) {
         idx[p] = static_cast<index_t>(v);
-        val[p++] = static_cast<int32_t>(level[static_cast<size_t>(v)]);
-      }
-  }
-  return Vector<int32_t>::sparse(n, std::move(idx), std::move(val));
+        val[p] = static_cast<int32_t>(level[static_cast<size_t>(v)]);
+      });
+  return Vector<int32_t>::sparse(static_cast<int64_t>(level.size()), std::move(idx), std::move(val));
 }
 
 // Combines `candidate` into `slot` by agg, with a compare-and-swap retried while agg still changes

@@ -232,6 +232,21 @@ bool improve(V& slot, V candidate, V& now) {
   return false;
 }
 
+// Relaxes u's out-edges from its value du: each edge's candidate combined into its head's value
+// (improve); improved(v, now) for every head whose value changed. Adds the edges read to `examined`.
+template <class S, class TG, class V, class Improved>
+void relax_out_edges(const Csr<TG>& G, int64_t source, index_t u, V du, std::vector<V>& value, int64_t& examined,
+                     Improved&& improved) {
+  for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
+    ++examined;
+    const index_t v = G.col_indices()[static_cast<size_t>(p)];
+    typename S::b_type w{};
+    if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
+    V now{};
+    if (improve<S>(value[static_cast<size_t>(v)], S::con(du, w, source, u, v), now)) improved(v, now);
+  }
+}
+
 // Single-source paths by delta-stepping (Meyer and Sanders; the layout of gapbs's sssp.cc) for a
 // semiring whose agg is min and whose weights are all >= 0: vertices wait in buckets of width `delta`
 // by their value, and the lowest non-empty bucket is relaxed next, each thread first relaxing what
@@ -274,18 +289,12 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
         const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
         if (!(du < last.load(std::memory_order_relaxed))) return;  // relaxed with this value already
         last.store(du, std::memory_order_relaxed);
-        for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
-          ++examined;
-          const index_t v = G.col_indices()[static_cast<size_t>(p)];
-          typename S::b_type w{};
-          if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
-          V now{};
-          if (!improve<S>(value[static_cast<size_t>(v)], S::con(du, w, source, u, v), now)) continue;
+        relax_out_edges<S>(G, source, u, du, value, examined, [&](index_t v, V now) {
           std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
           const size_t b = bucket_of(now);
           if (b >= mine.size()) mine.resize(b + 1);
           mine[b].push_back(v);
-        }
+        });
       };
 #pragma omp for schedule(dynamic, 64) nowait
       for (size_t f = 0; f < frontier.size(); ++f) relax(frontier[f]);
@@ -476,21 +485,13 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
       for (size_t f = 0; f < frontier.size(); ++f) {
         const index_t u = frontier[f];
         const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
-        for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
-          ++examined;
-          const index_t v = G.col_indices()[static_cast<size_t>(p)];
-          typename S::b_type w{};
-          if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
-          // zero() is agg's identity, so an unreached vertex needs no special case.
-          V now{};
-          const bool improved = detail::improve<S>(value[static_cast<size_t>(v)], S::con(du, w, source, u, v), now);
-          if (improved) {
-            std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
-            std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);
-            uint8_t no = 0;
-            if (q.compare_exchange_strong(no, 1)) mine.push_back(v);
-          }
-        }
+        // zero() is agg's identity, so an unreached vertex needs no special case.
+        detail::relax_out_edges<S>(G, source, u, du, value, examined, [&](index_t v, V) {
+          std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
+          std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);
+          uint8_t no = 0;
+          if (q.compare_exchange_strong(no, 1)) mine.push_back(v);
+        });
       }
     }
     local.edges_examined += examined;

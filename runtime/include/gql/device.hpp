@@ -194,8 +194,10 @@ class StreamPool {
 // (runtime/src/cuda/memory.cpp).
 void* device_allocate(size_t bytes, const char* file, int line);
 void device_free(void* pointer, size_t bytes) noexcept;
+// Page-locked host memory; blocks of up to 64 KiB come from slabs kept for the process
+// (runtime/src/cuda/pinned_memory.cpp), larger ones from cudaMallocHost.
 void* pinned_allocate(size_t bytes, const char* file, int line);
-void pinned_free(void* pointer) noexcept;
+void pinned_free(void* pointer, size_t bytes) noexcept;
 void copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
                 const char* file, int line);
 void memset_async(void* dst, int byte, size_t bytes, const Stream& stream);
@@ -207,14 +209,18 @@ void stream_free(void* pointer, size_t bytes, cudaStream_t stream) noexcept;
 // 256 bytes of pinned memory of the calling thread, kept for the process: the target of the small
 // reads (a count, a reduction) that an op waits for before it goes on.
 void* small_pinned_scratch();
-// Copies of pageable host memory that return once done, after what `stream` holds: large ones go
-// through pinned staging buffers kept for the process, host threads copying one while the DMA
-// engine fills or drains another (runtime/src/cuda/staged_copy.cpp).
+// Copies of host memory that return once done, after what `stream` holds: pageable ones of 256 KiB
+// and more go through pinned staging buffers kept for the process, host threads copying one while
+// the DMA engine fills or drains another; page-locked memory and small copies go straight through
+// the driver (runtime/src/cuda/staged_copy.cpp).
 void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line);
 void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line);
 // Makes the staging buffers (pinned allocations of tens of milliseconds) ahead of the first copy, and
 // moves them through the device once: a program's device start, before its timed upload.
 void prepare_staged_copies();
+// Makes the first slab of small pinned blocks (a cudaMallocHost of about a millisecond) ahead of the
+// first search's counters: a program's device start.
+void prepare_pinned_blocks();
 
 // ---- Buffers ------------------------------------------------------------------------------------
 
@@ -296,12 +302,12 @@ class HostBuffer {
   explicit HostBuffer(size_t count) : count_(count) {
     if (count_ > 0) data_ = static_cast<T*>(pinned_allocate(count_ * sizeof(T), __FILE__, __LINE__));
   }
-  ~HostBuffer() { pinned_free(data_); }
+  ~HostBuffer() { pinned_free(data_, count_ * sizeof(T)); }
   HostBuffer(HostBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
   HostBuffer& operator=(HostBuffer&& other) noexcept {
     if (this != &other) {
-      pinned_free(data_);
+      pinned_free(data_, count_ * sizeof(T));
       data_ = std::exchange(other.data_, nullptr);
       count_ = std::exchange(other.count_, 0);
     }

@@ -1,5 +1,6 @@
 // The device start of a CUDA program (gql::start_device): the context, the staging buffers of the
-// transfers, and the kernels or cuBLAS made ready before the program times a kernel.
+// transfers, the small pinned blocks, and the kernels or cuBLAS made ready before the program times
+// a kernel.
 #include <cstdlib>
 
 #include "gql/device.hpp"
@@ -13,6 +14,7 @@ void start_device(DeviceStart what) {
   if (what == DeviceStart::kernels_loaded) setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
   GQL_CUDA_CHECK(cudaFree(nullptr));
   prepare_staged_copies();
+  prepare_pinned_blocks();
   if (what == DeviceStart::with_cublas) gpu::CublasLease made_and_kept_in_the_pool(nullptr);
 }
 

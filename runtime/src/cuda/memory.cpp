@@ -119,28 +119,6 @@ void stream_free(void* pointer, size_t bytes, cudaStream_t stream) noexcept {
   MemoryBudget::global().release(bytes);
 }
 
-void* small_pinned_scratch() {
-  struct Scratch {
-    void* pointer = nullptr;
-    ~Scratch() { pinned_free(pointer); }
-  };
-  thread_local Scratch scratch;
-  if (scratch.pointer == nullptr) scratch.pointer = pinned_allocate(256, __FILE__, __LINE__);
-  return scratch.pointer;
-}
-
-void* pinned_allocate(size_t bytes, const char* file, int line) {
-  void* pointer = nullptr;
-  const cudaError_t status = cudaMallocHost(&pointer, bytes);
-  if (status != cudaSuccess)
-    throw_cuda_error(status, ("cudaMallocHost of " + std::to_string(bytes) + " bytes").c_str(), file, line);
-  return pointer;
-}
-
-void pinned_free(void* pointer) noexcept {
-  if (pointer != nullptr) cudaFreeHost(pointer);
-}
-
 void copy_async(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
                 const char* file, int line) {
   if (bytes == 0) return;

@@ -162,7 +162,7 @@ class Resident {
     }
     drop_host();
     pending_.add(position, value);
-    if (pending_.size() >= PendingStores<typename Host::value_type>::limit) write_pending(stream);
+    if (pending_.size() >= PendingStores<storage_t<typename Host::value_type>>::limit) write_pending(stream);
   }
 
   // Shape and entry count, read where the value is (no copy).
@@ -217,7 +217,7 @@ class Resident {
   }
   void write_pending(const Stream& stream) {
     if constexpr (dense_matrix) {
-      if (!pending_.empty()) pending_.apply(owned_device_->data(), stream);
+      if (!pending_.empty()) write_stores(pending_, owned_device_->data(), stream);
     }
   }
 
@@ -225,7 +225,8 @@ class Resident {
   std::optional<Host> owned_host_;
   std::optional<Device> owned_device_;
   // The device value's stores not yet written (only a dense matrix has them; owned_device_ holds them).
-  [[no_unique_address]] std::conditional_t<dense_matrix, PendingStores<typename Host::value_type>, NoStores> pending_;
+  [[no_unique_address]] std::conditional_t<dense_matrix, PendingStores<storage_t<typename Host::value_type>>, NoStores>
+      pending_;
   const Host* host_ = nullptr;      // current on the host (owned_host_ or the caller's), else null
   const Device* device_ = nullptr;  // current on the device (owned_device_, a copy or the caller's), else null
 };

@@ -168,7 +168,7 @@ class Resident {
   // Shape and entry count, read where the value is (no copy).
   int64_t rows() const noexcept { return host_ ? gql::rows(*host_) : device_rows(); }
   int64_t cols() const noexcept { return host_ ? gql::cols(*host_) : device_cols(); }
-  int64_t nvals() const noexcept { return host_ ? gql::nvals(*host_) : device_nvals(); }
+  int64_t nvals() const { return host_ ? gql::nvals(*host_) : device_nvals(); }
 
   // The call's result, handed over from the side the caller asks for.
   Host take_host(const Stream& stream) {
@@ -264,6 +264,6 @@ auto take_device(std::tuple<M...>&& values, const Stream& stream) {
 // The language's rows/cols/nvals of a resident value.
 template <class H> int64_t rows(const gpu::Resident<H>& v) noexcept { return v.rows(); }
 template <class H> int64_t cols(const gpu::Resident<H>& v) noexcept { return v.cols(); }
-template <class H> int64_t nvals(const gpu::Resident<H>& v) noexcept { return v.nvals(); }
+template <class H> int64_t nvals(const gpu::Resident<H>& v) { return v.nvals(); }
 
 }  // namespace gql

@@ -66,8 +66,8 @@ inline int64_t find_sorted(const Array<index_t>& keys, size_t begin, size_t end,
 // to keys, none for a pattern): entry n goes to run positions[n] / width with key positions[n] % width.
 // The positions are sorted, unique and absent from the runs. One pass from the back, in place: each
 // run moves once by the number of new entries before its end, and `offsets` become the new bounds.
-// O(stored + new + runs); the arrays are grown before anything moves, so a failed allocation changes
-// nothing.
+// O(stored + runs + new x log(run length)); the arrays are grown before anything moves, so a failed
+// allocation changes nothing.
 template <class V>
 void merge_entries(std::span<offset_t> offsets, Array<index_t>& keys, Array<V>* values, int64_t width,
                    const typename PendingStores<V>::Resolved& entries) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu_check.hpp"
+#include "gql/device/device_copy.hpp"
 
 namespace {
 
@@ -103,6 +104,32 @@ void check_containers() {
   pattern_back.validate();
   GPU_CHECK(pattern_back.nvals() == 2 && pattern_back.col_indices()[0] == 1);
 
+  // A graph whose new entries wait (gql/pending_stores.hpp) is uploaded with them merged, and its
+  // device copy, kept with its contents, is made again after a store.
+  Csr<float> stored = g.clone();
+  GPU_CHECK(gpu::device_copy(stored, stream).nvals() == 5);
+  stored.set_entry(1, 2, 7.0f);
+  stored.set_entry(2, 3, 8.0f);
+  stored.set_entry(1, 0, 6.0f);
+  stored.set_entry(0, 3, -3.0f);  // stored: overwritten in place
+  GPU_CHECK(!stored.settled());
+  const auto merged = [](const Csr<float>& uploaded) {
+    uploaded.validate();
+    GPU_CHECK(std::vector<offset_t>(uploaded.row_offsets().begin(), uploaded.row_offsets().end()) ==
+              (std::vector<offset_t>{0, 2, 4, 8}));
+    GPU_CHECK(std::vector<index_t>(uploaded.col_indices().begin(), uploaded.col_indices().end()) ==
+              (std::vector<index_t>{1, 3, 0, 2, 0, 1, 2, 3}));
+    GPU_CHECK(std::vector<float>(uploaded.values().begin(), uploaded.values().end()) ==
+              (std::vector<float>{1.5f, -3.0f, 6.0f, 7.0f, 3.0f, 4.0f, 5.0f, 8.0f}));
+  };
+  merged(to_device(stored, stream).to_host(stream));
+  merged(gpu::device_copy(stored, stream).to_host(stream));
+  Csr<bool> stored_pattern = pattern.clone();
+  stored_pattern.set_entry(0, 0, 1);
+  Csr<bool> stored_pattern_back = to_device(stored_pattern, stream).to_host(stream);
+  GPU_CHECK(stored_pattern_back.nvals() == 3 && stored_pattern_back.col_indices()[0] == 0 &&
+            stored_pattern_back.col_indices()[1] == 1);
+
   Matrix<double> m(2, 3, gql::Array<double>{1, 2, 3, 4, 5, 6});
   Matrix<double> m_back = to_device(m, stream).to_host(stream);
   GPU_CHECK(m_back.n_rows() == 2 && m_back.n_cols() == 3 && m_back(1, 2) == 6.0 && m_back(0, 1) == 2.0);
@@ -115,6 +142,12 @@ void check_containers() {
   sparse_back.validate();
   GPU_CHECK(!sparse_back.is_dense() && sparse_back.nvals() == 2 && sparse_back.indices()[1] == 7 &&
             sparse_back.values()[1] == 70);
+  // A sparse vector's waiting stores too.
+  Vector<int> stored_sparse = sparse.clone();
+  stored_sparse.set_entry(0, 5);
+  GPU_CHECK(!stored_sparse.settled());
+  Vector<int> stored_sparse_back = to_device(stored_sparse, stream).to_host(stream);
+  GPU_CHECK(stored_sparse_back.nvals() == 3 && stored_sparse_back.indices()[0] == 0 && stored_sparse_back.values()[0] == 5);
 }
 
 void check_budget_and_errors() {

@@ -93,7 +93,7 @@ void stores_dropped_by_a_write() {
 void past_the_pending_limit() {
   const Stream stream;
   const int64_t n = 2048;
-  const auto limit = static_cast<int64_t>(gpu::PendingStores<int32_t>::limit);
+  const auto limit = static_cast<int64_t>(PendingStores<int32_t>::limit);
   Matrix<int32_t> expected(n, n, 0);
   auto M = gpu::Resident<Matrix<int32_t>>(to_device(expected, stream));
   for (int64_t k = 0; k < limit + 1000; ++k) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -17,6 +18,7 @@
 #include "gql/error.hpp"
 #include "gql/host_memory.hpp"
 #include "gql/integer_ops.hpp"
+#include "gql/pending_stores.hpp"
 
 namespace gql {
 
@@ -53,19 +55,57 @@ template <class T>
 using storage_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
 
 namespace detail {
-// Stores `value` at `key` in the sorted run [begin, end) of `keys` (values parallel to keys; none for a
-// pattern): overwritten when present, else inserted in order, moving the later entries once.
+// Where `key` lies in the sorted run [begin, end) of `keys`, or -1 when it is not stored there.
+inline int64_t find_sorted(const Array<index_t>& keys, size_t begin, size_t end, index_t key) noexcept {
+  const auto last = keys.begin() + static_cast<std::ptrdiff_t>(end);
+  const auto at = std::lower_bound(keys.begin() + static_cast<std::ptrdiff_t>(begin), last, key);
+  return at != last && *at == key ? at - keys.begin() : -1;
+}
+
+// Merges new entries into sorted runs of keys (run r is [offsets[r], offsets[r + 1]); values parallel
+// to keys, none for a pattern): entry n goes to run positions[n] / width with key positions[n] % width.
+// The positions are sorted, unique and absent from the runs. One pass from the back, in place: each
+// run moves once by the number of new entries before its end, and `offsets` become the new bounds.
+// O(stored + runs + new x log(run length)); the arrays are grown before anything moves, so a failed
+// allocation changes nothing.
 template <class V>
-void store_sorted(Array<index_t>& keys, Array<V>* values, size_t begin, size_t end, index_t key, V value) {
-  const auto at = std::lower_bound(keys.begin() + static_cast<std::ptrdiff_t>(begin),
-                                   keys.begin() + static_cast<std::ptrdiff_t>(end), key);
-  const auto p = at - keys.begin();
-  if (at != keys.begin() + static_cast<std::ptrdiff_t>(end) && *at == key) {
-    if (values) (*values)[static_cast<size_t>(p)] = value;
-    return;
+void merge_entries(std::span<offset_t> offsets, Array<index_t>& keys, Array<V>* values, int64_t width,
+                   const typename PendingStores<V>::Resolved& entries) {
+  size_t next = entries.positions.size();  // entries [0, next) are not placed yet
+  if (next == 0) return;
+  const size_t grown = keys.size() + next;
+  keys.reserve(grown);
+  if (values) values->reserve(grown);
+  keys.resize(grown);
+  if (values) values->resize(grown);
+  size_t write = grown;  // [write, grown) is in place
+  const auto move_up = [&](size_t from, size_t to) {  // old entries [from, to) end at `write`
+    if (write == to) return void(write = from);        // already there: nothing before them is new
+    std::move_backward(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.begin() + static_cast<std::ptrdiff_t>(to),
+                       keys.begin() + static_cast<std::ptrdiff_t>(write));
+    if (values)
+      std::move_backward(values->begin() + static_cast<std::ptrdiff_t>(from),
+                         values->begin() + static_cast<std::ptrdiff_t>(to),
+                         values->begin() + static_cast<std::ptrdiff_t>(write));
+    write -= to - from;
+  };
+  for (size_t run = offsets.size() - 1; run-- > 0 && next > 0;) {
+    const auto begin = static_cast<size_t>(offsets[run]);
+    auto read = static_cast<size_t>(offsets[run + 1]);  // old entries [begin, read) are not placed yet
+    offsets[run + 1] = static_cast<offset_t>(write);
+    for (; next > 0 && entries.positions[next - 1] / width == static_cast<int64_t>(run); --next) {
+      const auto key = static_cast<index_t>(entries.positions[next - 1] % width);
+      const auto after = std::upper_bound(keys.begin() + static_cast<std::ptrdiff_t>(begin),
+                                          keys.begin() + static_cast<std::ptrdiff_t>(read), key);
+      const auto from = static_cast<size_t>(after - keys.begin());
+      move_up(from, read);
+      read = from;
+      --write;
+      keys[write] = key;
+      if (values) (*values)[write] = entries.values[next - 1];
+    }
+    move_up(begin, read);
   }
-  keys.insert(at, key);
-  if (values) values->insert(values->begin() + p, value);
 }
 }  // namespace detail
 
@@ -96,45 +136,69 @@ class Csr {
   Csr(const Csr&) = delete;
   Csr& operator=(const Csr&) = delete;
 
-  Csr clone() const { return Csr(n_rows_, n_cols_, row_offsets_, col_indices_, values_); }
+  Csr clone() const {
+    settle();
+    return Csr(n_rows_, n_cols_, row_offsets_, col_indices_, values_);
+  }
 
   int64_t n_rows() const noexcept { return n_rows_; }
   int64_t n_cols() const noexcept { return n_cols_; }
-  int64_t nvals() const noexcept { return row_offsets_.empty() ? 0 : row_offsets_.back(); }
+  int64_t nvals() const { return settle(), row_offsets_.empty() ? 0 : row_offsets_.back(); }
 
-  std::span<const offset_t> row_offsets() const noexcept { return row_offsets_; }
-  std::span<const index_t> col_indices() const noexcept { return col_indices_; }
-  std::span<const storage_t<T>> values() const noexcept { return values_; }
+  // Every read of the structure sees the stores made before it: the ones waiting are assembled first
+  // (see set_entry).
+  std::span<const offset_t> row_offsets() const { return settle(), std::span<const offset_t>(row_offsets_); }
+  std::span<const index_t> col_indices() const { return settle(), std::span<const index_t>(col_indices_); }
+  std::span<const storage_t<T>> values() const { return settle(), std::span<const storage_t<T>>(values_); }
   // Writing access: what was derived from the contents is dropped (gql/derived.hpp).
-  std::span<offset_t> row_offsets() noexcept { return derived_.clear(), std::span<offset_t>(row_offsets_); }
-  std::span<index_t> col_indices() noexcept { return derived_.clear(), std::span<index_t>(col_indices_); }
-  std::span<storage_t<T>> values() noexcept { return derived_.clear(), std::span<storage_t<T>>(values_); }
+  std::span<offset_t> row_offsets() { return settle(), derived_.clear(), std::span<offset_t>(row_offsets_); }
+  std::span<index_t> col_indices() { return settle(), derived_.clear(), std::span<index_t>(col_indices_); }
+  std::span<storage_t<T>> values() { return settle(), derived_.clear(), std::span<storage_t<T>>(values_); }
   // What is kept with these contents: their transpose, device copy, symmetry, ...
   const Derived& derived() const noexcept { return derived_; }
   // Entry (i, j) becomes `value` (0 <= i < n_rows, 0 <= j < n_cols; ignored for pattern graphs, whose
-  // entries are all true): overwritten in place when stored, else inserted into row i, moving the later
-  // entries once (memmove), not rebuilding the graph.
+  // entries are all true). A stored entry is overwritten in place (a binary search in row i). A new one
+  // waits with the other new entries (gql/pending_stores.hpp; of two stores to one position the later
+  // wins) until the graph is next read, when all are merged into the arrays in one pass: a loop of n
+  // stores costs O(nvals + n log n), not O(nvals) each. Like any write, not while another thread reads.
   void set_entry(int64_t i, int64_t j, storage_t<T> value) {
     derived_.clear();
-    const size_t before = col_indices_.size();
-    detail::store_sorted(col_indices_, stores_values<T> ? &values_ : nullptr,
-                         static_cast<size_t>(row_offsets_[static_cast<size_t>(i)]),
-                         static_cast<size_t>(row_offsets_[static_cast<size_t>(i) + 1]), static_cast<index_t>(j), value);
-    if (col_indices_.size() == before) return;  // overwritten in place
-    for (size_t r = static_cast<size_t>(i) + 1; r < row_offsets_.size(); ++r) ++row_offsets_[r];
+    const auto row = static_cast<size_t>(i);
+    const int64_t at = detail::find_sorted(col_indices_, static_cast<size_t>(row_offsets_[row]),
+                                           static_cast<size_t>(row_offsets_[row + 1]), static_cast<index_t>(j));
+    if (at >= 0) {
+      if constexpr (stores_values<T>) values_[static_cast<size_t>(at)] = value;
+      return;
+    }
+    if (pending_.add(i * n_cols_ + j, value)) settle();
+  }
+  // Whether every store has been merged into the arrays (no new entry waits).
+  bool settled() const noexcept { return !pending_.waiting(); }
+  // Merges the new entries that wait now, as any read would (a program does it within a run's time). A
+  // read, safe on several threads at once (gql/pending_stores.hpp): it changes the arrays but not the
+  // graph they hold, so what was derived stays.
+  void settle() const {
+    pending_.settle([this](const auto& entries) {
+      detail::merge_entries(std::span<offset_t>(row_offsets_), col_indices_, stores_values<T> ? &values_ : nullptr,
+                            n_cols_, entries);
+    });
   }
 
-  // The value of the p-th stored entry (true for pattern graphs).
+  // The value of the p-th stored entry (true for pattern graphs); p comes from a read of the structure,
+  // which assembled the graph.
   T value_at(offset_t p) const noexcept {
+    assert(settled());
     if constexpr (stores_values<T>) return values_[static_cast<size_t>(p)];
     else return true;
   }
-  int64_t row_degree(int64_t row) const noexcept {
+  int64_t row_degree(int64_t row) const {
+    settle();
     return row_offsets_[static_cast<size_t>(row) + 1] - row_offsets_[static_cast<size_t>(row)];
   }
 
   // Checks every invariant; throws Error(internal) naming the first one broken.
   void validate() const {
+    settle();
     auto fail = [](const std::string& why) { throw Error(ErrorKind::internal, "invalid CSR: " + why); };
     if (n_rows_ < 0 || n_cols_ < 0) fail("negative dimension");
     if (n_rows_ > max_vertices || n_cols_ > max_vertices) fail("dimension exceeds 2^31");
@@ -160,9 +224,11 @@ class Csr {
  private:
   int64_t n_rows_ = 0;
   int64_t n_cols_ = 0;
-  Array<offset_t> row_offsets_;
-  Array<index_t> col_indices_;
-  Array<storage_t<T>> values_;  // empty for pattern graphs
+  // Mutable: assembling the pending stores is a read of the graph (settle()).
+  mutable Array<offset_t> row_offsets_;
+  mutable Array<index_t> col_indices_;
+  mutable Array<storage_t<T>> values_;  // empty for pattern graphs
+  PendingEntries<storage_t<T>> pending_;  // new entries not yet in the arrays
   Derived derived_;
 };
 
@@ -261,6 +327,7 @@ class Vector {
   Vector(const Vector&) = delete;
   Vector& operator=(const Vector&) = delete;
   Vector clone() const {
+    settle();
     Vector v(size_);
     v.dense_ = dense_;
     v.indices_ = indices_;
@@ -270,24 +337,37 @@ class Vector {
 
   int64_t size() const noexcept { return size_; }
   bool is_dense() const noexcept { return dense_; }
-  int64_t nvals() const noexcept { return dense_ ? size_ : static_cast<int64_t>(indices_.size()); }
-  // Sparse storage only (empty for a dense vector).
-  std::span<const index_t> indices() const noexcept { return indices_; }
-  std::span<const storage_t<T>> values() const noexcept { return values_; }
-  std::span<storage_t<T>> values() noexcept { return derived_.clear(), std::span<storage_t<T>>(values_); }
+  int64_t nvals() const { return dense_ ? size_ : (settle(), static_cast<int64_t>(indices_.size())); }
+  // Sparse storage only (empty for a dense vector). Reads see every store made before them, as a
+  // graph's do (the new entries waiting are merged first).
+  std::span<const index_t> indices() const { return settle(), std::span<const index_t>(indices_); }
+  std::span<const storage_t<T>> values() const { return settle(), std::span<const storage_t<T>>(values_); }
+  std::span<storage_t<T>> values() { return settle(), derived_.clear(), std::span<storage_t<T>>(values_); }
   const Derived& derived() const noexcept { return derived_; }
-  // Entry i (0 <= i < size()) becomes `value`, present from now on: in place when dense, else found by
-  // binary search and inserted when absent (moving the later entries, not rebuilding the vector).
+  // Entry i (0 <= i < size()) becomes `value`, present from now on: in place when dense or stored (a
+  // binary search), else kept with the new entries that wait until the vector is next read, as a
+  // graph's are (Csr::set_entry): n stores cost O(nvals + n log n), not O(nvals) each.
   void set_entry(int64_t i, storage_t<T> value) {
     derived_.clear();
-    if (dense_) {
-      values_[static_cast<size_t>(i)] = value;
+    const int64_t at = dense_ ? i : detail::find_sorted(indices_, 0, indices_.size(), static_cast<index_t>(i));
+    if (at >= 0) {
+      values_[static_cast<size_t>(at)] = value;
       return;
     }
-    detail::store_sorted(indices_, &values_, 0, indices_.size(), static_cast<index_t>(i), value);
+    if (pending_.add(i, value)) settle();
+  }
+  // Whether every store has been merged into the arrays (no new entry waits).
+  bool settled() const noexcept { return !pending_.waiting(); }
+  // Merges the new entries that wait now, as any read would: a read, as a graph's (Csr::settle).
+  void settle() const {
+    pending_.settle([this](const auto& entries) {
+      offset_t bounds[] = {0, static_cast<offset_t>(indices_.size())};  // one sorted run
+      detail::merge_entries(std::span<offset_t>(bounds), indices_, &values_, size_, entries);
+    });
   }
 
   void validate() const {
+    settle();
     auto fail = [](const char* why) { throw Error(ErrorKind::internal, std::string("invalid vector: ") + why); };
     if (size_ < 0 || size_ > max_vertices) fail("size out of range");
     if (dense_) {
@@ -304,21 +384,23 @@ class Vector {
  private:
   int64_t size_ = 0;
   bool dense_ = false;
-  Array<index_t> indices_;
-  Array<storage_t<T>> values_;
+  // Mutable: assembling the pending stores is a read of the vector (settle()).
+  mutable Array<index_t> indices_;
+  mutable Array<storage_t<T>> values_;
+  PendingEntries<storage_t<T>> pending_;  // new entries of a sparse vector not yet in the arrays
   Derived derived_;
 };
 
 // The language's rows/cols/nvals for every container (a vector is n x 1).
 template <class T> int64_t rows(const Csr<T>& g) noexcept { return g.n_rows(); }
 template <class T> int64_t cols(const Csr<T>& g) noexcept { return g.n_cols(); }
-template <class T> int64_t nvals(const Csr<T>& g) noexcept { return g.nvals(); }
+template <class T> int64_t nvals(const Csr<T>& g) { return g.nvals(); }
 template <class T> int64_t rows(const Matrix<T>& m) noexcept { return m.n_rows(); }
 template <class T> int64_t cols(const Matrix<T>& m) noexcept { return m.n_cols(); }
 template <class T> int64_t nvals(const Matrix<T>& m) noexcept { return m.n_rows() * m.n_cols(); }
 template <class T> int64_t rows(const Vector<T>& v) noexcept { return v.size(); }
 template <class T> int64_t cols(const Vector<T>&) noexcept { return 1; }
-template <class T> int64_t nvals(const Vector<T>& v) noexcept { return v.nvals(); }
+template <class T> int64_t nvals(const Vector<T>& v) { return v.nvals(); }
 
 // Element conversion as the language defines it: a pattern entry becomes 1 (or true), numbers
 // convert as gql::convert_number does (a float to an integer saturates), and a number to bool is

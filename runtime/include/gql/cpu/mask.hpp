@@ -53,7 +53,7 @@ struct NoMask {};
 inline NoMask no_mask() noexcept { return {}; }
 
 template <class M>
-MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) noexcept {
+MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) {
   return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement};
 }
 

@@ -34,7 +34,7 @@ namespace gql::cpu {
 // ---- masks -----------------------------------------------------------------------------------
 
 template <class M>
-MatrixMask mask(const Csr<M>& m, bool complement) noexcept {
+MatrixMask mask(const Csr<M>& m, bool complement) {
   return structural_mask(m, complement);
 }
 template <class M>

@@ -162,13 +162,13 @@ class Resident {
     }
     drop_host();
     pending_.add(position, value);
-    if (pending_.size() >= PendingStores<typename Host::value_type>::limit) write_pending(stream);
+    if (pending_.size() >= PendingStores<storage_t<typename Host::value_type>>::limit) write_pending(stream);
   }
 
   // Shape and entry count, read where the value is (no copy).
   int64_t rows() const noexcept { return host_ ? gql::rows(*host_) : device_rows(); }
   int64_t cols() const noexcept { return host_ ? gql::cols(*host_) : device_cols(); }
-  int64_t nvals() const noexcept { return host_ ? gql::nvals(*host_) : device_nvals(); }
+  int64_t nvals() const { return host_ ? gql::nvals(*host_) : device_nvals(); }
 
   // The call's result, handed over from the side the caller asks for.
   Host take_host(const Stream& stream) {
@@ -217,7 +217,7 @@ class Resident {
   }
   void write_pending(const Stream& stream) {
     if constexpr (dense_matrix) {
-      if (!pending_.empty()) pending_.apply(owned_device_->data(), stream);
+      if (!pending_.empty()) write_stores(pending_, owned_device_->data(), stream);
     }
   }
 
@@ -225,7 +225,8 @@ class Resident {
   std::optional<Host> owned_host_;
   std::optional<Device> owned_device_;
   // The device value's stores not yet written (only a dense matrix has them; owned_device_ holds them).
-  [[no_unique_address]] std::conditional_t<dense_matrix, PendingStores<typename Host::value_type>, NoStores> pending_;
+  [[no_unique_address]] std::conditional_t<dense_matrix, PendingStores<storage_t<typename Host::value_type>>, NoStores>
+      pending_;
   const Host* host_ = nullptr;      // current on the host (owned_host_ or the caller's), else null
   const Device* device_ = nullptr;  // current on the device (owned_device_, a copy or the caller's), else null
 };
@@ -263,6 +264,6 @@ auto take_device(std::tuple<M...>&& values, const Stream& stream) {
 // The language's rows/cols/nvals of a resident value.
 template <class H> int64_t rows(const gpu::Resident<H>& v) noexcept { return v.rows(); }
 template <class H> int64_t cols(const gpu::Resident<H>& v) noexcept { return v.cols(); }
-template <class H> int64_t nvals(const gpu::Resident<H>& v) noexcept { return v.nvals(); }
+template <class H> int64_t nvals(const gpu::Resident<H>& v) { return v.nvals(); }
 
 }  // namespace gql

@@ -58,7 +58,7 @@ inline NoMask no_mask() noexcept { return {}; }
 
 template <class M>
 MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) noexcept {
-  return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement};
+  return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement, nullptr};
 }
 
 // Checks that a mask has the shape of the output it guards.

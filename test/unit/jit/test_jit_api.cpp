@@ -89,7 +89,7 @@ TEST(JitApi, FriendsOfFriendsMatchesReference) {
 // entries' positions, w<value(keep)> only keep's nonzero indices (a dense 0/1 vector).
 TEST(JitApi, ValueMasksSelectTrueEntries) {
   Compiler compiler(test_options());
-  Module m = compiler.compile_file(spec);
+  Module m = compiler.compile_file(std::string(GQL_SOURCE_DIR) + "/test/unit/jit/specs/value_masks.gql");
   auto odd_paths = m.kernel("odd_paths").bind<Csr<uint64_t>(const Csr<bool>&)>();
   const Csr<bool> G = random_graph(60, 4, 3);
   const Csr<uint64_t> C = odd_paths(G);

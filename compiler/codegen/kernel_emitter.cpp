@@ -182,14 +182,16 @@ class KernelEmitter {
   std::string ns(const ir::Op& o) const { return dialect_.ops_namespace(o, kernel_) + "::"; }
 
   // An op's mask: an op on the device reads a vector's or a graph's mask there; every other op reads
-  // it on the host.
+  // it on the host. A value mask reads the mask's values too (value_mask).
   std::string mask(const ir::Op& o) const {
     if (!o.mask) return ns(o) + "no_mask()";
     const TypeKind kind = variable(o.mask->variable).type.kind;
+    const std::string function = o.mask->value ? "value_mask(" : "mask(";
+    const std::string complement = ", " + bool_text(o.mask->complement) + ")";
     if (takes_residents(o) && (kind == TypeKind::vector || kind == TypeKind::graph))
-      return std::string(kind == TypeKind::vector ? "gql::gpu::vector_mask(" : "gql::gpu::graph_mask(") +
-             name(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
-    return ns(o) + "mask(" + read_on_host(o.mask->variable) + ", " + bool_text(o.mask->complement) + ")";
+      return std::string(kind == TypeKind::vector ? "gql::gpu::vector_" : "gql::gpu::graph_") + function +
+             name(o.mask->variable) + complement;
+    return ns(o) + function + read_on_host(o.mask->variable) + complement;
   }
 
   // With resident values: the ops placed on the device take Residents and read them there; every

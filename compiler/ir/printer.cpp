@@ -248,7 +248,10 @@ class Printer {
     std::string text;
     if (!o.label.empty()) text += "@" + o.label + " ";
     for (size_t i = 0; i < o.outputs.size(); ++i) text += (i ? ", " : "") + var(o.outputs[i]);
-    if (o.mask) text += std::string("<") + (o.mask->complement ? "!" : "") + var(o.mask->variable) + (o.replace ? ", replace" : "") + ">";
+    if (o.mask) {
+      const std::string m = o.mask->value ? "value(" + var(o.mask->variable) + ")" : var(o.mask->variable);
+      text += std::string("<") + (o.mask->complement ? "!" : "") + m + (o.replace ? ", replace" : "") + ">";
+    }
     text += std::string(" = ") + to_string(o.kind) + "(";
     std::string args;
     auto arg = [&](const std::string& a) { args += (args.empty() ? "" : ", ") + a; };

@@ -82,7 +82,8 @@ class Printer {
       case StmtKind::assign:
         head += "Assign";
         if (s.mask) {
-          head += std::string(" mask=") + (s.mask->complement ? "!" : "") + s.mask->name;
+          head += std::string(" mask=") + (s.mask->complement ? "!" : "") +
+                  (s.mask->value ? "value(" + s.mask->name + ")" : s.mask->name);
           if (s.mask->replace) head += " replace";
         }
         node(depth, head, s.span);

@@ -490,7 +490,16 @@ class Parser {
       ast::Mask m;
       m.span = previous_span();
       m.complement = accept("!");
-      m.name = identifier("a mask variable").first;
+      // value(M): a value mask; `value` alone is still a variable's name.
+      if (is_word("value") && is("(", 1)) {
+        advance();
+        advance();
+        m.value = true;
+        m.name = identifier("a mask variable").first;
+        expect(")");
+      } else {
+        m.name = identifier("a mask variable").first;
+      }
       while (accept(",")) {
         if (!accept_word("replace")) fail_expected("'replace'");
         m.replace = true;

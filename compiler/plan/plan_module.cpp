@@ -255,7 +255,8 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                                  (out_var.role == ir::VariableRole::temporary ? std::string("result") : out_var.name)
                            : "@" + o.label;
     if (o.mask)
-      p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") + "structural, " +
+      p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") +
+                        (o.mask->value ? "value, " : "structural, ") +
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
         o.kind == ir::OpKind::component_labels) {

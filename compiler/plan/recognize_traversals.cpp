@@ -4,10 +4,10 @@
 // op; the code generators lower them to the runtime's traversals instead of one product per level or
 // round.
 //
-// Matching is exact and conservative: the variables, masks, replace flags, the loop condition, the
-// order of the statements, how the loop's variables start and that nothing but the loop reads the
-// frontier and the level counter. A loop that differs in any of these keeps its literal lowering,
-// so recognition never changes a result.
+// Matching is exact and conservative: the variables, masks (structural ones only), replace flags, the
+// loop condition, the order of the statements, how the loop's variables start and that nothing but the
+// loop reads the frontier and the level counter. A loop that differs in any of these keeps its literal
+// lowering, so recognition never changes a result.
 #include <algorithm>
 #include <functional>
 
@@ -177,7 +177,9 @@ struct Recognizer {
     if (!product) return std::nullopt;
     const ir::Op& vxm = product->op;
     const int frontier = vxm.outputs.at(0), G = vxm.inputs.at(1);
-    if (vxm.inputs.at(0) != frontier || !vxm.mask || !vxm.mask->complement || !vxm.replace) return std::nullopt;
+    // Value masks are not matched: a depth of 0 (the source's) would not mask the source out.
+    if (vxm.inputs.at(0) != frontier || !vxm.mask || !vxm.mask->complement || vxm.mask->value || !vxm.replace)
+      return std::nullopt;
     const int depth = vxm.mask->variable;
     if (depth == frontier || G == frontier || G == depth) return std::nullopt;
     if (variable(G).type.kind != TypeKind::graph || !variable(G).immutable) return std::nullopt;
@@ -191,7 +193,7 @@ struct Recognizer {
     if (!level || level_at > product_at) return std::nullopt;
     const ir::Op& assign = level->op;
     if (assign.outputs.at(0) != depth || !assign.mask || assign.mask->variable != frontier || assign.mask->complement ||
-        assign.replace)
+        assign.mask->value || assign.replace)
       return std::nullopt;
     const ir::Expr* stored = &*assign.value;
     if (stored->kind == ir::ExprKind::cast && stored->type == Scalar::i32) stored = &stored->operands.at(0);

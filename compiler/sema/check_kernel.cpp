@@ -309,7 +309,7 @@ class KernelChecker {
                            "or write a graph through the mask");
       return std::nullopt;
     }
-    return ir::Mask{id, m.complement};
+    return ir::Mask{id, m.complement, m.value};
   }
 
   void assignment(const ast::Stmt& s, ir::Block& out) {

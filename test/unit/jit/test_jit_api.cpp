@@ -85,6 +85,38 @@ TEST(JitApi, FriendsOfFriendsMatchesReference) {
   EXPECT_EQ(C.nvals(), want_nvals);
 }
 
+// The JIT runs the generated code of value masks as gqlc -o does: C<value(M)> keeps only M's nonzero
+// entries' positions, w<value(keep)> only keep's nonzero indices (a dense 0/1 vector).
+TEST(JitApi, ValueMasksSelectTrueEntries) {
+  Compiler compiler(test_options());
+  Module m = compiler.compile_file(std::string(GQL_SOURCE_DIR) + "/test/unit/jit/specs/value_masks.gql");
+  auto odd_paths = m.kernel("odd_paths").bind<Csr<uint64_t>(const Csr<bool>&)>();
+  const Csr<bool> G = random_graph(60, 4, 3);
+  const Csr<uint64_t> C = odd_paths(G);
+  C.validate();
+  const auto a = dense_pattern(G);
+  int64_t want_nvals = 0;
+  for (int64_t i = 0; i < 60; ++i) {
+    std::vector<uint64_t> got(60, 0);
+    for (offset_t p = C.row_offsets()[i]; p < C.row_offsets()[i + 1]; ++p) got[C.col_indices()[p]] = C.values()[p];
+    for (int j = 0; j < 60; ++j) {
+      uint64_t count = 0;
+      for (int k = 0; k < 60; ++k) count += a[i][k] && a[k][j];
+      const uint64_t want = count % 2 ? count : 0;
+      want_nvals += want != 0;
+      EXPECT_EQ(got[j], want) << i << "," << j;
+    }
+  }
+  EXPECT_EQ(C.nvals(), want_nvals);
+
+  auto nonzero = m.kernel("nonzero").bind<Vector<int32_t>(const Vector<int32_t>&)>();
+  gql::Array<int32_t> keep_values;
+  for (int32_t k = 0; k < 20; ++k) keep_values.push_back(k % 3 == 0 ? 0 : k - 10);
+  const Vector<int32_t> w = nonzero(Vector<int32_t>::dense(20, std::move(keep_values)));
+  ASSERT_TRUE(w.is_dense());
+  for (int32_t k = 0; k < 20; ++k) EXPECT_EQ(w.values()[static_cast<size_t>(k)], k % 3 == 0 || k == 10 ? 0 : 1) << k;
+}
+
 TEST(JitApi, BfsMatchesReference) {
   Compiler compiler(test_options());
   auto bfs = compiler.compile_file(spec).kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>();

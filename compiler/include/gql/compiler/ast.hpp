@@ -49,6 +49,7 @@ struct Expr {
 struct Mask {
   std::string name;
   bool complement = false;
+  bool value = false;  // C<value(M)>: selects M's entries whose value is true, not every entry
   bool replace = false;
   Span span;
 };

@@ -215,10 +215,12 @@ struct Variable {
   Span span;
 };
 
-// A GraphBLAS mask: structural (an entry's presence counts, whatever its value).
+// A GraphBLAS mask: structural (an entry's presence counts, whatever its value), or a value mask
+// (an entry counts when its value, cast to bool, is true), as the spec spells it: C<value(M)>.
 struct Mask {
   int variable = -1;
   bool complement = false;
+  bool value = false;
 };
 
 // A function applied element-wise (apply: one argument, union/intersect: two), as a tree over

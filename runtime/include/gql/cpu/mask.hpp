@@ -1,12 +1,15 @@
 // Structural masks as GraphBLAS (C API 2.x) defines them: an entry of the mask counts by its
 // presence, whatever its value; a complemented mask lets through exactly what the mask does not.
-// Kernels read a mask through these views, so one kernel serves masks of every element type.
+// Kernels read a mask through these views, so one kernel serves masks of every element type. A value
+// mask (gql/cpu/value_mask.hpp) is the structural mask of the entries whose value is true.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gql/error.hpp"
@@ -28,6 +31,7 @@ struct MatrixMask {
   int64_t n_rows = 0;
   int64_t n_cols = 0;
   bool complement = false;
+  std::shared_ptr<const Csr<bool>> kept;  // the structure the spans view when the mask made it (value masks)
 
   MaskMode mode() const noexcept {
     if (row_offsets.empty()) return MaskMode::none;
@@ -53,8 +57,13 @@ struct NoMask {};
 inline NoMask no_mask() noexcept { return {}; }
 
 template <class M>
+<<<<<<< HEAD
 MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) {
   return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement};
+=======
+MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) noexcept {
+  return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement, nullptr};
+>>>>>>> vmask
 }
 
 // Checks that a mask has the shape of the output it guards.
@@ -80,6 +89,9 @@ class VectorMask {
       for (index_t j : mask.indices()) present_[static_cast<size_t>(j)] = 1;
     }
   }
+  // A mask over `present` (one byte per index, nonzero where the mask has an entry that counts).
+  VectorMask(std::vector<uint8_t> present, bool complement)
+      : size_(static_cast<int64_t>(present.size())), complement_(complement), present_(std::move(present)) {}
 
   bool active() const noexcept { return size_ >= 0; }
   int64_t size() const noexcept { return size_; }

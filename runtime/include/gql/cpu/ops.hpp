@@ -24,6 +24,7 @@
 #include "gql/cpu/spgemm.hpp"
 #include "gql/cpu/spgemm_dot.hpp"
 #include "gql/cpu/transpose.hpp"
+#include "gql/cpu/value_mask.hpp"
 #include "gql/cpu/vector_assign.hpp"
 #include "gql/cpu/vxm.hpp"
 #include "gql/graph.hpp"
@@ -32,6 +33,7 @@
 namespace gql::cpu {
 
 // ---- masks -----------------------------------------------------------------------------------
+// mask(M, complement): structural; value_mask(M, complement) (gql/cpu/value_mask.hpp): M's true entries.
 
 template <class M>
 MatrixMask mask(const Csr<M>& m, bool complement) {

@@ -53,6 +53,7 @@ namespace gql::gpu {
 
 using cpu::mask;
 using cpu::no_mask;
+using cpu::value_mask;
 
 namespace detail {
 

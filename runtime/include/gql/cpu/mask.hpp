@@ -57,13 +57,8 @@ struct NoMask {};
 inline NoMask no_mask() noexcept { return {}; }
 
 template <class M>
-<<<<<<< HEAD
 MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) {
-  return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement};
-=======
-MatrixMask structural_mask(const Csr<M>& mask, bool complement = false) noexcept {
   return {mask.row_offsets(), mask.col_indices(), mask.n_rows(), mask.n_cols(), complement, nullptr};
->>>>>>> vmask
 }
 
 // Checks that a mask has the shape of the output it guards.

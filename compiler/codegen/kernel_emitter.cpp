@@ -220,6 +220,33 @@ class KernelEmitter {
     return out;
   }
 
+  // How an element-wise op reads input n (gql/cpu/elementwise.hpp): through the applies folded into
+  // it (plan/fuse_elementwise.cpp), innermost first, or as stored.
+  std::string input_reader(const ir::Op& o, size_t n) const {
+    std::string reader = "gql::cpu::ReadStored<" + cpp_scalar_type(variable(o.inputs.at(n)).type.element) + ">{}";
+    if (o.folded.empty()) return reader;
+    for (const ir::FoldedApply& a : o.folded.at(n))
+      reader = "gql::cpu::read_applied<" + cpp_scalar_type(a.stored) + ">(" + element_lambda(a.function) + ", " +
+               reader + ")";
+    return reader;
+  }
+  std::string input_readers(const ir::Op& o) const {
+    if (o.folded.empty()) return "";
+    std::string out;
+    for (size_t n = 0; n < o.inputs.size(); ++n) out += ", " + input_reader(o, n);
+    return out;
+  }
+
+  // union(d, v * G) with the vxm fused in: the runtime's union_vxm, the product's operands and options.
+  std::string fused_union(const ir::Op& o, const std::string& common) const {
+    const ir::Op& product = o.fused_product.at(0);
+    const size_t at = o.inputs.at(0) == product.outputs.at(0) ? 0 : 1;
+    return "gql::cpu::union_vxm<" + semiring(product) + ", " + bool_text(at == 0) + ">(" + common + ", " +
+           operand(o, o.inputs.at(1 - at)) + ", " + operand(product, product.inputs.at(0)) + ", " +
+           operand(product, product.inputs.at(1)) + ", " + traversal_options(product) + ", ctx, " +
+           element_lambda(*o.function) + ", " + input_reader(o, 1 - at) + ", " + input_reader(o, at) + ");\n";
+  }
+
   const std::string& semiring(const ir::Op& o) const {
     return module_.semirings.at(static_cast<size_t>(o.semiring)).name;
   }
@@ -308,12 +335,15 @@ class KernelEmitter {
   }
 
   void name_ops(const ir::Block& stmts, std::map<std::string, int>& uses) {
+    const auto name_op = [&](const ir::Op& o) {
+      const std::string base = base_label(o);
+      const int n = ++uses[base];
+      labels_[&o] = n == 1 ? base : base + " (" + std::to_string(n) + ")";
+    };
     ir::for_each_stmt(stmts, [&](const ir::Stmt& s) {
-      if (s.kind == ir::StmtKind::op && !s.op.outputs.empty()) {
-        const std::string base = base_label(s.op);
-        const int n = ++uses[base];
-        labels_[&s.op] = n == 1 ? base : base + " (" + std::to_string(n) + ")";
-      }
+      if (s.kind != ir::StmtKind::op || s.op.outputs.empty()) return;
+      for (const ir::Op& fused : s.op.fused_product) name_op(fused);  // it ran before its reader
+      name_op(s.op);
     });
   }
 
@@ -487,12 +517,16 @@ class KernelEmitter {
         return;
       case ir::OpKind::ewise_union:
       case ir::OpKind::ewise_intersect:
+        if (!o.fused_product.empty()) {
+          out += pad + fused_union(o, common);
+          return;
+        }
         out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + in(1) + ", " +
-               element_lambda(*o.function) + stream_argument(o) + ");\n";
+               element_lambda(*o.function) + input_readers(o) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::apply:
         out += pad + ns(o) + "apply(" + common + ", " + in(0) + ", " + element_lambda(*o.function) +
-               stream_argument(o) + ");\n";
+               input_readers(o) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::reduce:
         out += pad + name(o.outputs[0]) + " = " + ns(o) + "reduce<" + monoid_enumerator(o.monoid) + ", " +

@@ -134,6 +134,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   diagnostics_.sort_by_location();
   if (diagnostics_.has_errors()) return false;
   if (options_.recognize_traversals) plan::recognize_traversals(module);
+  if (options_.fuse_elementwise) plan::fuse_elementwise(module);
   module_ = std::move(module);
   return true;
 }

@@ -97,7 +97,7 @@ void build_executable(const std::string& source, const BuildOptions& options) {
     argv.insert(argv.end(), flags.begin(), flags.end());
   } else {
     argv = {options.compiler.empty() ? env_or("GQL_CXX", layout.host_compiler.c_str()) : options.compiler,
-            "-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-fopenmp"};
+            "-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-ffp-contract=off", "-fopenmp"};
   }
   argv.insert(argv.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
   argv.insert(argv.end(), {"-I" + layout.include_dir, source_path, "-o", options.output,

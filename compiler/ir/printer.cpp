@@ -255,7 +255,12 @@ class Printer {
     text += std::string(" = ") + to_string(o.kind) + "(";
     std::string args;
     auto arg = [&](const std::string& a) { args += (args.empty() ? "" : ", ") + a; };
-    for (int in : o.inputs) arg(var(in));
+    for (size_t n = 0; n < o.inputs.size(); ++n) {  // an input read through folded applies: f(g(x))
+      std::string read = var(o.inputs[n]);
+      if (!o.folded.empty())
+        for (const FoldedApply& a : o.folded[n]) read = "apply " + a.function.name + "(" + read + ")";
+      arg(read);
+    }
     for (const Expr& e : o.shape) arg(print_expr(e, kernel_));
     if (o.kind == OpKind::construct) arg(o.dense ? "dense" : "sparse");
     if (o.value) arg(print_expr(*o.value, kernel_));
@@ -271,6 +276,10 @@ class Printer {
     if (o.semiring >= 0) text += " over " + module_.semirings.at(static_cast<size_t>(o.semiring)).name;
     line(depth, text);
     if (!std::holds_alternative<std::monostate>(o.schedule)) line(depth + 2, schedule_text(o.schedule, module_.target));
+    for (const Op& fused : o.fused_product) {
+      line(depth + 2, "fused, computed in this op's pass:");
+      op(depth + 3, fused);
+    }
   }
 
   void semiring(const SemiringInstance& s) {

@@ -241,6 +241,22 @@ std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
          names(o.outputs) + " there";
 }
 
+// What plan::fuse_elementwise fused into this op.
+void fusion_lines(const ir::Op& o, const ir::Kernel& k, std::vector<std::string>& lines) {
+  const auto name = [&](int id) {
+    const ir::Variable& v = k.variables.at(static_cast<size_t>(id));
+    return v.role == ir::VariableRole::temporary ? std::string("a temporary") : v.name;
+  };
+  for (size_t n = 0; n < o.folded.size(); ++n)
+    for (const ir::FoldedApply& a : o.folded[n])
+      lines.push_back("fused: apply " + a.function.name + " is read inside this op from " + name(o.inputs[n]) +
+                      " (no vector between them)");
+  for (const ir::Op& product : o.fused_product)
+    lines.push_back("fused: the vxm -> " + name(product.outputs.at(0)) +
+                    " runs inside this union: a pull step over a dense operand writes the result as it gathers, "
+                    "any other step makes the product first");
+}
+
 void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, std::vector<OpPlan>& out) {
   for (const ir::Stmt& s : block) {
     collect(m, k, s.prelude, out);
@@ -263,6 +279,11 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
       recognized_lines(o, m, p.lines);
       out.push_back(std::move(p));
       continue;
+    }
+    fusion_lines(o, k, p.lines);
+    for (const ir::Op& product : o.fused_product) {
+      semiring_lines(m.semirings.at(static_cast<size_t>(product.semiring)), m.target, false, p.lines);
+      traversal_lines(std::get<ir::TraversalSchedule>(product.schedule), p.lines);
     }
     if (o.semiring >= 0)
       semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target,

@@ -58,7 +58,7 @@ HostCompiler find_host_compiler(const std::string& requested) {
 
 std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const compiler::RuntimeLayout& layout,
                                              const std::vector<std::string>& extra) {
-  std::vector<std::string> flags = {"-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-fopenmp", "-fPIC", "-shared",
+  std::vector<std::string> flags = {"-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-ffp-contract=off", "-fopenmp", "-fPIC", "-shared",
                                     // The runtime is linked in statically; keep its symbols private to the
                                     // kernel library so they never interpose on the host program's.
                                     "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-w", "-I" + layout.include_dir};

@@ -38,6 +38,7 @@ const char* usage =
     "  --cuda-arch LIST   with -o --target cuda: the compute capabilities to build for (80,86,90);\n"
     "                     default $GQL_CUDA_ARCH, else this machine's GPUs, else 80,86,89,90\n"
     "  --literal-loops    lower every loop as written (no BFS / Bellman-Ford loop recognition)\n"
+    "  --no-fusion        keep every element-wise op apart (no apply or vxm fused into its reader)\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
     "  --help             print this help\n"
     "  --version          print the version\n";
@@ -109,6 +110,8 @@ int run(int argc, char** argv) {
       keep_source = true;
     } else if (arg == "--literal-loops") {
       options.recognize_traversals = false;
+    } else if (arg == "--no-fusion") {
+      options.fuse_elementwise = false;
     } else if (!arg.empty() && arg[0] == '-') {
       return fail_usage("unknown option '" + arg + "'");
     } else if (file.empty()) {

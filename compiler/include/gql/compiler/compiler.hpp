@@ -21,6 +21,7 @@ struct Options {
   std::string stdlib_dir;                 // searched last; empty: the installed stdlib
   ir::Target target = ir::Target::openmp;
   bool recognize_traversals = true;       // BFS / Bellman-Ford loops become one traversal op each
+  bool fuse_elementwise = true;           // OpenMP: applies and vxm results fused into their one reader
   size_t max_errors = 50;
 };
 

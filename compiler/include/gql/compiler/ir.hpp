@@ -232,6 +232,13 @@ struct ElementFunction {
   Expr body;
 };
 
+// An apply folded into the op that reads its result (plan::fuse_elementwise): the input's values pass
+// through `function` and are stored as `stored`, as the apply would have stored them.
+struct FoldedApply {
+  ElementFunction function;
+  Scalar stored = Scalar::bool_;
+};
+
 enum class OpKind : uint8_t {
   construct,     // outputs[0] = new container of shape `shape` (rows[, cols] / n); dense + fill, or empty
   copy,          // outputs[0]<mask> = inputs[0] (same type, or an element cast)
@@ -286,6 +293,12 @@ struct Op {
   std::string label;                   // the statement's @label, "" if none
   Schedule schedule;                   // resolved for Module::target
   SourcePosition where;                // element: the read's position
+  // Set by plan::fuse_elementwise (the OpenMP target): input n's values pass through folded[n], in
+  // order (applies whose results only this op read); empty, or one list per input. A union may
+  // hold in `fused_product` the vxm whose result (one of its inputs, no longer written) only it read,
+  // computed inside the union's pass.
+  std::vector<std::vector<FoldedApply>> folded;
+  std::vector<Op> fused_product;       // none, or the vxm
   Span span;
 };
 

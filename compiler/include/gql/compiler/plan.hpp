@@ -21,6 +21,12 @@ struct OpPlan {
 // stays as written. Run on a checked module before planning and code generation.
 void recognize_traversals(ir::Module& module);
 
+// Fuses element-wise work of the OpenMP target into the op that reads its result, where nothing
+// else reads it: an `apply` into the vector op right after it (its function read inside that op),
+// and a vxm into the `union` right after it (a pull step writes the union's result as it gathers).
+// The values are those of the ops run apart; `gqlc --no-fusion` keeps every op.
+void fuse_elementwise(ir::Module& module);
+
 // Where a CUDA kernel's ops run and where they read and write the kernel's values (plan/placement.cpp):
 // one table for the code generator and the printed plan.
 enum class Placement {

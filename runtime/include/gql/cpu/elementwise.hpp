@@ -161,6 +161,31 @@ Csr<R> apply(const Csr<T>& A, F fn) {
 // with a dense side, whose result is dense), the values are computed by position in that operand's
 // storage; two sparse operands meet over slots. A vector<bool> stores its values, so unlike a pattern
 // graph it keeps entries whose value is false (the structure is what masks read).
+//
+// Each operand is read through a reader: its stored value as its element type (ReadStored), or,
+// where the compiler folded an `apply` into the op that reads its result (compiler/plan/
+// fuse_elementwise.cpp), through that apply's function, cast to the type the apply would have stored
+// (read_applied). The values are those of the two ops run one after the other, without the pass
+// and the vector between them.
+template <class T>
+struct ReadStored {
+  T operator()(const storage_t<T>& s) const { return T(s); }
+};
+template <class T, class Inner, class F>
+struct ReadApplied {
+  F f;
+  Inner inner;
+  template <class S>
+  T operator()(const S& s) const {
+    return T(detail::cast_value<T>(f(inner(s))));
+  }
+};
+// Reads through `inner`, then f, stored as T (the folded apply's result type).
+template <class T, class Inner, class F>
+ReadApplied<T, Inner, F> read_applied(F f, Inner inner) {
+  return {f, inner};
+}
+
 namespace detail {
 
 // f(p) for p < count, by all threads when large; in chunks taken as threads come free, so a thread
@@ -204,23 +229,23 @@ Array<storage_t<R>> merge_into_dense(const Vector<T>& sparse, DenseOnly&& dense_
 
 }  // namespace detail
 
-template <class R, class TA, class TB, class F>
-Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
+template <class R, class TA, class TB, class F, class ReadA = ReadStored<TA>, class ReadB = ReadStored<TB>>
+Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn, ReadA ra = {}, ReadB rb = {}) {
   check_same_size(a.size(), b.size(), "union");
   const auto av = a.values();
   const auto bv = b.values();
   if (a.is_dense() && b.is_dense())
     return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
-                              return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
+                              return detail::cast_value<R>(fn(ra(av[i]), rb(bv[i])));
                             }));
   if (a.is_dense())
     return Vector<R>::dense(a.size(), detail::merge_into_dense<R>(
-                                          b, [&](size_t i) { return detail::cast_value<R>(TA(av[i])); },
-                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(TA(av[i]), TB(bv[p]))); }));
+                                          b, [&](size_t i) { return detail::cast_value<R>(ra(av[i])); },
+                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(ra(av[i]), rb(bv[p]))); }));
   if (b.is_dense())
     return Vector<R>::dense(b.size(), detail::merge_into_dense<R>(
-                                          a, [&](size_t i) { return detail::cast_value<R>(TB(bv[i])); },
-                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(TA(av[p]), TB(bv[i]))); }));
+                                          a, [&](size_t i) { return detail::cast_value<R>(rb(bv[i])); },
+                                          [&](size_t p, size_t i) { return detail::cast_value<R>(fn(ra(av[p]), rb(bv[i]))); }));
   const auto sa = VectorSlots<TA>::of(a);
   const auto sb = VectorSlots<TB>::of(b);
   VectorSlots<R> out(a.size());
@@ -228,33 +253,33 @@ Vector<R> ewise_union(const Vector<TA>& a, const Vector<TB>& b, F fn) {
 #pragma omp parallel for schedule(static) if (worth_threads(n))
   for (int64_t k = 0; k < n; ++k) {
     const auto i = static_cast<size_t>(k);
-    if (sa.present[i] && sb.present[i]) out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
-    else if (sa.present[i]) out.values[i] = detail::cast_value<R>(TA(sa.values[i]));
-    else if (sb.present[i]) out.values[i] = detail::cast_value<R>(TB(sb.values[i]));
+    if (sa.present[i] && sb.present[i]) out.values[i] = detail::cast_value<R>(fn(ra(sa.values[i]), rb(sb.values[i])));
+    else if (sa.present[i]) out.values[i] = detail::cast_value<R>(ra(sa.values[i]));
+    else if (sb.present[i]) out.values[i] = detail::cast_value<R>(rb(sb.values[i]));
     out.present[i] = sa.present[i] || sb.present[i];
   }
   return std::move(out).to_vector();
 }
 
-template <class R, class TA, class TB, class F>
-Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
+template <class R, class TA, class TB, class F, class ReadA = ReadStored<TA>, class ReadB = ReadStored<TB>>
+Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn, ReadA ra = {}, ReadB rb = {}) {
   check_same_size(a.size(), b.size(), "intersect");
   const auto av = a.values();
   const auto bv = b.values();
   if (a.is_dense() && b.is_dense())
     return Vector<R>::dense(a.size(), detail::map_values<R>(av.size(), [&](size_t i) {
-                              return detail::cast_value<R>(fn(TA(av[i]), TB(bv[i])));
+                              return detail::cast_value<R>(fn(ra(av[i]), rb(bv[i])));
                             }));
   if (a.is_dense()) {
     const auto bi = b.indices();
     return detail::like_structure<R>(b, detail::map_values<R>(bv.size(), [&](size_t p) {
-                                       return detail::cast_value<R>(fn(TA(av[static_cast<size_t>(bi[p])]), TB(bv[p])));
+                                       return detail::cast_value<R>(fn(ra(av[static_cast<size_t>(bi[p])]), rb(bv[p])));
                                      }));
   }
   if (b.is_dense()) {
     const auto ai = a.indices();
     return detail::like_structure<R>(a, detail::map_values<R>(av.size(), [&](size_t p) {
-                                       return detail::cast_value<R>(fn(TA(av[p]), TB(bv[static_cast<size_t>(ai[p])])));
+                                       return detail::cast_value<R>(fn(ra(av[p]), rb(bv[static_cast<size_t>(ai[p])])));
                                      }));
   }
   const auto sa = VectorSlots<TA>::of(a);
@@ -265,17 +290,17 @@ Vector<R> ewise_intersect(const Vector<TA>& a, const Vector<TB>& b, F fn) {
   for (int64_t k = 0; k < n; ++k) {
     const auto i = static_cast<size_t>(k);
     if (!sa.present[i] || !sb.present[i]) continue;
-    out.values[i] = detail::cast_value<R>(fn(TA(sa.values[i]), TB(sb.values[i])));
+    out.values[i] = detail::cast_value<R>(fn(ra(sa.values[i]), rb(sb.values[i])));
     out.present[i] = 1;
   }
   return std::move(out).to_vector();
 }
 
-template <class R, class T, class F>
-Vector<R> apply(const Vector<T>& a, F fn) {
+template <class R, class T, class F, class Read = ReadStored<T>>
+Vector<R> apply(const Vector<T>& a, F fn, Read read = {}) {
   const auto av = a.values();
   return detail::like_structure<R>(a, detail::map_values<R>(av.size(), [&](size_t p) {
-                                     return detail::cast_value<R>(fn(T(av[p])));
+                                     return detail::cast_value<R>(fn(read(av[p])));
                                    }));
 }
 

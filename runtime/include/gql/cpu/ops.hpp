@@ -161,6 +161,23 @@ void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, 
   ctx.work().edges += step.frontier_edges;  // vxm always gives G's rows: counted
 }
 
+// w<mask, replace> = union(d, v * G over S, fn), or union(v * G, d, fn) when ProductFirst: a vxm whose
+// result only the union read, fused into it by the compiler (gql/cpu/vxm.hpp, union_with_vxm). The
+// product keeps its own label: its traversal state, step counts and --explain line are the vxm's.
+template <class S, bool ProductFirst, class TW, class Mask, class TD, class TV, class TG, class F, class ReadD,
+          class ReadP>
+void union_vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TD>& d, const Vector<TV>& v,
+               const Csr<TG>& G, const TraversalOptions& options, KernelContext& ctx, F fn, ReadD rd, ReadP rp) {
+  ThreadScope threads(options.threads);
+  const VectorMask m = as_vector_mask(mask_in);
+  const VectorStep step = detail::traversal_step(
+      w, m, replace, G, "vxm", Direction::push, options, ctx,
+      [&](const Csr<TG>* transposed, DirectionChooser& chooser, VectorStep* s) {
+        return detail::union_with_vxm<TW, ProductFirst, S>(d, v, G, transposed, chooser, s, fn, rd, rp);
+      });
+  ctx.work().edges += step.frontier_edges;
+}
+
 // w<mask, replace> = G * v over S.
 template <class S, class TW, class Mask, class TG, class TV>
 void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
@@ -219,17 +236,21 @@ template <class TC, class Mask, class TA, class F>
 void apply(Csr<TC>& C, const Mask& mask, bool replace, const Csr<TA>& A, F fn) {
   assign_result(C, cpu::apply<TC>(A, fn), as_matrix_mask(mask), replace, false);
 }
-template <class TW, class Mask, class TA, class TB, class F>
-void ewise_union(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, const Vector<TB>& b, F fn) {
-  assign_result(w, cpu::ewise_union<TW>(a, b, fn), as_vector_mask(mask), replace);
+// The vectors' element-wise ops read their operands through readers (elementwise.hpp): an apply
+// the compiler folded into the op, or the stored values.
+template <class TW, class Mask, class TA, class TB, class F, class ReadA = ReadStored<TA>, class ReadB = ReadStored<TB>>
+void ewise_union(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, const Vector<TB>& b, F fn,
+                 ReadA ra = {}, ReadB rb = {}) {
+  assign_result(w, cpu::ewise_union<TW>(a, b, fn, ra, rb), as_vector_mask(mask), replace);
 }
-template <class TW, class Mask, class TA, class TB, class F>
-void ewise_intersect(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, const Vector<TB>& b, F fn) {
-  assign_result(w, cpu::ewise_intersect<TW>(a, b, fn), as_vector_mask(mask), replace);
+template <class TW, class Mask, class TA, class TB, class F, class ReadA = ReadStored<TA>, class ReadB = ReadStored<TB>>
+void ewise_intersect(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, const Vector<TB>& b, F fn,
+                     ReadA ra = {}, ReadB rb = {}) {
+  assign_result(w, cpu::ewise_intersect<TW>(a, b, fn, ra, rb), as_vector_mask(mask), replace);
 }
-template <class TW, class Mask, class TA, class F>
-void apply(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, F fn) {
-  assign_result(w, cpu::apply<TW>(a, fn), as_vector_mask(mask), replace);
+template <class TW, class Mask, class TA, class F, class Read = ReadStored<TA>>
+void apply(Vector<TW>& w, const Mask& mask, bool replace, const Vector<TA>& a, F fn, Read read = {}) {
+  assign_result(w, cpu::apply<TW>(a, fn, read), as_vector_mask(mask), replace);
 }
 template <class TC, class TA, class F>
 void apply(Matrix<TC>& C, NoMask, bool, const Matrix<TA>& A, F fn) {

@@ -20,6 +20,7 @@
 
 #include "gql/cpu/accumulator_dense.hpp"
 #include "gql/cpu/direction.hpp"
+#include "gql/cpu/elementwise.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/cpu/sparse_parts.hpp"
 #include "gql/cpu/vxm_pull.hpp"
@@ -58,14 +59,10 @@ void for_each_entry(const Vector<T>& v, F&& f) {
 
 namespace detail {
 
-// v * G over S where G is given by its rows (out-edges, for push) and/or the rows of its
-// transpose (in-edges, for pull); at least one of them.
-template <class S, class TV, class TG>
-Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT,
-                                        const VectorMask& mask, DirectionChooser& chooser, VectorStep* step) {
-  using V = typename S::value_type;
-  using a_type = typename S::a_type;
-  using b_type = typename S::b_type;
+// Checks v * G's shapes and picks its direction (pull needs GT, push G's rows), recording it in step.
+template <class TV, class TG>
+bool choose_pull(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT, const VectorMask& mask,
+                 DirectionChooser& chooser, VectorStep* step, int64_t& edges) {
   const int64_t rows = out_edges ? out_edges->n_rows() : GT->n_cols();
   const int64_t n = out_edges ? out_edges->n_cols() : GT->n_rows();
   if (v.size() != rows)
@@ -74,13 +71,12 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
   if (out_edges && GT && (GT->n_rows() != n || GT->n_cols() != rows))
     throw Error(ErrorKind::usage, "vxm: the transpose's shape does not match the graph");
   check_mask_size(mask, n, "vxm");
-  const Csr<TG>& G = out_edges ? *out_edges : *GT;  // only read on the push side
   bool use_pull = !out_edges;
-  int64_t edges = -1;  // counted here only when the direction rule reads them
+  edges = -1;  // counted here only when the direction rule reads them
   if (GT && out_edges) {
     int64_t open_edges = 0;
     if (chooser.weighs_edges()) {
-      edges = frontier_edges(v, G);
+      edges = frontier_edges(v, *out_edges);
       open_edges = mask.active() ? 0 : GT->nvals();  // without a mask every column is open
       if (mask.active()) {
 #pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096) if (worth_threads(n))
@@ -91,13 +87,17 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
     use_pull = chooser.pull(std::max<int64_t>(edges, 0), open_edges, v.nvals(), n);
   }
   if (step) step->pulled = use_pull;
+  return use_pull;
+}
 
-  if (use_pull) {
-    const PullFrontier<TV> frontier(v, out_edges);
-    if (step) step->frontier_edges = edges >= 0 ? edges : frontier.edges();
-    return detail::pull_product<S>(frontier, *GT, mask);
-  }
-
+// v * G over S by push along G's rows (out-edges).
+template <class S, class TV, class TG>
+Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& G, const VectorMask& mask,
+                                            VectorStep* step) {
+  using V = typename S::value_type;
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  const int64_t n = G.n_cols();
   // Push: per-thread accumulators over the frontier, then a merge by column blocks.
   const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
   detail::SparseParts<V> parts(blocks);
@@ -153,6 +153,56 @@ Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_
     }
   }
   return parts.concatenate(n);
+}
+
+// v * G over S in the direction chosen (choose_pull), with the frontier's edges in step.
+template <class S, class TV, class TG>
+Vector<typename S::value_type> directed_product(bool pull, const Vector<TV>& v, const Csr<TG>* out_edges,
+                                                const Csr<TG>* GT, const VectorMask& mask, VectorStep* step,
+                                                int64_t edges) {
+  if (!pull) return push_product<S>(v, *out_edges, mask, step);
+  const PullFrontier<TV> frontier(v, out_edges);
+  if (step) step->frontier_edges = edges >= 0 ? edges : frontier.edges();
+  return pull_product<S>(frontier, *GT, mask);
+}
+
+// v * G over S where G is given by its rows (out-edges, for push) and/or the rows of its
+// transpose (in-edges, for pull); at least one of them.
+template <class S, class TV, class TG>
+Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT,
+                                        const VectorMask& mask, DirectionChooser& chooser, VectorStep* step) {
+  int64_t edges = -1;
+  const bool pull = choose_pull(v, out_edges, GT, mask, chooser, step, edges);
+  return directed_product<S>(pull, v, out_edges, GT, mask, step, edges);
+}
+
+// union(d, v * G over S, fn), or union(v * G, d, fn) when ProductFirst, for a product nothing else
+// reads (the compiler fused the two ops: compiler/plan/fuse_elementwise.cpp). A pull step over a
+// dense d writes the union's dense result as it gathers, without the product's vector and the pass
+// over it; otherwise the product is made and then the union. The values are those of the two ops.
+template <class R, bool ProductFirst, class S, class TD, class TV, class TG, class F, class ReadD, class ReadP>
+Vector<R> union_with_vxm(const Vector<TD>& d, const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT,
+                         DirectionChooser& chooser, VectorStep* step, F fn, ReadD rd, ReadP rp) {
+  using V = typename S::value_type;
+  const VectorMask none;
+  check_same_size(d.size(), G.n_cols(), "union");
+  int64_t edges = -1;
+  const bool pull = choose_pull(v, &G, GT, none, chooser, step, edges);
+  if (!pull || !d.is_dense()) {
+    Vector<V> product = directed_product<S>(pull, v, &G, GT, none, step, edges);
+    if constexpr (ProductFirst) return ewise_union<R>(product, d, fn, rp, rd);
+    else return ewise_union<R>(d, product, fn, rd, rp);
+  }
+  const PullFrontier<TV> frontier(v, &G);
+  if (step) step->frontier_edges = edges >= 0 ? edges : frontier.edges();
+  const auto dv = d.values();
+  const auto both = [&](size_t j, const V& acc) {
+    const storage_t<V> stored = acc;  // as the product's vector would hold it
+    if constexpr (ProductFirst) return detail::cast_value<R>(fn(rp(stored), rd(dv[j])));
+    else return detail::cast_value<R>(fn(rd(dv[j]), rp(stored)));
+  };
+  const auto only = [&](size_t j) { return detail::cast_value<R>(rd(dv[j])); };
+  return Vector<R>::dense(d.size(), pull_into_dense<S, R>(frontier, *GT, both, only));
 }
 
 }  // namespace detail

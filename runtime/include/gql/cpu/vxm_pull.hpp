@@ -115,47 +115,50 @@ class PullFrontier {
   std::optional<ColumnBitmap> bits_;
 };
 
+// Column j's entry of v * G into acc, folded over its in-edges (row j of GT) from the frontier;
+// false when no in-edge comes from it. Covers: every in-edge's source is in the frontier.
+template <class S, bool Covers, class TV, class TG>
+bool fold_column(const PullFrontier<TV>& frontier, const Csr<TG>& GT, int64_t j, typename S::value_type& acc) {
+  using a_type = typename S::a_type;
+  using b_type = typename S::b_type;
+  const offset_t* offsets = GT.row_offsets().data();
+  const index_t* sources = GT.col_indices().data();
+  const auto con_at = [&](offset_t p) {
+    const index_t k = sources[p];
+    a_type a{};
+    b_type g{};
+    if constexpr (S::reads_values) {
+      a = convert_element<a_type>(static_cast<TV>(frontier.value(k)));
+      g = convert_element<b_type>(GT.value_at(p));
+    }
+    return S::con(a, g, 0, k, j);
+  };
+  offset_t p = offsets[j];
+  const offset_t end = offsets[j + 1];
+  if constexpr (!Covers)
+    while (p < end && !frontier.present(sources[p])) ++p;
+  if (p == end) return false;
+  acc = con_at(p);
+  for (++p; p < end; ++p) {
+    if constexpr (can_settle<S>) {
+      if (settled<S>(acc)) break;
+    }
+    if constexpr (!Covers) {
+      if (!frontier.present(sources[p])) continue;
+    }
+    acc = S::agg(acc, con_at(p));
+  }
+  return true;
+}
+
 // w<mask> = v * G by pull over GT (the rows of G's transpose) from v's frontier.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, const Csr<TG>& GT,
                                             const VectorMask& mask) {
   using V = typename S::value_type;
-  using a_type = typename S::a_type;
-  using b_type = typename S::b_type;
   const int64_t n = GT.n_rows();
   const int64_t blocks = (n + column_block - 1) / column_block;
-  const offset_t* offsets = GT.row_offsets().data();
-  const index_t* sources = GT.col_indices().data();
-
-  // Column j's entry into acc; false when no in-edge comes from the frontier.
-  const auto fold = [&]<bool Covers>(int64_t j, V& acc) {
-    const auto con_at = [&](offset_t p) {
-      const index_t k = sources[p];
-      a_type a{};
-      b_type g{};
-      if constexpr (S::reads_values) {
-        a = convert_element<a_type>(static_cast<TV>(frontier.value(k)));
-        g = convert_element<b_type>(GT.value_at(p));
-      }
-      return S::con(a, g, 0, k, j);
-    };
-    offset_t p = offsets[j];
-    const offset_t end = offsets[j + 1];
-    if constexpr (!Covers)
-      while (p < end && !frontier.present(sources[p])) ++p;
-    if (p == end) return false;
-    acc = con_at(p);
-    for (++p; p < end; ++p) {
-      if constexpr (can_settle<S>) {
-        if (settled<S>(acc)) break;
-      }
-      if constexpr (!Covers) {
-        if (!frontier.present(sources[p])) continue;
-      }
-      acc = S::agg(acc, con_at(p));
-    }
-    return true;
-  };
+  const auto fold = [&]<bool Covers>(int64_t j, V& acc) { return fold_column<S, Covers>(frontier, GT, j, acc); };
 
   if (frontier.covers() && !mask.active()) {
     // Every column with in-edges has an entry, so each block's entries start at a place counted
@@ -191,6 +194,30 @@ Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, co
   if (frontier.covers()) gather.template operator()<true>();
   else gather.template operator()<false>();
   return parts.concatenate(n);
+}
+
+// The pull merged into a dense result at once (a union with a dense vector that only read the
+// product, fused by the compiler): out[j] = both(j, acc) where column j gathers an entry, only(j)
+// elsewhere. No mask: the fused product has none.
+template <class S, class R, class TV, class TG, class Both, class Only>
+Array<storage_t<R>> pull_into_dense(const PullFrontier<TV>& frontier, const Csr<TG>& GT, Both&& both, Only&& only) {
+  using V = typename S::value_type;
+  const int64_t n = GT.n_rows();
+  const int64_t blocks = (n + column_block - 1) / column_block;
+  Array<storage_t<R>> out(static_cast<size_t>(n));
+  const auto fill = [&]<bool Covers>() {
+#pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
+    for (int64_t b = 0; b < blocks; ++b) {
+      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+        V acc;
+        out[static_cast<size_t>(j)] = fold_column<S, Covers>(frontier, GT, j, acc) ? both(static_cast<size_t>(j), acc)
+                                                                                   : only(static_cast<size_t>(j));
+      }
+    }
+  };
+  if (frontier.covers()) fill.template operator()<true>();
+  else fill.template operator()<false>();
+  return out;
 }
 
 }  // namespace gql::cpu::detail

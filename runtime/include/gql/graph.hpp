@@ -232,6 +232,25 @@ class Csr {
   Derived derived_;
 };
 
+// A graph's arrays as hot loops read them: taken once, after its waiting stores are settled, so a
+// loop over edges pays no check per access (Csr's accessors settle on every call). Valid while the
+// graph is not written.
+template <class T>
+struct CsrView {
+  explicit CsrView(const Csr<T>& g) : offsets(g.row_offsets().data()), columns(g.col_indices().data()), graph(&g) {}
+  int64_t degree(int64_t row) const noexcept {
+    return offsets[static_cast<size_t>(row) + 1] - offsets[static_cast<size_t>(row)];
+  }
+  offset_t begin(int64_t row) const noexcept { return offsets[static_cast<size_t>(row)]; }
+  offset_t end(int64_t row) const noexcept { return offsets[static_cast<size_t>(row) + 1]; }
+  index_t column(offset_t p) const noexcept { return columns[static_cast<size_t>(p)]; }
+  T value_at(offset_t p) const noexcept { return graph->value_at(p); }
+
+  const offset_t* offsets;
+  const index_t* columns;
+  const Csr<T>* graph;
+};
+
 // Dense row-major matrix.
 template <class T>
 class Matrix {

@@ -19,10 +19,10 @@ namespace gql {
 template <class T>
 std::vector<int64_t> draw_search_roots(const Csr<T>& g, int64_t count, uint64_t seed) {
   std::vector<int64_t> eligible;
+  const CsrView view(g);
   for (int64_t v = 0; v < g.n_rows(); ++v) {
     bool has_edge = false;
-    for (offset_t p = g.row_offsets()[static_cast<size_t>(v)]; p < g.row_offsets()[static_cast<size_t>(v) + 1] && !has_edge; ++p)
-      has_edge = g.col_indices()[static_cast<size_t>(p)] != v;
+    for (offset_t p = view.begin(v); p < view.end(v) && !has_edge; ++p) has_edge = view.column(p) != v;
     if (has_edge) eligible.push_back(v);
   }
   if (count < 0 || count > static_cast<int64_t>(eligible.size()))

@@ -72,12 +72,14 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
   for (int64_t i = 0; i < n; ++i) offsets[static_cast<size_t>(i) + 1] += offsets[static_cast<size_t>(i)];
   Array<index_t> cols(static_cast<size_t>(offsets.back()));  // every counted entry written below
   Array<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
+  const auto c_values = C.values();
+  const auto z_values = Z.values();
 #pragma omp parallel for schedule(dynamic, 256) if (worth_threads(n + C.nvals() + Z.nvals()))
   for (int64_t i = 0; i < n; ++i) {
     auto q = static_cast<size_t>(offsets[static_cast<size_t>(i)]);
     detail::masked_assign_row(C, Z, mask, replace, i, [&](index_t j, bool from_z, offset_t p) {
       cols[q] = j;
-      if constexpr (stores_values<T>) values[q] = (from_z ? Z : C).values()[static_cast<size_t>(p)];
+      if constexpr (stores_values<T>) values[q] = (from_z ? z_values : c_values)[static_cast<size_t>(p)];
       ++q;
     });
   }

@@ -30,12 +30,12 @@ inline void check_same_shape(int64_t ar, int64_t ac, int64_t br, int64_t bc, con
 
 // Merges row i of A and B in column order: emit(j, pa, pb) with -1 for a missing side.
 template <class TA, class TB, class Emit>
-void merge_row(const Csr<TA>& A, const Csr<TB>& B, int64_t i, Emit&& emit) {
-  offset_t pa = A.row_offsets()[i], ea = A.row_offsets()[i + 1];
-  offset_t pb = B.row_offsets()[i], eb = B.row_offsets()[i + 1];
+void merge_row(const CsrView<TA>& A, const CsrView<TB>& B, int64_t i, Emit&& emit) {
+  offset_t pa = A.begin(i), ea = A.end(i);
+  offset_t pb = B.begin(i), eb = B.end(i);
   while (pa < ea || pb < eb) {
-    const index_t ja = pa < ea ? A.col_indices()[pa] : INT32_MAX;
-    const index_t jb = pb < eb ? B.col_indices()[pb] : INT32_MAX;
+    const index_t ja = pa < ea ? A.column(pa) : INT32_MAX;
+    const index_t jb = pb < eb ? B.column(pb) : INT32_MAX;
     const index_t j = std::min(ja, jb);
     emit(j, ja == j ? pa : offset_t{-1}, jb == j ? pb : offset_t{-1});
     if (ja == j) ++pa;
@@ -120,8 +120,10 @@ Csr<TA> triangle(const Csr<TA>& A, Triangle part, int64_t k) {
 template <class R, class TA, class TB, class F>
 Csr<R> ewise_union(const Csr<TA>& A, const Csr<TB>& B, F fn) {
   detail::check_same_shape(A.n_rows(), A.n_cols(), B.n_rows(), B.n_cols(), "union");
+  const CsrView a(A);
+  const CsrView b(B);
   auto each = [&](int64_t i, auto&& emit) {
-    detail::merge_row(A, B, i, [&](index_t j, offset_t pa, offset_t pb) {
+    detail::merge_row(a, b, i, [&](index_t j, offset_t pa, offset_t pb) {
       const auto v = pa >= 0 && pb >= 0 ? detail::cast_value<R>(fn(A.value_at(pa), B.value_at(pb)))
                      : pa >= 0          ? detail::cast_value<R>(A.value_at(pa))
                                         : detail::cast_value<R>(B.value_at(pb));
@@ -135,8 +137,10 @@ Csr<R> ewise_union(const Csr<TA>& A, const Csr<TB>& B, F fn) {
 template <class R, class TA, class TB, class F>
 Csr<R> ewise_intersect(const Csr<TA>& A, const Csr<TB>& B, F fn) {
   detail::check_same_shape(A.n_rows(), A.n_cols(), B.n_rows(), B.n_cols(), "intersect");
+  const CsrView a(A);
+  const CsrView b(B);
   auto each = [&](int64_t i, auto&& emit) {
-    detail::merge_row(A, B, i, [&](index_t j, offset_t pa, offset_t pb) {
+    detail::merge_row(a, b, i, [&](index_t j, offset_t pa, offset_t pb) {
       if (pa < 0 || pb < 0) return;
       const auto v = detail::cast_value<R>(fn(A.value_at(pa), B.value_at(pb)));
       if (detail::keeps<R>(v)) emit(j, v);
@@ -148,10 +152,11 @@ Csr<R> ewise_intersect(const Csr<TA>& A, const Csr<TB>& B, F fn) {
 // apply(A, fn) on graphs.
 template <class R, class T, class F>
 Csr<R> apply(const Csr<T>& A, F fn) {
+  const CsrView a(A);
   auto each = [&](int64_t i, auto&& emit) {
-    for (offset_t p = A.row_offsets()[i]; p < A.row_offsets()[i + 1]; ++p) {
+    for (offset_t p = a.begin(i); p < a.end(i); ++p) {
       const auto v = detail::cast_value<R>(fn(A.value_at(p)));
-      if (detail::keeps<R>(v)) emit(A.col_indices()[p], v);
+      if (detail::keeps<R>(v)) emit(a.column(p), v);
     }
   };
   return detail::build_from_entries<R>(A.n_rows(), A.n_cols(), each);

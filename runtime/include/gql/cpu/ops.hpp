@@ -217,10 +217,11 @@ void densify(Matrix<TC>& C, const Csr<TG>& G, F value) {
   Matrix<TC> out(G.n_rows(), G.n_cols(), static_cast<storage_t<TC>>(value));
   auto* data = out.data().data();
   const int64_t n = G.n_rows(), cols = G.n_cols();
+  const CsrView g(G);
 #pragma omp parallel for schedule(static) if (worth_threads(n * cols))
   for (int64_t i = 0; i < n; ++i)
-    for (offset_t p = G.row_offsets()[i]; p < G.row_offsets()[i + 1]; ++p)
-      data[i * cols + G.col_indices()[p]] = static_cast<storage_t<TC>>(G.value_at(p));
+    for (offset_t p = g.begin(i); p < g.end(i); ++p)
+      data[i * cols + g.column(p)] = static_cast<storage_t<TC>>(G.value_at(p));
   C = std::move(out);
 }
 

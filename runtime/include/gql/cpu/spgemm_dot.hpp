@@ -124,12 +124,13 @@ MaskedChoice choose_masked_method(const Csr<TA>& A, const Csr<TB>& B, const Matr
   }
   // The rows' products, counted only where the mask keeps a row.
   const auto b_off = B.row_offsets();
+  const CsrView a(A);
   int64_t products = 0;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : products)
   for (int64_t i = 0; i < A.n_rows(); ++i) {
     if (mask.row(i).empty()) continue;
-    for (offset_t p = A.row_offsets()[static_cast<size_t>(i)]; p < A.row_offsets()[static_cast<size_t>(i) + 1]; ++p) {
-      const auto k = static_cast<size_t>(A.col_indices()[static_cast<size_t>(p)]);
+    for (offset_t p = a.begin(i); p < a.end(i); ++p) {
+      const auto k = static_cast<size_t>(a.column(p));
       products += b_off[k + 1] - b_off[k];
     }
   }

@@ -18,11 +18,13 @@ Csr<T> transpose(const Csr<T>& g) {
   std::vector<offset_t> next(offsets.begin(), offsets.end() - 1);
   Array<index_t> cols(static_cast<size_t>(g.nvals()));  // every entry scattered below
   Array<storage_t<T>> values(stores_values<T> ? cols.size() : 0);
+  const CsrView view(g);
+  const auto in_values = g.values();
   for (int64_t i = 0; i < n; ++i)
-    for (offset_t p = g.row_offsets()[static_cast<size_t>(i)]; p < g.row_offsets()[static_cast<size_t>(i) + 1]; ++p) {
-      const auto q = static_cast<size_t>(next[static_cast<size_t>(g.col_indices()[static_cast<size_t>(p)])]++);
+    for (offset_t p = view.begin(i); p < view.end(i); ++p) {
+      const auto q = static_cast<size_t>(next[static_cast<size_t>(view.column(p))]++);
       cols[q] = static_cast<index_t>(i);
-      if constexpr (stores_values<T>) values[q] = g.values()[static_cast<size_t>(p)];
+      if constexpr (stores_values<T>) values[q] = in_values[static_cast<size_t>(p)];
     }
   Csr<T> out(m, n, std::move(offsets), std::move(cols), std::move(values));
   if (g.derived().symmetric()) out.derived().mark_symmetric();

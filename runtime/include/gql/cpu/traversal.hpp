@@ -124,14 +124,15 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
   FrontierBits current(n), next(n);
   DirectionChooser chooser(options);
   int64_t open_edges = G.nvals();
+  const CsrView g(G), gt(GT);
   // The frontier's out-edges, summed as its vertices are discovered (no pass of its own per level); its
   // in-edges leave the open edges. A symmetric graph reads one degree for both.
-  int64_t frontier_edges = G.row_degree(source);
+  int64_t frontier_edges = g.degree(source);
   const bool one_degree = &G == &GT;
   const auto discovered = [&](index_t v, int64_t& in_edges, int64_t& out_edges) {
-    const int64_t in = GT.row_degree(v);
+    const int64_t in = gt.degree(v);
     in_edges += in;
-    out_edges += one_degree ? in : G.row_degree(v);
+    out_edges += one_degree ? in : g.degree(v);
   };
   stats = {};
   const int n_threads = omp_get_max_threads();
@@ -148,9 +149,9 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : examined, discovered_edges, next_frontier_edges, found)
       for (int64_t v = 0; v < n; ++v) {
         if (level[static_cast<size_t>(v)] != unseen) continue;
-        for (offset_t p = GT.row_offsets()[static_cast<size_t>(v)]; p < GT.row_offsets()[static_cast<size_t>(v) + 1]; ++p) {
+        for (offset_t p = gt.begin(v); p < gt.end(v); ++p) {
           ++examined;
-          if (current.test(GT.col_indices()[static_cast<size_t>(p)])) {
+          if (current.test(gt.column(p))) {
             level[static_cast<size_t>(v)] = d;  // only this thread writes v
             next.set_one(static_cast<index_t>(v));
             ++found;
@@ -178,9 +179,9 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
 #pragma omp for schedule(dynamic, 64)
         for (size_t f = 0; f < frontier.size(); ++f) {
           const index_t u = frontier[f];
-          for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
+          for (offset_t p = g.begin(u); p < g.end(u); ++p) {
             ++examined;
-            const index_t v = G.col_indices()[static_cast<size_t>(p)];
+            const index_t v = g.column(p);
             std::atomic_ref<L> slot(level[static_cast<size_t>(v)]);
             if (slot.load(std::memory_order_relaxed) != unseen) continue;
             L expected = unseen;
@@ -235,11 +236,11 @@ bool improve(V& slot, V candidate, V& now) {
 // Relaxes u's out-edges from its value du: each edge's candidate combined into its head's value
 // (improve); improved(v, now) for every head whose value changed. Adds the edges read to `examined`.
 template <class S, class TG, class V, class Improved>
-void relax_out_edges(const Csr<TG>& G, int64_t source, index_t u, V du, std::vector<V>& value, int64_t& examined,
+void relax_out_edges(const CsrView<TG>& G, int64_t source, index_t u, V du, std::vector<V>& value, int64_t& examined,
                      Improved&& improved) {
-  for (offset_t p = G.row_offsets()[static_cast<size_t>(u)]; p < G.row_offsets()[static_cast<size_t>(u) + 1]; ++p) {
+  for (offset_t p = G.begin(u); p < G.end(u); ++p) {
     ++examined;
-    const index_t v = G.col_indices()[static_cast<size_t>(p)];
+    const index_t v = G.column(p);
     typename S::b_type w{};
     if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
     V now{};
@@ -258,6 +259,7 @@ void relax_out_edges(const Csr<TG>& G, int64_t source, index_t u, V du, std::vec
 template <class S, class TG>
 void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type source_value, double delta,
                     std::vector<typename S::value_type>& value, std::vector<uint8_t>& reached, TraversalStats& local) {
+  const CsrView view(G);  // the relaxations read its arrays
   using V = typename S::value_type;
   const int64_t n = G.n_rows();
   constexpr size_t max_ahead = size_t{1} << 16;  // a farther bucket is taken as this one (relaxed early)
@@ -289,7 +291,7 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
         const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
         if (!(du < last.load(std::memory_order_relaxed))) return;  // relaxed with this value already
         last.store(du, std::memory_order_relaxed);
-        relax_out_edges<S>(G, source, u, du, value, examined, [&](index_t v, V now) {
+        relax_out_edges<S>(view, source, u, du, value, examined, [&](index_t v, V now) {
           std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
           const size_t b = bucket_of(now);
           if (b >= mine.size()) mine.resize(b + 1);
@@ -436,11 +438,12 @@ bool paths_are_exact(const Csr<TG>& G, const Vector<V>& paths) {
 #pragma omp parallel for schedule(static) if (worth_threads(count))
   for (int64_t p = 0; p < count; ++p) reached[static_cast<size_t>(vertex(p))] = 1;
   bool closed = true;
+  const CsrView g(G);
 #pragma omp parallel for reduction(&& : closed) schedule(dynamic, 1024) if (worth_threads(G.nvals()))
   for (int64_t p = 0; p < count; ++p) {
-    const auto u = static_cast<size_t>(vertex(p));
-    for (offset_t q = G.row_offsets()[u]; closed && q < G.row_offsets()[u + 1]; ++q)
-      closed = reached[static_cast<size_t>(G.col_indices()[static_cast<size_t>(q)])] != 0;
+    const auto u = vertex(p);
+    for (offset_t q = g.begin(u); closed && q < g.end(u); ++q)
+      closed = reached[static_cast<size_t>(g.column(q))] != 0;
   }
   return closed;
 }
@@ -455,6 +458,7 @@ template <class S, class TG>
 Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t source,
                                                    typename S::value_type source_value,
                                                    TraversalStats* stats = nullptr) {
+  const CsrView view(G);  // the relaxations read its arrays
   using V = typename S::value_type;
   static_assert(!std::is_same_v<V, bool>, "single_source_paths: use bfs_levels for reachability");
   const int64_t n = G.n_rows();
@@ -486,7 +490,7 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
         const index_t u = frontier[f];
         const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
         // zero() is agg's identity, so an unreached vertex needs no special case.
-        detail::relax_out_edges<S>(G, source, u, du, value, examined, [&](index_t v, V) {
+        detail::relax_out_edges<S>(view, source, u, du, value, examined, [&](index_t v, V) {
           std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
           std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);
           uint8_t no = 0;

@@ -43,8 +43,9 @@ template <class M>
 VectorMask value_mask(const Vector<M>& mask, bool complement) {
   std::vector<uint8_t> present(static_cast<size_t>(mask.size()), 0);
   const auto values = mask.values();
+  const auto indices = mask.indices();
   for (size_t p = 0; p < values.size(); ++p) {
-    const size_t j = mask.is_dense() ? p : static_cast<size_t>(mask.indices()[p]);
+    const size_t j = mask.is_dense() ? p : static_cast<size_t>(indices[p]);
     present[j] = mask_value_selects<M>(values[p]) ? 1 : 0;
   }
   return VectorMask(std::move(present), complement);

@@ -40,9 +40,10 @@ int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
   if (v.is_dense()) return G.nvals();
   const auto idx = v.indices();
   const auto entries = static_cast<int64_t>(idx.size());
+  const CsrView g(G);
   int64_t edges = 0;
 #pragma omp parallel for reduction(+ : edges) schedule(static) if (worth_threads(entries))
-  for (int64_t p = 0; p < entries; ++p) edges += G.row_degree(idx[static_cast<size_t>(p)]);
+  for (int64_t p = 0; p < entries; ++p) edges += g.degree(idx[static_cast<size_t>(p)]);
   return edges;
 }
 
@@ -79,9 +80,10 @@ bool choose_pull(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* G
       edges = frontier_edges(v, *out_edges);
       open_edges = mask.active() ? 0 : GT->nvals();  // without a mask every column is open
       if (mask.active()) {
+        const CsrView gt(*GT);
 #pragma omp parallel for reduction(+ : open_edges) schedule(static, 4096) if (worth_threads(n))
         for (int64_t j = 0; j < n; ++j)
-          if (mask.allows(j)) open_edges += GT->row_degree(j);
+          if (mask.allows(j)) open_edges += gt.degree(j);
       }
     }
     use_pull = chooser.pull(std::max<int64_t>(edges, 0), open_edges, v.nvals(), n);
@@ -98,6 +100,7 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
   const int64_t n = G.n_cols();
+  const CsrView g(G);
   // Push: per-thread accumulators over the frontier, then a merge by column blocks.
   const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
   detail::SparseParts<V> parts(blocks);
@@ -107,8 +110,8 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   std::vector<storage_t<TV>> kv;
   int64_t push_edges = 0;
   detail::for_each_entry(v, [&](index_t k, const storage_t<TV>& x) {
-    if (G.row_degree(k) == 0) return;
-    push_edges += G.row_degree(k);
+    if (g.degree(k) == 0) return;
+    push_edges += g.degree(k);
     ks.push_back(k);
     kv.push_back(x);
   });
@@ -122,8 +125,8 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
     for (size_t f = 0; f < ks.size(); ++f) {
       const index_t k = ks[f];
       const a_type a = S::reads_values ? convert_element<a_type>(static_cast<TV>(kv[f])) : a_type{};
-      for (offset_t p = G.row_offsets()[static_cast<size_t>(k)]; p < G.row_offsets()[static_cast<size_t>(k) + 1]; ++p) {
-        const index_t j = G.col_indices()[static_cast<size_t>(p)];
+      for (offset_t p = g.begin(k); p < g.end(k); ++p) {
+        const index_t j = g.column(p);
         if (!mask.allows(j)) continue;
         acc->template add<MaskMode::none, false>(j, [&] {
           b_type g{};

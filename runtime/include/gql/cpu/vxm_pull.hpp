@@ -33,10 +33,11 @@ const std::vector<int64_t>& row_block_starts(const Csr<TG>& G) {
     const int64_t n = G.n_rows();
     const int64_t blocks = (n + column_block - 1) / column_block;
     std::vector<int64_t> starts(static_cast<size_t>(blocks) + 1, 0);
+    const CsrView g(G);
 #pragma omp parallel for schedule(static) if (worth_threads(n))
     for (int64_t b = 0; b < blocks; ++b)
       for (int64_t k = b * column_block; k < std::min(n, (b + 1) * column_block); ++k)
-        starts[static_cast<size_t>(b) + 1] += G.row_degree(k) > 0;
+        starts[static_cast<size_t>(b) + 1] += g.degree(k) > 0;
     for (size_t b = 0; b < static_cast<size_t>(blocks); ++b) starts[b + 1] += starts[b];
     return starts;
   });
@@ -63,13 +64,14 @@ class PullFrontier {
     const auto entries = static_cast<int64_t>(idx.size());
     slots_.resize(static_cast<size_t>(n_));
     int64_t sources = 0, edges = 0;  // entries whose row of G has edges, and those edges
+    const std::optional<CsrView<TG>> g = out_edges ? std::optional<CsrView<TG>>(*out_edges) : std::nullopt;
     // Chunks taken as threads come free, as for the element-wise ops (elementwise.hpp).
 #pragma omp parallel for reduction(+ : sources, edges) schedule(dynamic, 16384) if (worth_threads(entries))
     for (int64_t p = 0; p < entries; ++p) {
       const index_t k = idx[static_cast<size_t>(p)];
       slots_[static_cast<size_t>(k)] = val[static_cast<size_t>(p)];
-      if (out_edges) {
-        const int64_t degree = out_edges->row_degree(k);
+      if (g) {
+        const int64_t degree = g->degree(k);
         sources += degree > 0;
         edges += degree;
       }
@@ -118,11 +120,11 @@ class PullFrontier {
 // Column j's entry of v * G into acc, folded over its in-edges (row j of GT) from the frontier;
 // false when no in-edge comes from it. Covers: every in-edge's source is in the frontier.
 template <class S, bool Covers, class TV, class TG>
-bool fold_column(const PullFrontier<TV>& frontier, const Csr<TG>& GT, int64_t j, typename S::value_type& acc) {
+bool fold_column(const PullFrontier<TV>& frontier, const CsrView<TG>& GT, int64_t j, typename S::value_type& acc) {
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
-  const offset_t* offsets = GT.row_offsets().data();
-  const index_t* sources = GT.col_indices().data();
+  const offset_t* offsets = GT.offsets;
+  const index_t* sources = GT.columns;
   const auto con_at = [&](offset_t p) {
     const index_t k = sources[p];
     a_type a{};
@@ -158,7 +160,8 @@ Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, co
   using V = typename S::value_type;
   const int64_t n = GT.n_rows();
   const int64_t blocks = (n + column_block - 1) / column_block;
-  const auto fold = [&]<bool Covers>(int64_t j, V& acc) { return fold_column<S, Covers>(frontier, GT, j, acc); };
+  const CsrView gt(GT);
+  const auto fold = [&]<bool Covers>(int64_t j, V& acc) { return fold_column<S, Covers>(frontier, gt, j, acc); };
 
   if (frontier.covers() && !mask.active()) {
     // Every column with in-edges has an entry, so each block's entries start at a place counted
@@ -205,12 +208,13 @@ Array<storage_t<R>> pull_into_dense(const PullFrontier<TV>& frontier, const Csr<
   const int64_t n = GT.n_rows();
   const int64_t blocks = (n + column_block - 1) / column_block;
   Array<storage_t<R>> out(static_cast<size_t>(n));
+  const CsrView gt(GT);
   const auto fill = [&]<bool Covers>() {
 #pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
     for (int64_t b = 0; b < blocks; ++b) {
       for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
         V acc;
-        out[static_cast<size_t>(j)] = fold_column<S, Covers>(frontier, GT, j, acc) ? both(static_cast<size_t>(j), acc)
+        out[static_cast<size_t>(j)] = fold_column<S, Covers>(frontier, gt, j, acc) ? both(static_cast<size_t>(j), acc)
                                                                                    : only(static_cast<size_t>(j));
       }
     }

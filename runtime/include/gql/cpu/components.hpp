@@ -117,12 +117,15 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
   int64_t with_edges = 0;
 #pragma omp parallel for reduction(+ : with_edges) schedule(static, 16384) if (worth_threads(n))
   for (int64_t v = 0; v < n; ++v) with_edges += degree(v) > 0;
-  if (labels.nvals() != with_edges) return false;
-  if (!labels.is_dense()) {
+  // The labels' entries, read once (a vector's accessors settle waiting stores on every call).
+  const int64_t count = labels.nvals();
+  const bool dense = labels.is_dense();
+  const std::span<const index_t> at = std::as_const(labels).indices();
+  if (count != with_edges) return false;
+  if (!dense) {
     bool at_rows = true;
-    const auto at = labels.indices();
-#pragma omp parallel for reduction(&& : at_rows) schedule(static, 16384) if (worth_threads(labels.nvals()))
-    for (int64_t p = 0; p < labels.nvals(); ++p) at_rows = at_rows && degree(at[static_cast<size_t>(p)]) > 0;
+#pragma omp parallel for reduction(&& : at_rows) schedule(static, 16384) if (worth_threads(count))
+    for (int64_t p = 0; p < count; ++p) at_rows = at_rows && degree(at[static_cast<size_t>(p)]) > 0;
     if (!at_rows) return false;
   }
   if (n == 0) return true;
@@ -159,10 +162,10 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
   Array<L> smallest(static_cast<size_t>(n));
 #pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
   for (int64_t v = 0; v < n; ++v) smallest[static_cast<size_t>(v)] = std::numeric_limits<L>::max();
-  const auto vertex_of = [&](int64_t p) { return labels.is_dense() ? p : static_cast<int64_t>(labels.indices()[static_cast<size_t>(p)]); };
+  const auto vertex_of = [&](int64_t p) { return dense ? p : static_cast<int64_t>(at[static_cast<size_t>(p)]); };
   const std::span<const L> start = std::as_const(labels).values();
-#pragma omp parallel for schedule(static, 16384) if (worth_threads(labels.nvals()))
-  for (int64_t p = 0; p < labels.nvals(); ++p) {
+#pragma omp parallel for schedule(static, 16384) if (worth_threads(count))
+  for (int64_t p = 0; p < count; ++p) {
     std::atomic_ref<L> best(smallest[static_cast<size_t>(parent[static_cast<size_t>(vertex_of(p))])]);
     L seen = best.load(std::memory_order_relaxed);
     const L mine = start[static_cast<size_t>(p)];
@@ -170,8 +173,8 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
     }
   }
   const std::span<L> out = labels.values();
-#pragma omp parallel for schedule(static, 16384) if (worth_threads(labels.nvals()))
-  for (int64_t p = 0; p < labels.nvals(); ++p)
+#pragma omp parallel for schedule(static, 16384) if (worth_threads(count))
+  for (int64_t p = 0; p < count; ++p)
     out[static_cast<size_t>(p)] = smallest[static_cast<size_t>(parent[static_cast<size_t>(vertex_of(p))])];
   if (stats) *stats = TraversalStats{.levels = 0, .pull_steps = 0, .edges_examined = examined, .searched_edges = 0};
   return true;

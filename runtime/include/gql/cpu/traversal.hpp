@@ -66,6 +66,15 @@ class FrontierBits {
   Array<uint64_t> words_;
 };
 
+// n copies of x, first touched by all threads.
+template <class T>
+Array<T> filled(int64_t n, T x) {
+  Array<T> a(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static) if (worth_threads(n))
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = x;
+  return a;
+}
+
 // The vertices v of [0, n) with keep(v), in order, found by all threads: a count per block of
 // vertices, then resize(count) and put(p, v) for the p-th of them, each block from its offset.
 template <class Keep, class Resize, class Put>
@@ -236,7 +245,7 @@ bool improve(V& slot, V candidate, V& now) {
 // Relaxes u's out-edges from its value du: each edge's candidate combined into its head's value
 // (improve); improved(v, now) for every head whose value changed. Adds the edges read to `examined`.
 template <class S, class TG, class V, class Improved>
-void relax_out_edges(const CsrView<TG>& G, int64_t source, index_t u, V du, std::vector<V>& value, int64_t& examined,
+void relax_out_edges(const CsrView<TG>& G, int64_t source, index_t u, V du, Array<V>& value, int64_t& examined,
                      Improved&& improved) {
   for (offset_t p = G.begin(u); p < G.end(u); ++p) {
     ++examined;
@@ -258,13 +267,13 @@ void relax_out_edges(const CsrView<TG>& G, int64_t source, index_t u, V du, std:
 // steps (values that keep improving).
 template <class S, class TG>
 void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type source_value, double delta,
-                    std::vector<typename S::value_type>& value, std::vector<uint8_t>& reached, TraversalStats& local) {
+                    Array<typename S::value_type>& value, Array<uint8_t>& reached, TraversalStats& local) {
   const CsrView view(G);  // the relaxations read its arrays
   using V = typename S::value_type;
   const int64_t n = G.n_rows();
   constexpr size_t max_ahead = size_t{1} << 16;  // a farther bucket is taken as this one (relaxed early)
   constexpr size_t local_limit = 1000;            // a thread's own bucket smaller than this: relaxed at once
-  std::vector<V> relaxed(static_cast<size_t>(n), S::zero());  // the value each vertex was last relaxed with
+  Array<V> relaxed = filled<V>(n, S::zero());  // the value each vertex was last relaxed with
   value[static_cast<size_t>(source)] = source_value;
   reached[static_cast<size_t>(source)] = 1;
   const int n_threads = omp_get_max_threads();
@@ -345,14 +354,24 @@ double delta_stepping_width(const Csr<TG>& G, typename S::value_type source_valu
     } else {
       const auto& values = G.values();
       if (values.empty()) return 1;  // a graph without values: every weight is 1
-      double sum = 0;
-      int64_t bad = 0;
-#pragma omp parallel for reduction(+ : sum, bad) schedule(static)
-      for (size_t p = 0; p < values.size(); ++p) {
-        const double w = static_cast<double>(convert_element<typename S::b_type>(G.value_at(static_cast<offset_t>(p))));
-        if (!(w >= 0) || w == std::numeric_limits<double>::infinity()) ++bad;
-        else sum += w;
-      }
+      // The weights' sum and count of bad ones (negative, NaN, inf), kept with the graph's contents:
+      // every source of a run reads the same.
+      using B = typename S::b_type;
+      struct WeightTotals {
+        double sum = 0;
+        int64_t bad = 0;
+      };
+      const auto [sum, bad] = G.derived().template get<WeightTotals>("delta-stepping weights", [&] {
+        double total = 0;
+        int64_t wrong = 0;
+#pragma omp parallel for reduction(+ : total, wrong) schedule(static)
+        for (size_t p = 0; p < values.size(); ++p) {
+          const double w = static_cast<double>(convert_element<B>(G.value_at(static_cast<offset_t>(p))));
+          if (!(w >= 0) || w == std::numeric_limits<double>::infinity()) ++wrong;
+          else total += w;
+        }
+        return WeightTotals{total, wrong};
+      });
       if (bad) return 0;
       const double width = sum / static_cast<double>(values.size()) / 32;
       return width > 0 ? width : 1;
@@ -360,17 +379,19 @@ double delta_stepping_width(const Csr<TG>& G, typename S::value_type source_valu
   }
 }
 
-// The reached vertices and their values as a sparse vector.
+// The reached vertices and their values as a sparse vector, selected by all threads.
 template <class V>
-Vector<V> collect_paths(int64_t n, const std::vector<V>& value, const std::vector<uint8_t>& reached,
-                        const TraversalStats& local, TraversalStats* stats) {
+Vector<V> collect_paths(int64_t n, const Array<V>& value, const Array<uint8_t>& reached, const TraversalStats& local,
+                        TraversalStats* stats) {
   Array<index_t> idx;
   Array<storage_t<V>> val;
-  for (int64_t v = 0; v < n; ++v)
-    if (reached[static_cast<size_t>(v)]) {
-      idx.push_back(static_cast<index_t>(v));
-      val.push_back(value[static_cast<size_t>(v)]);
-    }
+  select_vertices(
+      n, [&](int64_t v) { return reached[static_cast<size_t>(v)] != 0; },
+      [&](size_t count) { idx.resize(count), val.resize(count); },
+      [&](size_t p, int64_t v) {
+        idx[p] = static_cast<index_t>(v);
+        val[p] = value[static_cast<size_t>(v)];
+      });
   if (stats) *stats = local;
   return Vector<V>::sparse(n, std::move(idx), std::move(val));
 }
@@ -464,8 +485,8 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
   const int64_t n = G.n_rows();
   if (G.n_cols() != n) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
   detail::check_source(n, source, "single_source_paths");
-  std::vector<V> value(static_cast<size_t>(n), S::zero());
-  std::vector<uint8_t> reached(static_cast<size_t>(n), 0), queued(static_cast<size_t>(n), 0);
+  Array<V> value = detail::filled<V>(n, S::zero());
+  Array<uint8_t> reached = detail::filled<uint8_t>(n, 0), queued = detail::filled<uint8_t>(n, 0);
   TraversalStats local;
   if (const double delta = detail::delta_stepping_width<S>(G, source_value); delta > 0) {
     detail::delta_stepping<S>(G, source, source_value, delta, value, reached, local);

@@ -49,10 +49,12 @@ int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
 
 template <class T, class F>
 void for_each_entry(const Vector<T>& v, F&& f) {
+  const auto values = v.values();
   if (v.is_dense()) {
-    for (int64_t k = 0; k < v.size(); ++k) f(static_cast<index_t>(k), v.values()[static_cast<size_t>(k)]);
+    for (int64_t k = 0; k < v.size(); ++k) f(static_cast<index_t>(k), values[static_cast<size_t>(k)]);
   } else {
-    for (size_t p = 0; p < v.indices().size(); ++p) f(v.indices()[p], v.values()[p]);
+    const auto indices = v.indices();
+    for (size_t p = 0; p < indices.size(); ++p) f(indices[p], values[p]);
   }
 }
 

@@ -14,4 +14,12 @@ inline constexpr int64_t parallel_grain = int64_t{1} << 16;
 
 inline bool worth_threads(int64_t work) noexcept { return work >= parallel_grain; }
 
+// A thread's own part of a table of parts (its list of found vertices, its buckets): alone on its
+// cache line, so one thread's writes to its part (a push_back moves the list's end) never take the
+// line from the threads writing theirs.
+template <class T>
+struct alignas(64) ThreadPart {
+  T value;
+};
+
 }  // namespace gql::cpu

@@ -105,12 +105,13 @@ void vertices_at_level(const Array<L>& level, L at, Array<index_t>& out) {
 }
 
 // The threads' parts of the next frontier, joined into `frontier` by all threads.
-inline void join_parts(const std::vector<std::vector<index_t>>& parts, Array<index_t>& frontier) {
+inline void join_parts(const std::vector<ThreadPart<std::vector<index_t>>>& parts, Array<index_t>& frontier) {
   std::vector<size_t> start(parts.size() + 1, 0);
-  for (size_t t = 0; t < parts.size(); ++t) start[t + 1] = start[t] + parts[t].size();
+  for (size_t t = 0; t < parts.size(); ++t) start[t + 1] = start[t] + parts[t].value.size();
   frontier.resize(start.back());  // uninitialized: every slot is copied below
 #pragma omp parallel for schedule(static, 1) if (worth_threads(static_cast<int64_t>(start.back())))
-  for (size_t t = 0; t < parts.size(); ++t) std::copy(parts[t].begin(), parts[t].end(), frontier.begin() + start[t]);
+  for (size_t t = 0; t < parts.size(); ++t)
+    std::copy(parts[t].value.begin(), parts[t].value.end(), frontier.begin() + static_cast<std::ptrdiff_t>(start[t]));
 }
 
 // BFS with levels stored as L (uint8_t while depth fits, else int32_t); `unseen` marks open vertices.
@@ -145,7 +146,7 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
   };
   stats = {};
   const int n_threads = omp_get_max_threads();
-  std::vector<std::vector<index_t>> next_parts(static_cast<size_t>(n_threads));
+  std::vector<ThreadPart<std::vector<index_t>>> next_parts(static_cast<size_t>(n_threads));
   for (int64_t depth = 1; frontier_size > 0; ++depth) {
     if (depth >= static_cast<int64_t>(unseen)) return false;
     const L d = static_cast<L>(depth);
@@ -183,7 +184,7 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
       }
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined, discovered_edges, next_frontier_edges)
       {
-        auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
+        auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())].value;
         mine.clear();
 #pragma omp for schedule(dynamic, 64)
         for (size_t f = 0; f < frontier.size(); ++f) {
@@ -277,7 +278,7 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
   value[static_cast<size_t>(source)] = source_value;
   reached[static_cast<size_t>(source)] = 1;
   const int n_threads = omp_get_max_threads();
-  std::vector<std::vector<std::vector<index_t>>> bins(static_cast<size_t>(n_threads));
+  std::vector<ThreadPart<std::vector<std::vector<index_t>>>> bins(static_cast<size_t>(n_threads));
   std::vector<index_t> frontier{static_cast<index_t>(source)};
   size_t current = 0;
   int64_t steps_in_bucket = 0;
@@ -294,7 +295,7 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
     int64_t examined = 0;
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined)
     {
-      auto& mine = bins[static_cast<size_t>(omp_get_thread_num())];
+      auto& mine = bins[static_cast<size_t>(omp_get_thread_num())].value;
       const auto relax = [&](index_t u) {
         std::atomic_ref<V> last(relaxed[static_cast<size_t>(u)]);
         const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
@@ -317,9 +318,9 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
     }
     local.edges_examined += examined;
     size_t next = std::numeric_limits<size_t>::max();
-    for (const auto& mine : bins)
-      for (size_t b = current; b < mine.size() && b < next; ++b)
-        if (!mine[b].empty()) {
+    for (const auto& part : bins)
+      for (size_t b = current; b < part.value.size() && b < next; ++b)
+        if (!part.value[b].empty()) {
           next = b;
           break;
         }
@@ -327,7 +328,8 @@ void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type sou
     if (next != current) steps_in_bucket = 0;
     current = next;
     frontier.clear();
-    for (auto& mine : bins) {
+    for (auto& part : bins) {
+      auto& mine = part.value;
       if (current >= mine.size()) continue;
       frontier.insert(frontier.end(), mine[current].begin(), mine[current].end());
       mine[current].clear();
@@ -496,7 +498,7 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
   reached[static_cast<size_t>(source)] = 1;
   std::vector<index_t> frontier{static_cast<index_t>(source)};
   const int n_threads = omp_get_max_threads();
-  std::vector<std::vector<index_t>> next_parts(static_cast<size_t>(n_threads));
+  std::vector<ThreadPart<std::vector<index_t>>> next_parts(static_cast<size_t>(n_threads));
   while (!frontier.empty()) {
     if (local.levels++ > n)
       throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle improves "
@@ -504,7 +506,7 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
     int64_t examined = 0;
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined)
     {
-      auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())];
+      auto& mine = next_parts[static_cast<size_t>(omp_get_thread_num())].value;
       mine.clear();
 #pragma omp for schedule(dynamic, 64)
       for (size_t f = 0; f < frontier.size(); ++f) {
@@ -521,7 +523,7 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
     }
     local.edges_examined += examined;
     frontier.clear();
-    for (auto& part : next_parts) frontier.insert(frontier.end(), part.begin(), part.end());
+    for (auto& part : next_parts) frontier.insert(frontier.end(), part.value.begin(), part.value.end());
     for (index_t v : frontier) queued[static_cast<size_t>(v)] = 0;
   }
   return detail::collect_paths<V>(n, value, reached, local, stats);

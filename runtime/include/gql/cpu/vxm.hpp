@@ -107,7 +107,7 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
   detail::SparseParts<V> parts(blocks);
   const int n_threads = omp_get_max_threads();
-  std::vector<std::optional<DenseAccumulator<S>>> accs(static_cast<size_t>(n_threads));
+  std::vector<ThreadPart<std::optional<DenseAccumulator<S>>>> accs(static_cast<size_t>(n_threads));
   std::vector<index_t> ks;
   std::vector<storage_t<TV>> kv;
   int64_t push_edges = 0;
@@ -120,7 +120,7 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   if (step) step->frontier_edges = push_edges;
 #pragma omp parallel num_threads(n_threads) if (worth_threads(n + static_cast<int64_t>(ks.size())))
   {
-    auto& acc = accs[static_cast<size_t>(omp_get_thread_num())];
+    auto& acc = accs[static_cast<size_t>(omp_get_thread_num())].value;
     acc.emplace(n);
     acc->begin_row();
 #pragma omp for schedule(dynamic, 64)
@@ -144,7 +144,8 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
       for (int64_t j = b * detail::column_block; j < std::min(n, (b + 1) * detail::column_block); ++j) {
         bool found = false;
         V x{};
-        for (const auto& other : accs) {
+        for (const auto& part : accs) {
+          const auto& other = part.value;
           const auto* e = other ? other->find(static_cast<index_t>(j)) : nullptr;
           if (!e) continue;
           x = found ? S::agg(x, static_cast<V>(*e)) : static_cast<V>(*e);

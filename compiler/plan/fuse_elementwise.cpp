@@ -100,6 +100,10 @@ class Fuser {
     const int made = first.outputs[0];
     const auto it = reads_.find(made);
     if (it == reads_.end() || it->second != 1) return -1;
+    // A reader that writes the same variable through a mask keeps its old entries outside the mask:
+    // it reads them too.
+    for (int out : reader.outputs)
+      if (out == made) return -1;
     for (size_t n = 0; n < reader.inputs.size(); ++n)
       if (reader.inputs[n] == made) return static_cast<int>(n);
     return -1;

@@ -30,7 +30,7 @@ TEST(Fused, StdlibPagerankGivesTheBitsOfTheOpsApart) {
 
 TEST(Fused, EveryShapeGivesTheBitsOfTheOpsApart) {
   expect_same_as_unfused("specs_fused", "ranks", " --iterations 7");
-  for (const char* kernel : {"weighted_first", "typed", "sparse_side", "flags", "masked", "shared"})
+  for (const char* kernel : {"weighted_first", "typed", "sparse_side", "flags", "masked", "shared", "write_back"})
     expect_same_as_unfused("specs_fused", kernel, "");
 }
 

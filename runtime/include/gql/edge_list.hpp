@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gql/array.hpp"
 #include "gql/graph.hpp"
 #include "gql/read_options.hpp"
 
@@ -18,10 +19,12 @@ template <class T>
 struct EdgeList {
   int64_t n_rows = 0;
   int64_t n_cols = 0;
-  std::vector<index_t> rows;          // 0-based
-  std::vector<index_t> cols;          // 0-based
-  std::vector<storage_t<T>> values;   // one per entry; empty for T = bool
-  std::vector<int64_t> lines;         // source line of each entry, or empty (only used in messages)
+  // gql::Array: sized without a fill (a generator's or reader's threads write every entry, and first
+  // touch its pages), in huge pages from 4 MiB.
+  Array<index_t> rows;                // 0-based
+  Array<index_t> cols;                // 0-based
+  Array<storage_t<T>> values;         // one per entry; empty for T = bool
+  Array<int64_t> lines;               // source line of each entry, or empty (only used in messages)
   int index_base = 0;                 // how ids are written in the source (1 for Matrix Market), for messages
 };
 

@@ -135,12 +135,12 @@ Matrix<typename S::value_type> dense_mxm(const Csr<TG>& G, const Matrix<TB>& B) 
   Matrix<V> C(m, q, S::zero());
   auto* c = C.data().data();
   const auto* b = B.data().data();
-  const CsrView g(G);
+  const CsrView gv(G);
 #pragma omp parallel for schedule(dynamic, 16) if (worth_threads(G.nvals() * q))
   for (int64_t i = 0; i < m; ++i) {
     auto* row = c + i * q;
-    for (offset_t e = g.begin(i); e < g.end(i); ++e) {
-      const int64_t k = g.column(e);
+    for (offset_t e = gv.begin(i); e < gv.end(i); ++e) {
+      const int64_t k = gv.column(e);
       const TG g = G.value_at(e);
       const auto* bk = b + k * q;
       for (int64_t j = 0; j < q; ++j) row[j] = S::agg(row[j], S::con(g, bk[j], i, k, j));
@@ -158,14 +158,14 @@ Matrix<typename S::value_type> dense_mxm(const Matrix<TA>& A, const Csr<TG>& G) 
   Matrix<V> C(m, q, S::zero());
   auto* c = C.data().data();
   const auto* a = A.data().data();
-  const CsrView g(G);
+  const CsrView gv(G);
 #pragma omp parallel for schedule(dynamic, 16) if (worth_threads(m * G.nvals()))
   for (int64_t i = 0; i < m; ++i) {
     auto* row = c + i * q;
     for (int64_t k = 0; k < p; ++k) {
       const auto x = a[i * p + k];
-      for (offset_t e = g.begin(k); e < g.end(k); ++e) {
-        const int64_t j = g.column(e);
+      for (offset_t e = gv.begin(k); e < gv.end(k); ++e) {
+        const int64_t j = gv.column(e);
         row[j] = S::agg(row[j], S::con(x, G.value_at(e), i, k, j));
       }
     }

@@ -217,11 +217,11 @@ void densify(Matrix<TC>& C, const Csr<TG>& G, F value) {
   Matrix<TC> out(G.n_rows(), G.n_cols(), static_cast<storage_t<TC>>(value));
   auto* data = out.data().data();
   const int64_t n = G.n_rows(), cols = G.n_cols();
-  const CsrView g(G);
+  const CsrView gv(G);
 #pragma omp parallel for schedule(static) if (worth_threads(n * cols))
   for (int64_t i = 0; i < n; ++i)
-    for (offset_t p = g.begin(i); p < g.end(i); ++p)
-      data[i * cols + g.column(p)] = static_cast<storage_t<TC>>(G.value_at(p));
+    for (offset_t p = gv.begin(i); p < gv.end(i); ++p)
+      data[i * cols + gv.column(p)] = static_cast<storage_t<TC>>(G.value_at(p));
   C = std::move(out);
 }
 

@@ -134,15 +134,15 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
   FrontierBits current(n), next(n);
   DirectionChooser chooser(options);
   int64_t open_edges = G.nvals();
-  const CsrView g(G), gt(GT);
+  const CsrView gv(G), gt(GT);
   // The frontier's out-edges, summed as its vertices are discovered (no pass of its own per level); its
   // in-edges leave the open edges. A symmetric graph reads one degree for both.
-  int64_t frontier_edges = g.degree(source);
+  int64_t frontier_edges = gv.degree(source);
   const bool one_degree = &G == &GT;
   const auto discovered = [&](index_t v, int64_t& in_edges, int64_t& out_edges) {
     const int64_t in = gt.degree(v);
     in_edges += in;
-    out_edges += one_degree ? in : g.degree(v);
+    out_edges += one_degree ? in : gv.degree(v);
   };
   stats = {};
   const int n_threads = omp_get_max_threads();
@@ -189,9 +189,9 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
 #pragma omp for schedule(dynamic, 64)
         for (size_t f = 0; f < frontier.size(); ++f) {
           const index_t u = frontier[f];
-          for (offset_t p = g.begin(u); p < g.end(u); ++p) {
+          for (offset_t p = gv.begin(u); p < gv.end(u); ++p) {
             ++examined;
-            const index_t v = g.column(p);
+            const index_t v = gv.column(p);
             std::atomic_ref<L> slot(level[static_cast<size_t>(v)]);
             if (slot.load(std::memory_order_relaxed) != unseen) continue;
             L expected = unseen;
@@ -461,12 +461,12 @@ bool paths_are_exact(const Csr<TG>& G, const Vector<V>& paths) {
 #pragma omp parallel for schedule(static) if (worth_threads(count))
   for (int64_t p = 0; p < count; ++p) reached[static_cast<size_t>(vertex(p))] = 1;
   bool closed = true;
-  const CsrView g(G);
+  const CsrView gv(G);
 #pragma omp parallel for reduction(&& : closed) schedule(dynamic, 1024) if (worth_threads(G.nvals()))
   for (int64_t p = 0; p < count; ++p) {
     const auto u = vertex(p);
-    for (offset_t q = g.begin(u); closed && q < g.end(u); ++q)
-      closed = reached[static_cast<size_t>(g.column(q))] != 0;
+    for (offset_t q = gv.begin(u); closed && q < gv.end(u); ++q)
+      closed = reached[static_cast<size_t>(gv.column(q))] != 0;
   }
   return closed;
 }

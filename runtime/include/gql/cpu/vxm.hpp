@@ -40,10 +40,10 @@ int64_t frontier_edges(const Vector<TV>& v, const Csr<TG>& G) {
   if (v.is_dense()) return G.nvals();
   const auto idx = v.indices();
   const auto entries = static_cast<int64_t>(idx.size());
-  const CsrView g(G);
+  const CsrView gv(G);
   int64_t edges = 0;
 #pragma omp parallel for reduction(+ : edges) schedule(static) if (worth_threads(entries))
-  for (int64_t p = 0; p < entries; ++p) edges += g.degree(idx[static_cast<size_t>(p)]);
+  for (int64_t p = 0; p < entries; ++p) edges += gv.degree(idx[static_cast<size_t>(p)]);
   return edges;
 }
 
@@ -102,7 +102,7 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   using a_type = typename S::a_type;
   using b_type = typename S::b_type;
   const int64_t n = G.n_cols();
-  const CsrView g(G);
+  const CsrView gv(G);
   // Push: per-thread accumulators over the frontier, then a merge by column blocks.
   const int64_t blocks = (n + detail::column_block - 1) / detail::column_block;
   detail::SparseParts<V> parts(blocks);
@@ -112,8 +112,8 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   std::vector<storage_t<TV>> kv;
   int64_t push_edges = 0;
   detail::for_each_entry(v, [&](index_t k, const storage_t<TV>& x) {
-    if (g.degree(k) == 0) return;
-    push_edges += g.degree(k);
+    if (gv.degree(k) == 0) return;
+    push_edges += gv.degree(k);
     ks.push_back(k);
     kv.push_back(x);
   });
@@ -127,8 +127,8 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
     for (size_t f = 0; f < ks.size(); ++f) {
       const index_t k = ks[f];
       const a_type a = S::reads_values ? convert_element<a_type>(static_cast<TV>(kv[f])) : a_type{};
-      for (offset_t p = g.begin(k); p < g.end(k); ++p) {
-        const index_t j = g.column(p);
+      for (offset_t p = gv.begin(k); p < gv.end(k); ++p) {
+        const index_t j = gv.column(p);
         if (!mask.allows(j)) continue;
         acc->template add<MaskMode::none, false>(j, [&] {
           b_type g{};

@@ -33,11 +33,11 @@ const std::vector<int64_t>& row_block_starts(const Csr<TG>& G) {
     const int64_t n = G.n_rows();
     const int64_t blocks = (n + column_block - 1) / column_block;
     std::vector<int64_t> starts(static_cast<size_t>(blocks) + 1, 0);
-    const CsrView g(G);
+    const CsrView gv(G);
 #pragma omp parallel for schedule(static) if (worth_threads(n))
     for (int64_t b = 0; b < blocks; ++b)
       for (int64_t k = b * column_block; k < std::min(n, (b + 1) * column_block); ++k)
-        starts[static_cast<size_t>(b) + 1] += g.degree(k) > 0;
+        starts[static_cast<size_t>(b) + 1] += gv.degree(k) > 0;
     for (size_t b = 0; b < static_cast<size_t>(blocks); ++b) starts[b + 1] += starts[b];
     return starts;
   });
@@ -64,14 +64,14 @@ class PullFrontier {
     const auto entries = static_cast<int64_t>(idx.size());
     slots_.resize(static_cast<size_t>(n_));
     int64_t sources = 0, edges = 0;  // entries whose row of G has edges, and those edges
-    const std::optional<CsrView<TG>> g = out_edges ? std::optional<CsrView<TG>>(*out_edges) : std::nullopt;
+    const std::optional<CsrView<TG>> gv = out_edges ? std::optional<CsrView<TG>>(*out_edges) : std::nullopt;
     // Chunks taken as threads come free, as for the element-wise ops (elementwise.hpp).
 #pragma omp parallel for reduction(+ : sources, edges) schedule(dynamic, 16384) if (worth_threads(entries))
     for (int64_t p = 0; p < entries; ++p) {
       const index_t k = idx[static_cast<size_t>(p)];
       slots_[static_cast<size_t>(k)] = val[static_cast<size_t>(p)];
-      if (g) {
-        const int64_t degree = g->degree(k);
+      if (gv) {
+        const int64_t degree = gv->degree(k);
         sources += degree > 0;
         edges += degree;
       }

@@ -100,8 +100,8 @@ void build_executable(const std::string& source, const BuildOptions& options) {
             "-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-fopenmp"};
   }
   argv.insert(argv.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
-  argv.insert(argv.end(), {"-I" + layout.include_dir, source_path, "-o", options.output,
-                           layout.runtime_library});
+  for (const std::string& dir : layout.include_dirs) argv.push_back("-I" + dir);
+  argv.insert(argv.end(), {source_path, "-o", options.output, layout.runtime_library});
   argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
   if (cuda) argv.emplace_back("-lgomp");
   std::string log;

@@ -211,6 +211,25 @@ TEST(Frontend, NeverThrowsOnAnyPrefixOfAValidProgram) {
   }
 }
 
+// The front end says which stage stopped it, so a caller (the JIT) tells a syntax error from the
+// rest without parsing again.
+TEST(Frontend, SaysWhichStageFailed) {
+  const auto stage_of = [](const std::string& text) {
+    Compiler c({});
+    (void)c.compile_source("stage.gql", text);
+    return c.failed_stage();
+  };
+  EXPECT_EQ(stage_of("kernel f(G: graph<bool>) -> graph<bool> { return G; }"), Stage::none);
+  EXPECT_EQ(stage_of("kernel f(G: graph<bool>) -> graph<bool> { return G * ; }"), Stage::parse);
+  EXPECT_EQ(stage_of("kernel f(G: graph<bool>) -> graph<bool> { return H; }"), Stage::sema);
+  EXPECT_EQ(stage_of("import \"no/such/file.gql\";\n"), Stage::imports);
+  EXPECT_EQ(stage_of(std::string((size_t{1} << 20) + 1, ' ')), Stage::read);
+  Compiler missing({});
+  EXPECT_FALSE(missing.compile_file("/nonexistent/spec.gql"));
+  EXPECT_EQ(missing.failed_stage(), Stage::read);
+  EXPECT_STREQ(to_string(Stage::sema), "sema");
+}
+
 TEST(Frontend, DeepNestingIsAnErrorNotACrash) {
   std::string deep = "const X = " + std::string(5000, '(') + "1" + std::string(5000, ')') + ";";
   EXPECT_GE(errors_of(deep), 1);

@@ -24,6 +24,22 @@ struct Options {
   size_t max_errors = 50;
 };
 
+// The stages of a compilation, in order. The front end (Compiler) runs read, parse, imports and sema
+// and says which stopped it (Compiler::failed_stage, with the diagnostics it recorded); the later
+// stages are functions that throw gql::Error: plan (plan.hpp), codegen (codegen.hpp: Error(usage) for
+// an op a target cannot run) and build (toolchain.hpp: Error(jit) with the compiler's messages).
+enum class Stage {
+  none,     // nothing failed
+  read,     // the spec's own file could not be read, or holds too much text
+  parse,    // the spec's own text is not well-formed (a syntax error)
+  imports,  // an import could not be found, read or parsed, or imports nest too deeply
+  sema,     // a well-formed spec breaks a rule of names, types, semirings or schedules
+  plan,
+  codegen,
+  build,
+};
+const char* to_string(Stage stage) noexcept;
+
 // The stdlib folder this build was configured with.
 const char* default_stdlib_dir() noexcept;
 
@@ -38,6 +54,9 @@ class Compiler {
   bool compile_file(const std::string& path);
   bool compile_source(const std::string& path, std::string text);
 
+  // The stage that stopped the last compile_file / compile_source (Stage::none when it succeeded);
+  // diagnostics() holds what that stage found.
+  Stage failed_stage() const noexcept { return failed_stage_; }
   const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
   const SourceManager& sources() const noexcept { return sources_; }
   std::string rendered_diagnostics() const { return render_all(diagnostics_, sources_); }
@@ -58,6 +77,7 @@ class Compiler {
   std::vector<size_t> order_;                          // files, imports before importers
   std::vector<std::vector<size_t>> direct_imports_;    // per file, the files its imports name
   std::optional<ir::Module> module_;
+  Stage failed_stage_ = Stage::none;
 };
 
 }  // namespace gql::compiler

@@ -78,7 +78,7 @@ std::vector<int> cuda_build_archs(const std::vector<int>& asked) {
   return {80, 86, 89, 90};
 }
 
-void build_executable(const std::string& source, const BuildOptions& options) {
+void build_executable(const std::string& source, const BuildOptions& options) try {
   const bool cuda = options.target == ir::Target::cuda;
   const RuntimeLayout layout = runtime_layout();
   if (cuda && !layout.have_cuda)
@@ -112,6 +112,8 @@ void build_executable(const std::string& source, const BuildOptions& options) {
                                     "\n" + log);
   }
   if (!options.keep_source) std::remove(source_path.c_str());
+} catch (const Error& e) {
+  rethrow_in_stage(Stage::build, e);
 }
 
 }  // namespace gql::compiler

@@ -3,11 +3,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 
+#include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
+#include "gql/compiler/toolchain.hpp"
+#include "gql/error.hpp"
 
 namespace gql::compiler {
 namespace {
@@ -228,6 +233,34 @@ TEST(Frontend, SaysWhichStageFailed) {
   EXPECT_FALSE(missing.compile_file("/nonexistent/spec.gql"));
   EXPECT_EQ(missing.failed_stage(), Stage::read);
   EXPECT_STREQ(to_string(Stage::sema), "sema");
+}
+
+// Past the front end, the generators and the build throw StageError: a gql::Error as before that
+// also names its stage.
+TEST(Frontend, CodegenAndBuildErrorsNameTheirStage) {
+  Options options;
+  options.target = ir::Target::cuda;
+  Compiler c(options);
+  ASSERT_TRUE(c.compile_source("stage.gql", "kernel f(G: graph<bool>) -> graph<bool> { return G; }"))
+      << c.rendered_diagnostics();
+  try {
+    (void)generate_openmp(*c.module(), {});  // a module lowered for CUDA
+    FAIL() << "generate_openmp took a CUDA module";
+  } catch (const StageError& e) {
+    EXPECT_EQ(e.stage(), Stage::codegen);
+    EXPECT_EQ(e.kind(), ErrorKind::internal);
+  }
+  BuildOptions build;
+  build.output = ::testing::TempDir() + "/gql_stage_" + std::to_string(::getpid());
+  build.compiler = "false";  // a compiler that always fails
+  try {
+    build_executable("int main() { return 0; }\n", build);
+    FAIL() << "a failing compiler built a program";
+  } catch (const StageError& e) {
+    EXPECT_EQ(e.stage(), Stage::build);
+    EXPECT_EQ(e.kind(), ErrorKind::jit);
+  }
+  std::remove((build.output + ".gql.cpp").c_str());  // kept by the failed build
 }
 
 TEST(Frontend, DeepNestingIsAnErrorNotACrash) {

@@ -13,6 +13,7 @@
 #include "gql/compiler/diagnostic.hpp"
 #include "gql/compiler/ir.hpp"
 #include "gql/compiler/source.hpp"
+#include "gql/compiler/stage.hpp"
 
 namespace gql::compiler {
 
@@ -23,22 +24,6 @@ struct Options {
   bool recognize_traversals = true;       // BFS / Bellman-Ford loops become one traversal op each
   size_t max_errors = 50;
 };
-
-// The stages of a compilation, in order. The front end (Compiler) runs read, parse, imports and sema
-// and says which stopped it (Compiler::failed_stage, with the diagnostics it recorded); the later
-// stages are functions that throw gql::Error: plan (plan.hpp), codegen (codegen.hpp: Error(usage) for
-// an op a target cannot run) and build (toolchain.hpp: Error(jit) with the compiler's messages).
-enum class Stage {
-  none,     // nothing failed
-  read,     // the spec's own file could not be read, or holds too much text
-  parse,    // the spec's own text is not well-formed (a syntax error)
-  imports,  // an import could not be found, read or parsed, or imports nest too deeply
-  sema,     // a well-formed spec breaks a rule of names, types, semirings or schedules
-  plan,
-  codegen,
-  build,
-};
-const char* to_string(Stage stage) noexcept;
 
 // The stdlib folder this build was configured with.
 const char* default_stdlib_dir() noexcept;

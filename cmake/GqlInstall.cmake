@@ -1,5 +1,5 @@
-# Install rules and the CMake package: find_package(gql) gives gql::runtime, gql::compiler,
-# gql::gql (the JIT), gql::gqlc and gql_add_kernels().
+# Install rules and the CMake package: find_package(gql) gives the layers gql::core (header-only),
+# gql::runtime, gql::compiler, gql::gql (the JIT, gql/jit.hpp), and gql::gqlc and gql_add_kernels().
 include(CMakePackageConfigHelpers)
 
 set_target_properties(gql_runtime PROPERTIES EXPORT_NAME runtime)

@@ -6,6 +6,7 @@
 #include <random>
 
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 #include "jit_target.hpp"
 

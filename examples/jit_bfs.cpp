@@ -5,6 +5,7 @@
 #include <string>
 
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 #include "jit_target.hpp"
 

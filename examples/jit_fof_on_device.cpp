@@ -9,6 +9,7 @@
 
 #include <gql/device.hpp>
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 int main(int argc, char** argv) try {
   const std::string graph = argc > 1 ? argv[1] : "kron:16";

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 inline gql::Target take_target_option(int& argc, char** argv) {
   gql::Target target = gql::Target::openmp;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 #include "bench_args.hpp"
 #include "host_context.hpp"

@@ -28,6 +28,7 @@
 
 #include <gql/device.hpp>
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 #include "bench_args.hpp"
 #include "bench_record.hpp"

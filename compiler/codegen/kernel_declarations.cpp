@@ -21,7 +21,7 @@ std::string host_type(const Type& t) {
 
 }  // namespace
 
-std::string generate_kernel_declarations(const ir::Module& module, const CodegenOptions& options) {
+std::string generate_kernel_declarations(const ir::Module& module, const CodegenOptions& options) try {
   std::string out = codegen::generated_header(options.source_name, ": the kernels it defines") + "#pragma once\n\n";
   out += "#include <cstdint>\n#include <tuple>\n\n#include <gql/graph.hpp>\n#include <gql/kernel_context.hpp>\n\n";
   out += "namespace gqlgen {\n\n";
@@ -43,6 +43,8 @@ std::string generate_kernel_declarations(const ir::Module& module, const Codegen
   }
   out += "\n}  // namespace gqlgen\n";
   return out;
+} catch (const Error& e) {
+  rethrow_in_stage(Stage::codegen, e);
 }
 
 }  // namespace gql::compiler

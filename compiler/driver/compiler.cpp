@@ -76,6 +76,20 @@ std::string canonical(const std::string& path) {
 }
 }  // namespace
 
+const char* to_string(Stage stage) noexcept {
+  switch (stage) {
+    case Stage::none: return "none";
+    case Stage::read: return "read";
+    case Stage::parse: return "parse";
+    case Stage::imports: return "imports";
+    case Stage::sema: return "sema";
+    case Stage::plan: return "plan";
+    case Stage::codegen: return "codegen";
+    case Stage::build: return "build";
+  }
+  return "unknown";
+}
+
 const char* default_stdlib_dir() noexcept {
   // An installed gqlc uses the stdlib installed beside it (install_layout.hpp), else this build's.
   static const std::string dir = [] {
@@ -101,6 +115,7 @@ bool Compiler::compile_file(const std::string& path) {
   auto text = read_file(path, max_text_bytes, why);
   if (!text) {
     diagnostics_.error(Span{UINT32_MAX, 0, 0}, "cannot read '" + path + "': " + why);
+    failed_stage_ = Stage::read;
     return false;
   }
   return compile_source(path, std::move(*text));
@@ -110,10 +125,14 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   if (text.size() > max_text_bytes) {
     diagnostics_.error(Span{UINT32_MAX, 0, 0},
                        "'" + path + "' holds " + std::to_string(text.size()) + " bytes; " + text_bound());
+    failed_stage_ = Stage::read;
     return false;
   }
+  failed_stage_ = Stage::none;
+  const size_t errors_before = diagnostics_.error_count();
   uint32_t id = sources_.add(path, std::move(text));
   files_.push_back(std::make_unique<ast::File>(parse_file(sources_, id, diagnostics_)));
+  const bool syntax_errors = diagnostics_.error_count() > errors_before;
   canonical_paths_.push_back(canonical(path));
   direct_imports_.emplace_back();
   load_imports(0, 0);
@@ -121,6 +140,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   // Syntax errors stop here: checking a half-parsed program would only add noise.
   if (diagnostics_.has_errors()) {
     diagnostics_.sort_by_location();
+    failed_stage_ = syntax_errors ? Stage::parse : Stage::imports;
     return false;
   }
   sema::Program program;
@@ -132,7 +152,10 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
   analyze_options.target = options_.target;
   ir::Module module = sema::analyze(program, analyze_options, diagnostics_);
   diagnostics_.sort_by_location();
-  if (diagnostics_.has_errors()) return false;
+  if (diagnostics_.has_errors()) {
+    failed_stage_ = Stage::sema;
+    return false;
+  }
   if (options_.recognize_traversals) plan::recognize_traversals(module);
   if (options_.fuse_elementwise) plan::fuse_elementwise(module);
   module_ = std::move(module);

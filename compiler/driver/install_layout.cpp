@@ -35,7 +35,7 @@ RuntimeLayout common() {
 RuntimeLayout installed(const fs::path& prefix) {
   RuntimeLayout layout = common();
   layout.root = prefix.string();
-  layout.include_dir = (prefix / "include").string();
+  layout.include_dirs = {(prefix / "include").string()};
   layout.runtime_library = (prefix / toolchain_paths::install_libdir / toolchain_paths::runtime_library_name).string();
   layout.stdlib_dir = (prefix / "share" / "gql" / "stdlib").string();
   return layout;
@@ -65,7 +65,7 @@ RuntimeLayout runtime_layout(const std::string& root, const std::string& package
   std::error_code ec;
   if (fs::is_regular_file(fs::path(toolchain_paths::runtime_include) / "gql" / "graph.hpp", ec)) {
     RuntimeLayout layout = common();
-    layout.include_dir = toolchain_paths::runtime_include;
+    layout.include_dirs = {toolchain_paths::runtime_include, toolchain_paths::core_include};
     layout.runtime_library = toolchain_paths::runtime_library;
     layout.stdlib_dir = toolchain_paths::stdlib_dir;
     return layout;

@@ -78,7 +78,7 @@ std::vector<int> cuda_build_archs(const std::vector<int>& asked) {
   return {80, 86, 89, 90};
 }
 
-void build_executable(const std::string& source, const BuildOptions& options) {
+void build_executable(const std::string& source, const BuildOptions& options) try {
   const bool cuda = options.target == ir::Target::cuda;
   const RuntimeLayout layout = runtime_layout();
   if (cuda && !layout.have_cuda)
@@ -100,8 +100,8 @@ void build_executable(const std::string& source, const BuildOptions& options) {
             "-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-ffp-contract=off", "-fopenmp"};
   }
   argv.insert(argv.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
-  argv.insert(argv.end(), {"-I" + layout.include_dir, source_path, "-o", options.output,
-                           layout.runtime_library});
+  for (const std::string& dir : layout.include_dirs) argv.push_back("-I" + dir);
+  argv.insert(argv.end(), {source_path, "-o", options.output, layout.runtime_library});
   argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
   if (cuda) argv.emplace_back("-lgomp");
   std::string log;
@@ -112,6 +112,8 @@ void build_executable(const std::string& source, const BuildOptions& options) {
                                     "\n" + log);
   }
   if (!options.keep_source) std::remove(source_path.c_str());
+} catch (const Error& e) {
+  rethrow_in_stage(Stage::build, e);
 }
 
 }  // namespace gql::compiler

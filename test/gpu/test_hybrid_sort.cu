@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpu_check.hpp"
-#include "gql/cpu/hybrid_sort_model.hpp"
+#include "gql/device/hybrid_sort_model.hpp"
 #include "gql/device/hybrid_sort.cuh"
 #include "gql/device/reduce_by_key.cuh"
 
@@ -115,7 +115,7 @@ void check_config(int pattern) {
     // The CPU model on the same input must give the same permutation.
     std::vector<int> m_keys(keys.begin() + b, keys.begin() + b + n), m_keys_alt(n);
     std::vector<unsigned long long> m_values(values.begin() + b, values.begin() + b + n), m_values_alt(n);
-    const bool m_in_alt = gql::cpu::hybrid_sort_model<Threads, Chunk>(std::span<int>(m_keys), std::span<unsigned long long>(m_values),
+    const bool m_in_alt = gql::device::hybrid_sort_model<Threads, Chunk>(std::span<int>(m_keys), std::span<unsigned long long>(m_values),
                                                                      std::span<int>(m_keys_alt), std::span<unsigned long long>(m_values_alt));
     const std::vector<int>& g_k = g_in_alt[s] ? g_keys_alt : g_keys;
     const std::vector<unsigned long long>& g_v = g_in_alt[s] ? g_values_alt : g_values;

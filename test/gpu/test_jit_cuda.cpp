@@ -37,6 +37,7 @@
 #include "gql/device.hpp"
 #include "gql/generate.hpp"
 #include "gql/gql.hpp"
+#include "gql/jit.hpp"
 
 namespace {
 

@@ -116,7 +116,7 @@ void op_on_kernel_values() {
     auto a = device_argument ? gpu::Resident<Matrix<double>>::borrow(on_device) : gpu::Resident<Matrix<double>>::borrow(A);
     gpu::Resident<Matrix<double>> factors;
     gpu::Resident<Vector<int32_t>> pivots;
-    gpu::lu(factors, pivots, a, cpu::LuOptions{64, true, 0, "op"}, ctx);
+    gpu::lu(factors, pivots, a, gpu::LuOptions{64, true, 0, "op"}, ctx);
     GPU_CHECK_MSG(factors.on_device() && pivots.on_device(), what + ": the results are not on the device");
     const Matrix<double> lu = gpu::take_host(std::move(factors), stream);
     const Vector<int32_t> p = gpu::take_host(std::move(pivots), stream);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <gql/gql.hpp>
+#include <gql/jit.hpp>
 
 #include "two_hop.gql.hpp"
 

@@ -95,7 +95,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
 
 }  // namespace
 
-std::string generate_cuda(const ir::Module& module, const CodegenOptions& options) {
+std::string generate_cuda(const ir::Module& module, const CodegenOptions& options) try {
   if (module.target != ir::Target::cuda)
     throw Error(ErrorKind::internal, "generate_cuda: the module was lowered for another target");
   const codegen::Dialect dialect{
@@ -103,9 +103,11 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
       [](const ir::Op& op, const ir::Kernel& kernel) { return std::string(runs_on_gpu(op, kernel) ? "gql::gpu" : "gql::cpu"); },
       "gql/device/traversal.hpp", "gql/device/components.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
+} catch (const Error& e) {
+  rethrow_in_stage(Stage::codegen, e);
 }
 
-CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions& options) {
+CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions& options) try {
   if (module.target != ir::Target::cuda)
     throw Error(ErrorKind::internal, "cuda_device_parts: the module was lowered for another target");
   CudaDeviceParts parts;
@@ -123,6 +125,8 @@ CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions
   for (const ir::SemiringInstance& s : module.semirings) out += codegen::emit_semiring_policy(s) + "\n";
   out += "}  // namespace gqlgen\n";
   return parts;
+} catch (const Error& e) {
+  rethrow_in_stage(Stage::codegen, e);
 }
 
 }  // namespace gql::compiler

@@ -3,11 +3,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 
+#include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
+#include "gql/compiler/toolchain.hpp"
+#include "gql/error.hpp"
 
 namespace gql::compiler {
 namespace {
@@ -209,6 +214,53 @@ TEST(Frontend, NeverThrowsOnAnyPrefixOfAValidProgram) {
     Compiler c(Options{});
     EXPECT_NO_THROW(c.compile_source("prefix.gql", text.substr(0, n)));
   }
+}
+
+// The front end says which stage stopped it, so a caller (the JIT) tells a syntax error from the
+// rest without parsing again.
+TEST(Frontend, SaysWhichStageFailed) {
+  const auto stage_of = [](const std::string& text) {
+    Compiler c({});
+    (void)c.compile_source("stage.gql", text);
+    return c.failed_stage();
+  };
+  EXPECT_EQ(stage_of("kernel f(G: graph<bool>) -> graph<bool> { return G; }"), Stage::none);
+  EXPECT_EQ(stage_of("kernel f(G: graph<bool>) -> graph<bool> { return G * ; }"), Stage::parse);
+  EXPECT_EQ(stage_of("kernel f(G: graph<bool>) -> graph<bool> { return H; }"), Stage::sema);
+  EXPECT_EQ(stage_of("import \"no/such/file.gql\";\n"), Stage::imports);
+  EXPECT_EQ(stage_of(std::string((size_t{1} << 20) + 1, ' ')), Stage::read);
+  Compiler missing({});
+  EXPECT_FALSE(missing.compile_file("/nonexistent/spec.gql"));
+  EXPECT_EQ(missing.failed_stage(), Stage::read);
+  EXPECT_STREQ(to_string(Stage::sema), "sema");
+}
+
+// Past the front end, the generators and the build throw StageError: a gql::Error as before that
+// also names its stage.
+TEST(Frontend, CodegenAndBuildErrorsNameTheirStage) {
+  Options options;
+  options.target = ir::Target::cuda;
+  Compiler c(options);
+  ASSERT_TRUE(c.compile_source("stage.gql", "kernel f(G: graph<bool>) -> graph<bool> { return G; }"))
+      << c.rendered_diagnostics();
+  try {
+    (void)generate_openmp(*c.module(), {});  // a module lowered for CUDA
+    FAIL() << "generate_openmp took a CUDA module";
+  } catch (const StageError& e) {
+    EXPECT_EQ(e.stage(), Stage::codegen);
+    EXPECT_EQ(e.kind(), ErrorKind::internal);
+  }
+  BuildOptions build;
+  build.output = ::testing::TempDir() + "/gql_stage_" + std::to_string(::getpid());
+  build.compiler = "false";  // a compiler that always fails
+  try {
+    build_executable("int main() { return 0; }\n", build);
+    FAIL() << "a failing compiler built a program";
+  } catch (const StageError& e) {
+    EXPECT_EQ(e.stage(), Stage::build);
+    EXPECT_EQ(e.kind(), ErrorKind::jit);
+  }
+  std::remove((build.output + ".gql.cpp").c_str());  // kept by the failed build
 }
 
 TEST(Frontend, DeepNestingIsAnErrorNotACrash) {

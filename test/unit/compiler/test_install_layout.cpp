@@ -56,6 +56,22 @@ TEST(InstallLayout, GqlRootComesBeforeThePackage) {
   EXPECT_EQ(runtime_layout("", package).root, package);
 }
 
+// This build tree (no installation above the test): generated code includes the runtime's headers and
+// the core's (gql/error.hpp, gql/semiring.hpp), from their own folders.
+TEST(InstallLayout, TheBuildTreeNamesTheRuntimesAndTheCoresHeaders) {
+  const GqlRoot unset("");
+  const RuntimeLayout layout = runtime_layout();
+  if (!layout.root.empty()) GTEST_SKIP() << "an installation was found at " << layout.root;
+  const auto holds = [&](const char* header) {
+    for (const std::string& dir : layout.include_dirs)
+      if (fs::is_regular_file(fs::path(dir) / header)) return true;
+    return false;
+  };
+  EXPECT_TRUE(holds("gql/graph.hpp"));
+  EXPECT_TRUE(holds("gql/error.hpp"));
+  EXPECT_TRUE(holds("gql/semiring.hpp"));
+}
+
 TEST(InstallLayout, ANamedRootWithoutAnInstallationIsAnError) {
   const GqlRoot root("/nonexistent/gql");
   try {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "gql/gql.hpp"
+#include "gql/jit.hpp"
 #include "jit_test_support.hpp"
 
 namespace gql {

@@ -11,6 +11,7 @@
 
 #include "disk_cache.hpp"
 #include "gql/gql.hpp"
+#include "gql/jit.hpp"
 #include "jit_test_support.hpp"
 
 namespace gql {

@@ -16,6 +16,7 @@
 
 #include "gql/device.hpp"
 #include "gql/gql.hpp"
+#include "gql/jit.hpp"
 #include "jit_test_support.hpp"
 
 namespace gql {

@@ -5,8 +5,11 @@
 #include <vector>
 
 #include "gql/compiler/ir.hpp"
+#include "gql/compiler/stage.hpp"
 
 namespace gql::compiler {
+
+// The generators below throw what they raise as StageError(Stage::codegen) (stage.hpp).
 
 struct CodegenOptions {
   std::string source_name;  // the spec's path, named in the generated file's header comment

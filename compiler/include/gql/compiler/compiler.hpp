@@ -13,6 +13,7 @@
 #include "gql/compiler/diagnostic.hpp"
 #include "gql/compiler/ir.hpp"
 #include "gql/compiler/source.hpp"
+#include "gql/compiler/stage.hpp"
 
 namespace gql::compiler {
 
@@ -39,6 +40,9 @@ class Compiler {
   bool compile_file(const std::string& path);
   bool compile_source(const std::string& path, std::string text);
 
+  // The stage that stopped the last compile_file / compile_source (Stage::none when it succeeded);
+  // diagnostics() holds what that stage found.
+  Stage failed_stage() const noexcept { return failed_stage_; }
   const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
   const SourceManager& sources() const noexcept { return sources_; }
   std::string rendered_diagnostics() const { return render_all(diagnostics_, sources_); }
@@ -59,6 +63,7 @@ class Compiler {
   std::vector<size_t> order_;                          // files, imports before importers
   std::vector<std::vector<size_t>> direct_imports_;    // per file, the files its imports name
   std::optional<ir::Module> module_;
+  Stage failed_stage_ = Stage::none;
 };
 
 }  // namespace gql::compiler

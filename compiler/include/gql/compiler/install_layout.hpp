@@ -9,8 +9,10 @@ namespace gql::compiler {
 
 struct RuntimeLayout {
   std::string root;                         // the install prefix, empty for the build tree
-  std::string include_dir;                  // holds gql/graph.hpp
-  std::string runtime_library;              // libgql_runtime, linked into generated code
+  // The headers generated code includes (-I each): one folder when installed; in the build tree the
+  // runtime's (gql/graph.hpp) and the core's (gql/error.hpp, gql/semiring.hpp).
+  std::vector<std::string> include_dirs;
+  std::string runtime_library;              // libgql_runtime, linked into generated code (a path, not a link of gqlc)
   std::vector<std::string> link_libraries;  // what that library needs (zlib, BLAS, cudart)
   std::vector<std::string> compile_definitions;  // what its headers need defined (-DGQL_HAVE_BLAS=1)
   std::string stdlib_dir;                   // holds std/semirings.gql

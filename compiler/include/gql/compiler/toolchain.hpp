@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gql/compiler/ir.hpp"
+#include "gql/compiler/stage.hpp"
 
 namespace gql::compiler {
 
@@ -33,7 +34,8 @@ std::vector<std::string> nvcc_flags(int arch);
 std::vector<std::string> nvcc_flags(const std::vector<int>& archs);
 
 // Compiles `source` and links it against the runtime. Throws gql::Error(jit) with the compiler's
-// messages when the compiler fails, Error(io) when files cannot be written.
+// messages when the compiler fails, Error(io) when files cannot be written; each as a
+// StageError(Stage::build).
 void build_executable(const std::string& source, const BuildOptions& options);
 
 }  // namespace gql::compiler

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "gql/common/closure_predecessors.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 #include "gql/semiring.hpp"
@@ -330,16 +331,8 @@ void closure_recursive(T* d, int32_t* pred, int64_t n, int64_t r0, int64_t b, in
 
 }  // namespace detail
 
-// Initial predecessors for closure(): pred(i, j) = i where D(i, j) is an edge (not S::zero()) and
-// i != j, otherwise -1.
-template <class S, class T>
-Matrix<int32_t> initial_predecessors(const Matrix<T>& D) {
-  Matrix<int32_t> pred(D.n_rows(), D.n_cols(), -1);
-  for (int64_t i = 0; i < D.n_rows(); ++i)
-    for (int64_t j = 0; j < D.n_cols(); ++j)
-      if (i != j && D(i, j) != S::zero()) pred(i, j) = static_cast<int32_t>(i);
-  return pred;
-}
+// Initial predecessors for closure() (gql/common/closure_predecessors.hpp).
+using common::initial_predecessors;
 
 // closure(D) in place; pred (from initial_predecessors) is updated along when given.
 template <class S, class T>

@@ -1,16 +1,10 @@
-// The options of a generated lu(A) op, shared by the OpenMP (cpu/ops.hpp) and GPU
-// (device/lu_factor.hpp) targets: written from the kernel's schedule.
+// The options of a generated lu(A) op (gql/common/lu_options.hpp) as the OpenMP ops name them.
 #pragma once
 
-#include <cstdint>
+#include "gql/common/lu_options.hpp"
 
 namespace gql::cpu {
 
-struct LuOptions {
-  int64_t tile = 128;        // the panel width
-  bool vendor_gemm = true;   // the trailing update by BLAS (OpenBLAS, cuBLAS) gemm
-  int threads = 0;           // OpenMP threads (0: all)
-  const char* label;
-};
+using common::LuOptions;
 
 }  // namespace gql::cpu

@@ -28,6 +28,7 @@
 
 #include <omp.h>
 
+#include "gql/common/masked_method.hpp"
 #include "gql/cpu/accumulator_policy.hpp"
 #include "gql/cpu/huge_pages.hpp"
 #include "gql/cpu/mask.hpp"
@@ -39,9 +40,7 @@
 
 namespace gql::cpu {
 
-// How a product through a plain mask is computed: by rows (every product of the row, the mask
-// filtering them), by the mask's entries (a join each), or by whichever needs less work.
-enum class MaskedMethod { automatic, saxpy, dot };
+using common::MaskedMethod;  // gql/common/masked_method.hpp
 
 // The steps of joining sorted lists of `na` and `nb` entries: a merge walks both; a search of the
 // shorter list's entries in the longer costs about log2 of the longer per entry.

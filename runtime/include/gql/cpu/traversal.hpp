@@ -14,6 +14,7 @@
 
 #include <omp.h>
 
+#include "gql/common/traversal_stats.hpp"
 #include "gql/cpu/direction.hpp"
 #include "gql/cpu/parallel.hpp"
 #include "gql/error.hpp"
@@ -22,22 +23,11 @@
 
 namespace gql::cpu {
 
-struct TraversalStats {
-  int64_t levels = 0;          // frontier steps taken
-  int64_t pull_steps = 0;      // of which pulled
-  int64_t edges_examined = 0;  // adjacency entries read
-  // The input edges of the searched component, as Graph500 counts them for TEPS: the out-edges of
-  // every reached vertex, halved when the graph is symmetric (an undirected edge is stored twice).
-  int64_t searched_edges = 0;
-};
+using common::TraversalStats;
 
 namespace detail {
 
-inline void check_source(int64_t n, int64_t source, const char* op) {
-  if (source < 0 || source >= n)
-    throw Error(ErrorKind::usage, std::string(op) + ": source " + std::to_string(source) + " is not a vertex of a " +
-                                      std::to_string(n) + "-vertex graph");
-}
+using common::check_source;
 
 // The frontier as a bit per vertex, for pull steps: set from and cleared through the frontier's list,
 // or set one vertex at a time as a pull step discovers it (several threads may share a word).

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gql/common/shape_checks.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -92,11 +93,7 @@ struct VectorSlots {
 inline VectorMask as_vector_mask(const VectorMask& m) { return m; }
 inline VectorMask as_vector_mask(NoMask) { return {}; }
 
-inline void check_same_size(int64_t a, int64_t b, const char* op) {
-  if (a != b)
-    throw Error(ErrorKind::usage, std::string(op) + ": vectors of " + std::to_string(a) + " and " +
-                                      std::to_string(b) + " entries");
-}
+using common::check_same_size;  // gql/common/shape_checks.hpp
 
 // w<m, replace> = t (GraphBLAS, no accumulator). Without a mask w simply becomes t.
 template <class T, class U>

@@ -1,7 +1,7 @@
 // A BFS on the device, direction-optimizing: push steps scatter from a queue over the frontier's
 // out-edges (edge-balanced by default, so a hub's list is spread over many blocks; a thread, warp
 // or block per vertex as the schedule's balance), pull steps gather from the open vertices'
-// in-edges against a bitmap of the frontier, and Beamer's rule (cpu/direction.hpp, the same chooser
+// in-edges against a bitmap of the frontier, and Beamer's rule (common/direction.hpp, the same chooser
 // as the CPU's) picks one per step from the counters each step leaves. Each step writes the next
 // frontier as a queue or a bitmap (the schedule's frontier format; by default a queue after push
 // steps and a bitmap after pull steps), converted when the next step needs the other. Deep searches
@@ -20,7 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "gql/cpu/traversal.hpp"
+#include "gql/common/direction.hpp"
+#include "gql/common/traversal_stats.hpp"
 #include "gql/device.hpp"
 #include "gql/device/bfs_kernels.cuh"
 #include "gql/device/bfs_schedule.hpp"
@@ -28,9 +29,9 @@
 
 namespace gql::gpu {
 
-using cpu::Direction;
-using cpu::DirectionOptions;
-using cpu::TraversalStats;
+using common::Direction;
+using common::DirectionOptions;
+using common::TraversalStats;
 
 class DeviceBfs {
  public:
@@ -72,7 +73,7 @@ class DeviceBfs {
 
   // Searches from `source`; the levels stay on the device until levels() or dense_levels().
   TraversalStats run(int64_t source, const DirectionOptions& options = {}) {
-    cpu::detail::check_source(n_, source, "bfs");
+    common::check_source(n_, source, "bfs");
     wide_ = false;
     queues_->start_step();
     device::bfs_start<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
@@ -184,7 +185,7 @@ class DeviceBfs {
   TraversalStats run_frontier(StepCounters counters, const DirectionOptions& options) {
     const cudaStream_t s = stream_.get();
     TraversalStats stats;
-    cpu::DirectionChooser chooser(options);
+    common::DirectionChooser chooser(options);
     int64_t open_edges = g_.nvals();
     bool frontier_in_queue = true;  // else in front_
     // Beamer's rule in a batch: the chooser's alpha while it may switch to pull, else none (0).

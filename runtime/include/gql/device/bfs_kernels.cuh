@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(Threads)
 // (batch[step - 1], in device memory), so the host queues several steps and reads their counters
 // once. The step does not run, and sets `stopped` for itself and every later step of the batch,
 // when the one before stopped, when its frontier has more than `edge_limit` edges, or (alpha > 0,
-// Beamer's rule as cpu::DirectionChooser applies it while pushing) when the frontier's edges exceed
+// Beamer's rule as common::DirectionChooser applies it while pushing) when the frontier's edges exceed
 // the open edges over alpha: open_edges at the batch's start less the in-edges claimed since.
 template <int Threads, class L>
 __global__ void __launch_bounds__(Threads)

@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "gql/cpu/ops.hpp"
+#include "gql/common/closure_predecessors.hpp"
 #include "gql/device/closure.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/kernel_context.hpp"
@@ -50,7 +50,7 @@ template <class S, class T>
 void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, const ClosureSchedule& schedule,
                    KernelContext& ctx) {
   out = D.clone();
-  pred = cpu::initial_predecessors<S>(D);
+  pred = common::initial_predecessors<S>(D);
   const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), &pred, Stream::for_call(ctx));
   ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
   ctx.explain(schedule.label, std::string("closure on the GPU, ") + plan.describe());

@@ -12,14 +12,14 @@
 #include <type_traits>
 #include <utility>
 
-#include "gql/cpu/traversal.hpp"
+#include "gql/common/traversal_stats.hpp"
 #include "gql/device.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/kernel_context.hpp"
 
 namespace gql::gpu {
 
-using cpu::TraversalStats;
+using common::TraversalStats;
 
 namespace detail {
 // Whether every entry (i, j) has its mirror (j, i): a binary search per entry.

@@ -10,8 +10,8 @@
 #include <string>
 #include <type_traits>
 
+#include "gql/common/mask.hpp"
 #include "gql/cpu/dense_products.hpp"
-#include "gql/cpu/mask.hpp"
 #include "gql/device.hpp"
 #include "gql/device/product_on_device.hpp"
 #include "gql/device/resident.hpp"
@@ -57,7 +57,7 @@ DeviceMatrix<typename S::value_type> dense_mxm(const DeviceMatrix<TA>& A, const 
 
 // C = A * B over S for dense A and B, on the device (see the top of this file); never masked.
 template <class S, class TC, class TA, class TB>
-void mxm(Resident<Matrix<TC>>& C, cpu::NoMask, bool, Resident<Matrix<TA>>& A, Resident<Matrix<TB>>& B,
+void mxm(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>& A, Resident<Matrix<TB>>& B,
          const ProductOptions& options, KernelContext& ctx) {
   static_assert(std::is_same_v<TC, typename S::value_type>, "mxm: a dense result holds the semiring's values");
   const CallStream call(ctx);  // the call's stream; one of the op's own, waited for, when called alone

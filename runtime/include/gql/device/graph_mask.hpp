@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "gql/cpu/mask.hpp"
+#include "gql/common/mask.hpp"
 #include "gql/cpu/value_mask.hpp"
 #include "gql/device.hpp"
 #include "gql/device/mask_values.hpp"
@@ -29,12 +29,12 @@ struct DeviceGraphMask {
   bool complement = false;
   std::shared_ptr<const DeviceCsr<bool>> kept;  // the structure viewed when the mask made it (value masks)
 
-  cpu::MaskMode mode() const noexcept {
-    if (row_offsets == nullptr) return cpu::MaskMode::none;
-    return complement ? cpu::MaskMode::deny : cpu::MaskMode::allow;
+  common::MaskMode mode() const noexcept {
+    if (row_offsets == nullptr) return common::MaskMode::none;
+    return complement ? common::MaskMode::deny : common::MaskMode::allow;
   }
   void check_shape(int64_t rows, int64_t cols, const char* op) const {
-    if (mode() == cpu::MaskMode::none || (n_rows == rows && n_cols == cols)) return;
+    if (mode() == common::MaskMode::none || (n_rows == rows && n_cols == cols)) return;
     throw Error(ErrorKind::usage, std::string(op) + ": mask is " + std::to_string(n_rows) + " x " +
                                       std::to_string(n_cols) + ", output is " + std::to_string(rows) + " x " +
                                       std::to_string(cols));
@@ -79,16 +79,16 @@ DeviceGraphMask as_device_mask(const GraphMaskOf<M>& m, const Stream& stream) {
   mask.kept = std::move(kept);
   return mask;
 }
-inline DeviceGraphMask as_device_graph_mask(cpu::NoMask, const Stream&) noexcept { return {}; }
+inline DeviceGraphMask as_device_graph_mask(common::NoMask, const Stream&) noexcept { return {}; }
 template <class M>
 DeviceGraphMask as_device_graph_mask(const GraphMaskOf<M>& m, const Stream& stream) {
   return as_device_mask(m, stream);
 }
 
 template <class M>
-cpu::MatrixMask as_host_mask(const GraphMaskOf<M>& m, const Stream& stream) {
+common::MatrixMask as_host_mask(const GraphMaskOf<M>& m, const Stream& stream) {
   const Csr<M>& g = m.value->host(stream);
-  return m.reads_values ? cpu::value_mask(g, m.complement) : cpu::structural_mask(g, m.complement);
+  return m.reads_values ? cpu::value_mask(g, m.complement) : common::structural_mask(g, m.complement);
 }
 
 }  // namespace gql::gpu

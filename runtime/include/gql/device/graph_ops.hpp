@@ -16,8 +16,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "gql/common/mask.hpp"
 #include "gql/cpu/elementwise.hpp"
-#include "gql/cpu/mask.hpp"
 #include "gql/device.hpp"
 #include "gql/device/csr_view.cuh"
 #include "gql/device/device_transpose.hpp"
@@ -76,17 +76,17 @@ DeviceCsr<T> empty_graph(int64_t rows, int64_t cols, const Stream& stream) {
 
 // C = tril(A, k) / triu(A, k): the entries with j - i <= k / j - i >= k.
 template <class T>
-void tril(Resident<Csr<T>>& C, cpu::NoMask, bool, Resident<Csr<T>>& A, int64_t k, const Stream& stream) {
+void tril(Resident<Csr<T>>& C, common::NoMask, bool, Resident<Csr<T>>& A, int64_t k, const Stream& stream) {
   C.set_device(detail::band(A.device(stream), k, /*lower=*/true, stream));
 }
 template <class T>
-void triu(Resident<Csr<T>>& C, cpu::NoMask, bool, Resident<Csr<T>>& A, int64_t k, const Stream& stream) {
+void triu(Resident<Csr<T>>& C, common::NoMask, bool, Resident<Csr<T>>& A, int64_t k, const Stream& stream) {
   C.set_device(detail::band(A.device(stream), k, /*lower=*/false, stream));
 }
 
 // C = A': the device transpose (a copy of A when A is known to be symmetric).
 template <class T>
-void transpose(Resident<Csr<T>>& C, cpu::NoMask, bool, Resident<Csr<T>>& A, const Stream& stream) {
+void transpose(Resident<Csr<T>>& C, common::NoMask, bool, Resident<Csr<T>>& A, const Stream& stream) {
   const DeviceCsr<T>& a = A.device(stream);
   DeviceCsr<T> t = a.derived().symmetric() ? copy_on_device(a, stream) : transpose(a, stream);
   stream.synchronize();
@@ -109,7 +109,7 @@ struct MapValues {
 // drops its false entries (as on the host), so it is made there.
 template <class TC, class TA, class F>
   requires(!std::is_same_v<TC, bool>)
-void apply(Resident<Csr<TC>>& C, cpu::NoMask, bool, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
+void apply(Resident<Csr<TC>>& C, common::NoMask, bool, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
   const DeviceCsr<TA>& a = A.device(stream);
   DeviceCsr<TC> out(a.n_rows(), a.n_cols(), a.nvals());
   out.row_offsets().copy_from_device(a.row_offsets(), stream);
@@ -210,30 +210,30 @@ DeviceCsr<TC> merged(const DeviceCsr<TA>& a, const DeviceCsr<TB>& b, F fn, const
 // the host.
 template <class TC, class TA, class TB, class F>
   requires(!std::is_same_v<TC, bool>)
-void ewise_union(Resident<Csr<TC>>& C, cpu::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
+void ewise_union(Resident<Csr<TC>>& C, common::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
                  const Stream& stream) {
   cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "union");
   C.set_device(detail::merged<true, TC>(A.device(stream), B.device(stream), fn, stream));
 }
 template <class TC, class TA, class TB, class F>
   requires(!std::is_same_v<TC, bool>)
-void ewise_intersect(Resident<Csr<TC>>& C, cpu::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
+void ewise_intersect(Resident<Csr<TC>>& C, common::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
                      const Stream& stream) {
   cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "intersect");
   C.set_device(detail::merged<false, TC>(A.device(stream), B.device(stream), fn, stream));
 }
 #else
 template <class TC, class TA, class F>
-void apply(Resident<Csr<TC>>& C, cpu::NoMask mask, bool replace, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
+void apply(Resident<Csr<TC>>& C, common::NoMask mask, bool replace, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
   cpu::apply(C.host_for_write(stream), mask, replace, A.host(stream), fn);
 }
 template <class TC, class TA, class TB, class F>
-void ewise_union(Resident<Csr<TC>>& C, cpu::NoMask mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
+void ewise_union(Resident<Csr<TC>>& C, common::NoMask mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
                  F fn, const Stream& stream) {
   cpu::ewise_union(C.host_for_write(stream), mask, replace, A.host(stream), B.host(stream), fn);
 }
 template <class TC, class TA, class TB, class F>
-void ewise_intersect(Resident<Csr<TC>>& C, cpu::NoMask mask, bool replace, Resident<Csr<TA>>& A,
+void ewise_intersect(Resident<Csr<TC>>& C, common::NoMask mask, bool replace, Resident<Csr<TA>>& A,
                      Resident<Csr<TB>>& B, F fn, const Stream& stream) {
   cpu::ewise_intersect(C.host_for_write(stream), mask, replace, A.host(stream), B.host(stream), fn);
 }

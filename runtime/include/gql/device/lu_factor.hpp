@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "gql/cpu/lu_options.hpp"
+#include "gql/common/lu_options.hpp"
 #include "gql/device.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/graph.hpp"
@@ -18,7 +18,7 @@
 
 namespace gql::gpu {
 
-using cpu::LuOptions;
+using common::LuOptions;
 
 struct DeviceLuOptions {
   int64_t panel = 256;      // panel width (the trailing update's k)

@@ -13,14 +13,14 @@
 #include <optional>
 #include <string>
 
-#include "gql/cpu/spgemm_dot.hpp"
+#include "gql/common/masked_method.hpp"
 #include "gql/device.hpp"
 #include "gql/device/device_transpose.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
 
 namespace gql::gpu {
 
-using cpu::MaskedMethod;
+using common::MaskedMethod;
 
 namespace detail {
 // The products of A's rows (row_products) whose mask row holds an entry.

@@ -17,7 +17,7 @@ namespace gql::gpu {
 // C = A (dense matrices take no mask), made on the side where A is current: a matrix only in host
 // memory is not uploaded for a copy (out of core, the device may hold neither).
 template <class TC, class TA>
-void assign(Resident<Matrix<TC>>& C, cpu::NoMask, bool, Resident<Matrix<TA>>& A, const Stream& stream) {
+void assign(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>& A, const Stream& stream) {
   if constexpr (std::is_same_v<TC, TA>) {
     if (A.on_device()) {
       DeviceMatrix<TC> copy = copy_on_device(A.device(stream), stream);
@@ -26,7 +26,7 @@ void assign(Resident<Matrix<TC>>& C, cpu::NoMask, bool, Resident<Matrix<TA>>& A,
       return;
     }
   }
-  cpu::assign(C.host_for_write(stream), cpu::no_mask(), false, A.host(stream));
+  cpu::assign(C.host_for_write(stream), common::no_mask(), false, A.host(stream));
 }
 
 // C(i, j) = value, on the side where C is current (the device's when it is current on both).

@@ -52,7 +52,7 @@
 namespace gql::gpu {
 
 using cpu::mask;
-using cpu::no_mask;
+using common::no_mask;
 using cpu::value_mask;
 
 namespace detail {
@@ -102,8 +102,8 @@ void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<T
   const auto& a = detail::as_element_type<typename S::a_type>(A, a_converted, stream);
   const auto& b = detail::as_element_type<typename S::b_type>(B, b_converted, stream);
   const DeviceGraphMask mask = as_device_graph_mask(mask_in, stream);
-  if (mask.mode() != cpu::MaskMode::none) cpu::check_assignment_shape(C.rows(), C.cols(), a.n_rows(), b.n_cols());
-  const bool whole = mask.mode() == cpu::MaskMode::none || C.nvals() == 0;
+  if (mask.mode() != common::MaskMode::none) cpu::check_assignment_shape(C.rows(), C.cols(), a.n_rows(), b.n_cols());
+  const bool whole = mask.mode() == common::MaskMode::none || C.nvals() == 0;
   constexpr bool same_type = std::is_same_v<TC, V>;
   DeviceCsr<V> product = masked_product(mask, a, b, options, kernels, ctx, whole && same_type);
   if constexpr (same_type) {

@@ -14,9 +14,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "gql/common/mask.hpp"
+#include "gql/common/masked_method.hpp"
 #include "gql/cpu/assign.hpp"
-#include "gql/cpu/mask.hpp"
-#include "gql/cpu/spgemm_dot.hpp"
 #include "gql/device.hpp"
 #include "gql/device/graph_mask.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
@@ -34,7 +34,7 @@
 
 namespace gql::gpu {
 
-using cpu::MaskedMethod;
+using common::MaskedMethod;
 
 struct ProductOptions {
   // Rows with at least this many products take dense accumulators; 0: SpgemmPlan's default.
@@ -81,12 +81,12 @@ DeviceCsr<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>& dA
   mask.check_shape(dA.n_rows(), dB.n_cols(), options.label);
   Stream stream = Stream::for_call(ctx);
   device::MaskView view;
-  if (mask.mode() != cpu::MaskMode::none)
+  if (mask.mode() != common::MaskMode::none)
     view = {mask.row_offsets, mask.col_indices, mask.complement ? device::MaskKind::deny : device::MaskKind::allow};
   // Through a plain mask, by the mask's entries when that is less work (or the schedule says so).
   MaskedDotChoice choice;
   std::optional<DeviceCsr<V>> by_entries;
-  if (mask.mode() == cpu::MaskMode::allow)
+  if (mask.mode() == common::MaskMode::allow)
     by_entries = masked_by_dot(dA, dB, mask.row_offsets, mask.col_indices, mask.nvals, options.masked, kernels,
                                stream, choice);
   SpgemmStats stats;
@@ -100,10 +100,10 @@ DeviceCsr<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>& dA
   const std::string method =
       by_entries ? ", by the mask's " + std::to_string(mask.nvals) + " entries (dot: " + why + "), " +
                        std::to_string(product.nvals()) + " entries"
-      : mask.mode() == cpu::MaskMode::none
+      : mask.mode() == common::MaskMode::none
           ? ", " + describe(stats)
           : std::string(mask.complement ? ", complemented mask" : ", mask") + " applied while accumulating" +
-                (mask.mode() == cpu::MaskMode::allow ? " (saxpy: " + why + ")" : std::string()) + ", " + describe(stats);
+                (mask.mode() == common::MaskMode::allow ? " (saxpy: " + why + ")" : std::string()) + ", " + describe(stats);
   ctx.explain(options.label,
               "mxm on the GPU" + method + (stays ? ", result on the device" : ", result merged on the host"));
   stream.synchronize();  // the next op may read it on another stream
@@ -117,7 +117,7 @@ DeviceCsr<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>& dA
 // within the mask). A bool product made as bytes becomes a pattern graph, its false entries left out
 // as on the CPU.
 template <class TC, class V>
-void merge_on_host(Csr<TC>& C, Csr<V> product, const cpu::MatrixMask& mask, bool replace) {
+void merge_on_host(Csr<TC>& C, Csr<V> product, const common::MatrixMask& mask, bool replace) {
   if constexpr (std::is_same_v<TC, bool> && std::is_same_v<V, unsigned char>) {
     Array<offset_t> offsets(static_cast<size_t>(product.n_rows()) + 1, 0);
     Array<index_t> cols;

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "gql/cpu/traversal.hpp"
+#include "gql/common/traversal_stats.hpp"
 #include "gql/device.hpp"
 #include "gql/device/frontier.hpp"
 #include "gql/device/paths_result.hpp"
@@ -38,7 +38,7 @@
 
 namespace gql::gpu {
 
-using cpu::TraversalStats;
+using common::TraversalStats;
 
 namespace detail {
 
@@ -90,7 +90,7 @@ class DevicePaths {
   // Throws Error(usage) when values still improve after n rounds (a cycle that improves every path
   // through it, e.g. a negative cycle under min_plus).
   TraversalStats run(int64_t source, V source_value) {
-    cpu::detail::check_source(n_, source, "single_source_paths");
+    common::check_source(n_, source, "single_source_paths");
     launch(kernels_.init, detail::grid_for(n_, queues_->resident()), device::traversal_block, 0, stream_,
            value_.data(), stamp_.data(), reached_.data(), n_);
     queues_->start_step();

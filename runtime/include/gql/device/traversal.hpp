@@ -19,8 +19,8 @@
 #include <string>
 #include <utility>
 
-#include "gql/cpu/direction.hpp"
-#include "gql/cpu/traversal.hpp"
+#include "gql/common/direction.hpp"
+#include "gql/common/traversal_stats.hpp"
 #include "gql/derived.hpp"
 #include "gql/device.hpp"
 #include "gql/device/bfs_schedule.hpp"
@@ -36,9 +36,9 @@
 
 namespace gql::gpu {
 
-using cpu::Direction;
-using cpu::DirectionOptions;
-using cpu::TraversalStats;
+using common::Direction;
+using common::DirectionOptions;
+using common::TraversalStats;
 
 #if defined(__CUDACC__)
 namespace detail {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gql/cpu/mask.hpp"
+#include "gql/common/mask.hpp"
 #include "gql/cpu/value_mask.hpp"
 #include "gql/device.hpp"
 #include "gql/device/mask_values.hpp"
@@ -72,13 +72,13 @@ DeviceVectorMask as_device_mask(const VectorMaskOf<M>& m, const Stream& stream) 
   return DeviceVectorMask(v.size(), allowed_map(v.size(), v.is_dense() ? nullptr : v.indices().data(), v.nvals(),
                                                 values, m.complement, stream));
 }
-inline DeviceVectorMask as_device_mask(cpu::NoMask, const Stream&) noexcept { return {}; }
+inline DeviceVectorMask as_device_mask(common::NoMask, const Stream&) noexcept { return {}; }
 
 template <class M>
-cpu::VectorMask as_host_mask(const VectorMaskOf<M>& m, const Stream& stream) {
+common::VectorMask as_host_mask(const VectorMaskOf<M>& m, const Stream& stream) {
   const Vector<M>& v = m.value->host(stream);
-  return m.reads_values ? cpu::value_mask(v, m.complement) : cpu::VectorMask(v, m.complement);
+  return m.reads_values ? cpu::value_mask(v, m.complement) : common::VectorMask(v, m.complement);
 }
-inline cpu::NoMask as_host_mask(cpu::NoMask, const Stream&) noexcept { return {}; }
+inline common::NoMask as_host_mask(common::NoMask, const Stream&) noexcept { return {}; }
 
 }  // namespace gql::gpu

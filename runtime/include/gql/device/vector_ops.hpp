@@ -14,8 +14,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "gql/cpu/mask.hpp"
-#include "gql/cpu/vector_assign.hpp"
+#include "gql/common/mask.hpp"
+#include "gql/common/shape_checks.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/device/vector_mask.hpp"
 #include "gql/error.hpp"
@@ -32,7 +32,7 @@ void assign_view(Resident<Vector<T>>& w, SlotsView<U> t, int64_t n, const Device
                  const Stream& stream) {
   std::optional<SlotsOf<T>> old;
   if (mask.active()) {
-    cpu::check_same_size(w.rows(), n, "masked assignment");
+    common::check_same_size(w.rows(), n, "masked assignment");
     mask.check_size(n, "masked assignment");
     old.emplace(w.device(stream), stream);
   }
@@ -60,7 +60,7 @@ void assign_slots(Resident<Vector<T>>& w, DeviceSlots<U>&& t, const DeviceVector
 template <template <class, class, class, class> class Op, class TW, class Mask, class TA, class TB, class F>
 void combine(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a,
              Resident<Vector<TB>>& b, F fn, const Stream& stream, const char* op) {
-  cpu::check_same_size(a.rows(), b.rows(), op);
+  common::check_same_size(a.rows(), b.rows(), op);
   const SlotsOf<TA> sa(a.device(stream), stream);
   const SlotsOf<TB> sb(b.device(stream), stream);
   DeviceSlots<TW> t(a.rows(), stream);

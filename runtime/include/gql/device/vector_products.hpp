@@ -11,13 +11,13 @@
 #include <array>
 #include <cstddef>
 
-#include "gql/cpu/direction.hpp"
-#include "gql/cpu/mask.hpp"
+#include "gql/common/direction.hpp"
+#include "gql/common/mask.hpp"
 #include "gql/device/csr_view.cuh"
 #include "gql/device/load_balance.cuh"
 #include "gql/device/resident.hpp"
-#include "gql/device/vector_mask.hpp"
 #include "gql/device/spgemm_kernel_table.hpp"
+#include "gql/device/vector_mask.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
 
@@ -27,8 +27,8 @@ using device::LoadBalance;
 
 // Generated code names the options of its products in the namespace of the op: the CPU's, and how
 // the push maps the frontier's edges to threads.
-using cpu::Direction;
-struct TraversalOptions : cpu::TraversalOptions {
+using common::Direction;
+struct TraversalOptions : common::TraversalOptions {
   LoadBalance balance = LoadBalance::edge;
 };
 

@@ -21,15 +21,10 @@
 #include <utility>
 #include <vector>
 
-// cpu/closure.hpp (through cpu/ops.hpp) holds a `#pragma GCC unroll` for the host compiler, which
-// nvcc's front end reports as unknown.
-#pragma nv_diag_suppress 1675
-#include "gql/cpu/ops.hpp"
-#include "gql/device/device_transpose.hpp"
-#pragma nv_diag_default 1675
 #include "gql/device.hpp"
-#include "gql/device/resident.hpp"
+#include "gql/device/device_transpose.hpp"
 #include "gql/device/frontier.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/device/vector_ops.hpp"
 #include "gql/device/vector_products.hpp"
 #include "gql/device/vector_slots.cuh"

@@ -3,6 +3,7 @@
 // same merge-path splits per thread and the same fold order, with the block's threads run one after
 // the other (within a step they touch disjoint items, so the order does not change the result).
 // It yields exactly the device's output, so it checks the algorithm in CI and the device in tests.
+// Host code (no CUDA needed), kept with the device code it models.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,7 @@
 #include "gql/device/hybrid_sort_schedule.cuh"
 #include "gql/error.hpp"
 
-namespace gql::cpu {
+namespace gql::device {
 
 template <int ChunkItems, class Key, class Value>
 void hybrid_sort_chunk_model(Key* keys, Value* values, int count) {
@@ -98,4 +99,4 @@ int reduce_by_key_model(std::span<const Key> keys, std::span<const Value> values
   return out + 1;
 }
 
-}  // namespace gql::cpu
+}  // namespace gql::device

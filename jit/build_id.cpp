@@ -8,6 +8,8 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cache_key.hpp"
@@ -20,21 +22,27 @@ std::string build_id(const compiler::RuntimeLayout& layout) {
   static std::mutex mutex;
   static std::map<std::string, std::string> computed;
   std::lock_guard lock(mutex);
-  auto& id = computed[layout.include_dir + "\n" + layout.runtime_library];
+  std::string where;
+  for (const std::string& dir : layout.include_dirs) where += dir + "\n";
+  auto& id = computed[where + layout.runtime_library];
   if (!id.empty()) return id;
   CacheKeyBuilder key;
   key.add("version", compiler::version());
-  std::vector<fs::path> headers;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(fs::path(layout.include_dir) / "gql", ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_regular_file(ec)) headers.push_back(it->path());
+  // Every header generated code may include, named relative to its folder (the same names in the
+  // build tree's several folders as in an installation's one).
+  std::vector<std::pair<std::string, fs::path>> headers;
+  for (const std::string& dir : layout.include_dirs) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(fs::path(dir) / "gql", ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file(ec)) headers.emplace_back(fs::relative(it->path(), dir, ec).string(), it->path());
+  }
   std::sort(headers.begin(), headers.end());  // directory order is not stable
-  for (const fs::path& h : headers) {
+  for (const auto& [name, h] : headers) {
     std::ifstream in(h, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    key.add(fs::relative(h, layout.include_dir, ec).string(), text.str());
+    key.add(name, text.str());
   }
   struct stat st {};
   ::stat(layout.runtime_library.c_str(), &st);

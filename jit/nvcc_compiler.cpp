@@ -52,7 +52,8 @@ std::vector<std::string> cuda_shared_object_flags(const compiler::RuntimeLayout&
                              // One CUDA runtime in the process: the host program's (libcudart.so), not a static copy.
                              "-cudart=shared",
                              // The runtime is linked in statically; its symbols stay private to the kernel library.
-                             "-Xlinker=--exclude-libs,ALL", "-w", "-I" + layout.include_dir});
+                             "-Xlinker=--exclude-libs,ALL", "-w"});
+  for (const std::string& dir : layout.include_dirs) flags.push_back("-I" + dir);
   flags.insert(flags.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
   flags.insert(flags.end(), extra.begin(), extra.end());
   return flags;

@@ -61,7 +61,8 @@ std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const
   std::vector<std::string> flags = {"-std=c++20", "-O3", "-DNDEBUG", "-march=native", "-ffp-contract=off", "-fopenmp", "-fPIC", "-shared",
                                     // The runtime is linked in statically; keep its symbols private to the
                                     // kernel library so they never interpose on the host program's.
-                                    "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-w", "-I" + layout.include_dir};
+                                    "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-w"};
+  for (const std::string& dir : layout.include_dirs) flags.push_back("-I" + dir);
   // clang's OpenMP optimizer works for offloading; on host kernels it costs 8% of a compile and
   // gains nothing measurable (docs/performance.md, JIT).
   if (compiler.clang) flags.insert(flags.end(), {"-mllvm", "-openmp-opt-disable"});

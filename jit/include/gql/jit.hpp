@@ -19,7 +19,7 @@
 // call on another thread and return a std::future at once; on a stream, every device operation of
 // the call is issued on that stream, and calls on one stream run in the order they were made.
 //
-// Errors are gql::Error: parse/type with the spec's rendered diagnostics, usage for a signature
+// Errors are gql::Error: parse or type with the spec's rendered diagnostics, usage for a signature
 // that does not match the kernel's, jit when the generated code cannot be built or loaded, cuda
 // when a CUDA kernel is called on a machine without a GPU.
 // The spec's warnings (a user-written agg that is not associative, commutative or has no identity)
@@ -299,7 +299,7 @@ class Compiler {
   Compiler(const Compiler&) = delete;
   Compiler& operator=(const Compiler&) = delete;
 
-  // Throws Error(parse/type) with the rendered diagnostics when the spec has errors.
+  // Throws Error(parse or type) with the rendered diagnostics when the spec has errors.
   Module compile_file(const std::string& path) const;
   // `text` is a spec named `name` in diagnostics; imports are searched from the working folder.
   Module compile_source(const std::string& text, const std::string& name = "<source>") const;

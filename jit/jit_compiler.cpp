@@ -28,7 +28,6 @@
 #include "host_compiler.hpp"
 #include "nvcc_compiler.hpp"
 #include "once_table.hpp"
-#include "parse/parser.hpp"
 #include "spec_error.hpp"
 
 #ifdef GQL_JIT_HAVE_NVRTC
@@ -254,15 +253,11 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
     throw Error(ErrorKind::oom, "out of memory in the front end", {name});
   }
   if (!ok) {
-    // Syntax errors in the spec itself are parse errors; everything else the front end reports is a type error.
+    // Syntax errors in the spec itself are parse errors, a spec that cannot be read an io error;
+    // everything else the front end reports (imports, names, types, schedules) is a type error.
     ErrorKind kind = ErrorKind::type;
-    if (front->sources().size() > 0) {
-      compiler::Diagnostics syntax;
-      compiler::parse_file(front->sources(), 0, syntax);
-      if (syntax.has_errors()) kind = ErrorKind::parse;
-    } else {
-      kind = ErrorKind::io;
-    }
+    if (front->failed_stage() == compiler::Stage::parse) kind = ErrorKind::parse;
+    if (front->failed_stage() == compiler::Stage::read) kind = ErrorKind::io;
     throw jit::spec_error(kind, *front, name);
   }
   if (front->diagnostics().warning_count() > 0) {

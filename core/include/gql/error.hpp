@@ -1,5 +1,6 @@
 // gql::Error: the one exception type of the project. Libraries throw it and never print or exit;
-// tools catch it, print what() and exit non-zero.
+// tools catch it, print what() and exit non-zero. Header-only (the core layer): the compiler and the
+// runtime both throw it, and neither links the other for it.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,20 @@ enum class ErrorKind {
   internal,  // a broken invariant inside gql itself
 };
 
-const char* to_string(ErrorKind kind) noexcept;
+inline const char* to_string(ErrorKind kind) noexcept {
+  switch (kind) {
+    case ErrorKind::parse: return "parse error";
+    case ErrorKind::type: return "type error";
+    case ErrorKind::io: return "io error";
+    case ErrorKind::cuda: return "cuda error";
+    case ErrorKind::oom: return "out of memory";
+    case ErrorKind::jit: return "build error";  // gqlc -o as the JIT: generated code that does not build or load
+    case ErrorKind::usage: return "usage error";
+    case ErrorKind::requirement: return "requirement failed";
+    case ErrorKind::internal: return "internal error";
+  }
+  return "error";
+}
 
 // Where an error happened: a file (or API call), and a line/column or a byte offset when known.
 struct Location {
@@ -46,7 +60,23 @@ class Error : public std::runtime_error {
 
  private:
   // "file:line:col: io error: reason" (parts that are unknown are left out).
-  static std::string format(ErrorKind kind, const std::string& reason, const Location& where);
+  static std::string format(ErrorKind kind, const std::string& reason, const Location& where) {
+    std::string out;
+    if (!where.file.empty()) {
+      out += where.file;
+      if (where.line > 0) {
+        out += ':' + std::to_string(where.line);
+        if (where.column > 0) out += ':' + std::to_string(where.column);
+      } else if (where.byte_offset >= 0) {
+        out += ": byte " + std::to_string(where.byte_offset);
+      }
+      out += ": ";
+    }
+    out += to_string(kind);
+    out += ": ";
+    out += reason;
+    return out;
+  }
 
   ErrorKind kind_;
   std::string reason_;

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <limits>
 #include <string>
 #include <type_traits>
 
 #include "device_semirings.cuh"
 #include "gpu_check.hpp"
 #include "graph_check.hpp"
+#include "mask_values.hpp"
 #include "skewed_graph.hpp"
 #include "vector_check.hpp"
 #include "gql/device/ops.hpp"  // gql::gpu's ops, and gql/cpu/ops.hpp, the reference
@@ -24,23 +24,11 @@ namespace {
 
 using namespace gql;
 using gpu_test::MinPlusI32;
+using test_support::mask_value;
 using gpu_test::Paths;
 using gpu_test::same_graph;
 using gpu_test::same_vector;
 using Count = Paths::value_type;
-
-// Mask values where the conversion to bool matters: zero, nonzero, -0.0 and NaN for floats.
-template <class M>
-M mask_value(int64_t k) {
-  if constexpr (std::is_floating_point_v<M>) {
-    const M special[] = {M(0), M(-0.0), std::numeric_limits<M>::quiet_NaN(), M(0.5), M(-2)};
-    return special[k % 5];
-  } else if constexpr (std::is_same_v<M, bool>) {
-    return k % 3 == 0;
-  } else {
-    return static_cast<M>(k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : -7);
-  }
-}
 
 // A mask over every other index (sparse) or every index (dense), valued mask_value(k).
 template <class M>

@@ -6,13 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
 #include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "cpu_test_support.hpp"
+#include "mask_values.hpp"
 #include "gql/cpu/ops.hpp"
 #include "gql/cpu/value_mask.hpp"
 
@@ -20,6 +20,7 @@ namespace {
 
 using gql::Csr;
 using gql::Vector;
+using gql::test_support::mask_value;
 using Key = std::pair<int64_t, int64_t>;
 
 struct Form {
@@ -46,19 +47,6 @@ bool selected(const std::optional<M>& entry, const Form& f) {
   return counts != f.complement;
 }
 
-// Mask values where the casts matter: zero, nonzero, and for floats -0.0 (false) and NaN (true).
-template <class M>
-M mask_value(int k) {
-  if constexpr (std::is_floating_point_v<M>) {
-    const M special[] = {M(0), M(-0.0), std::numeric_limits<M>::quiet_NaN(), M(0.5), M(-2)};
-    return special[k % 5];
-  } else if constexpr (std::is_same_v<M, bool>) {
-    return k % 3 == 0;
-  } else {
-    return static_cast<M>(k % 3 == 0 ? 0 : k % 3 == 1 ? 1 : -7);
-  }
-}
-
 // ---- vectors ------------------------------------------------------------------------------------
 
 constexpr int64_t kSize = 60;
@@ -71,7 +59,7 @@ Vector<M> make_mask_vector(bool dense) {
   for (int64_t i = 0; i < kSize; ++i) {
     if (!dense && i % 2 == 1) continue;
     indices.push_back(static_cast<gql::index_t>(i));
-    values.push_back(static_cast<gql::storage_t<M>>(mask_value<M>(static_cast<int>(i / 2 + i))));
+    values.push_back(static_cast<gql::storage_t<M>>(mask_value<M>(static_cast<int64_t>(i / 2 + i))));
   }
   if (dense) return Vector<M>::dense(kSize, std::move(values));
   return Vector<M>::sparse(kSize, std::move(indices), std::move(values));
@@ -172,7 +160,7 @@ Csr<M> make_mask_graph(uint32_t seed) {
   gql::Array<gql::index_t> cols(structure.col_indices().begin(), structure.col_indices().end());
   gql::Array<gql::storage_t<M>> values;
   if constexpr (gql::stores_values<M>)
-    for (size_t p = 0; p < cols.size(); ++p) values.push_back(mask_value<M>(static_cast<int>(p)));
+    for (size_t p = 0; p < cols.size(); ++p) values.push_back(mask_value<M>(static_cast<int64_t>(p)));
   return Csr<M>(kRows, kCols, std::move(offsets), std::move(cols), std::move(values));
 }
 

@@ -5,7 +5,7 @@
 // allocations), with the result left on the device. Then a sweep of gql's schedule values
 // (large_row_products with the shared-memory classes reaching up to it, medium_row_products,
 // large_chunk_bytes, medium_bitmap_columns, one at a time from the defaults; and the spilled rows'
-// sort chunk, with rows of 8193..16383 products spilled to the hybrid sort), the product streamed to host memory in blocks of rows (spgemm_to_host: one cold run,
+// sort chunk, with rows of 8193..16383 products spilled to the hybrid sort), the product made in host memory in batches of rows (spgemm_to_host: one cold run,
 // checked against the device result's checksum where the same run made one), and the
 // device-to-device copy ceiling that the GB/s figures are measured against.
 //
@@ -25,13 +25,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <atomic>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench_record.hpp"
@@ -40,7 +37,6 @@
 #include "cusparse_peer.hpp"
 #include "device_checksum.cuh"
 #include "gql/device/spgemm.hpp"
-#include "gql/device/spgemm_to_host.hpp"
 #include "gql/io.hpp"
 #include "reference_semirings.hpp"
 
@@ -355,37 +351,30 @@ void sweep_schedule(const Options& o, JsonLines& out, const Context& ctx, const 
 }
 
 // The checksum of a result in host memory, over all host threads.
-Checksum host_checksum(const HostSpgemmResult<unsigned long long>& result) {
-  constexpr int64_t rows_per_task = 4096;
-  std::vector<std::pair<size_t, int64_t>> tasks;  // (block, first row in it)
-  for (size_t b = 0; b < result.blocks.size(); ++b)
-    for (int64_t r = 0; r < result.blocks[b].n_rows(); r += rows_per_task) tasks.emplace_back(b, r);
-  std::atomic<size_t> next{0};
-  std::mutex mutex;
+Checksum host_checksum(const Csr<unsigned long long>& result) {
+  const offset_t* offsets = result.row_offsets().data();
+  const index_t* columns = result.col_indices().data();
+  const unsigned long long* values = result.values().data();
+  const int64_t n = result.n_rows();
   Checksum total;
-  auto work = [&] {
+#pragma omp parallel
+  {
     Checksum local;
-    for (size_t t = next++; t < tasks.size(); t = next++) {
-      const auto& block = result.blocks[tasks[t].first];
-      const int64_t end = std::min(tasks[t].second + rows_per_task, block.n_rows());
-      for (int64_t r = tasks[t].second; r < end; ++r)
-        for (offset_t p = block.row_offsets[static_cast<size_t>(r)]; p < block.row_offsets[static_cast<size_t>(r) + 1]; ++p) {
-          const unsigned long long x = block.values[static_cast<size_t>(p)];
-          ++local.nvals;
-          local.value_sum += x;
-          local.hash += checksum_mix(static_cast<unsigned long long>(block.first_row + r),
-                                     static_cast<unsigned long long>(block.col_indices[static_cast<size_t>(p)]), x);
-        }
+#pragma omp for schedule(dynamic, 4096) nowait
+    for (int64_t r = 0; r < n; ++r)
+      for (offset_t p = offsets[r]; p < offsets[r + 1]; ++p) {
+        const unsigned long long x = values[p];
+        ++local.nvals;
+        local.value_sum += x;
+        local.hash += checksum_mix(static_cast<unsigned long long>(r), static_cast<unsigned long long>(columns[p]), x);
+      }
+#pragma omp critical
+    {
+      total.nvals += local.nvals;
+      total.value_sum += local.value_sum;
+      total.hash += local.hash;
     }
-    const std::lock_guard<std::mutex> lock(mutex);
-    total.nvals += local.nvals;
-    total.value_sum += local.value_sum;
-    total.hash += local.hash;
-  };
-  std::vector<std::thread> threads;
-  const unsigned count = std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
+  }
   return total;
 }
 
@@ -407,10 +396,10 @@ bool stream_to_host(JsonLines& out, const Context& ctx, const std::string& spec,
     const DeviceCsr<bool> A = to_device(G, stream);
     stream.synchronize();
     const auto t0 = std::chrono::steady_clock::now();
-    const HostSpgemmResult<unsigned long long> C = spgemm_to_host<Paths>(A, A, {}, &r.stats);
+    const Csr<unsigned long long> C = spgemm_to_host<Paths>(A, A, {}, &r.stats);
     r.seconds.push_back(seconds_since(t0));
     r.checksum = host_checksum(C);
-    record.integer("blocks", static_cast<long long>(C.blocks.size()))
+    record.integer("batches", static_cast<long long>(r.stats.batches))
         .integer("host_result_bytes", C.nvals() * static_cast<long long>(sizeof(index_t) + sizeof(unsigned long long)));
     const auto device = device_results.find(spec);
     if (device != device_results.end()) {

@@ -1,7 +1,8 @@
-// The product streamed to host memory in blocks of rows (gql/device/spgemm_to_host.hpp) against a
-// plain CPU reference: block sizes from one row per block to all rows in one, one to three blocks
-// in flight, a con that reads the global row id i (blocks keep A's row numbering), and the block
-// sizing from the device budget.
+// The product made in host memory in batches of rows (spgemm_to_host, gql/device/spgemm.hpp) against
+// a plain CPU reference: batches from a few rows each to all rows in one, a con that reads the global
+// row id i (batches keep A's row numbering), and the batches cut from the device budget; then
+// spgemm_device_or_host, which keeps a result on the device when it fits there and makes it in host
+// memory when it does not.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,7 +11,7 @@
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
 #include "skewed_graph.hpp"
-#include "gql/device/spgemm_to_host.hpp"
+#include "gql/device/spgemm.hpp"
 
 namespace spgemm_to_host_test {
 
@@ -54,38 +55,43 @@ void check_semiring(const char* name) {
   stream.synchronize();
   struct Case {
     const char* what;
-    SpgemmToHostPlan plan;
+    SpgemmPlan plan;
   };
+  // A batch takes its rows' scratch and C (two entries per product, at most): these budgets cut
+  // batches of a few rows up to one batch of every row.
+  constexpr size_t entry_bytes = sizeof(index_t) + sizeof(V);
   const Case cases[] = {
-      {"one row per block, one worker", {SpgemmPlan{}, 1, 1}},
-      {"small blocks, two workers", {SpgemmPlan{}, 5000, 2}},
-      {"small blocks, three workers, many large rows", {SpgemmPlan{.large_row_products = 64}, 20000, 3}},
-      {"blocks from the budget", {SpgemmPlan{}, 0, 2}},
-      {"one block", {SpgemmPlan{}, int64_t{1} << 40, 2}},
+      {"batches of a few rows", SpgemmPlan{.batch_bytes = 2 * 64 * entry_bytes}},
+      {"small batches, many large rows", SpgemmPlan{.large_row_products = 64, .batch_bytes = 40000 * entry_bytes}},
+      {"batches from the budget", SpgemmPlan{}},
+      {"one batch", SpgemmPlan{.batch_bytes = size_t{1} << 40}},
   };
+  int64_t products = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (offset_t p = a.row_offsets()[i]; p < a.row_offsets()[i + 1]; ++p)
+      products += b.row_offsets()[a.col_indices()[p] + 1] - b.row_offsets()[a.col_indices()[p]];
   for (const Case& c : cases) {
-    // A multiplication per row is too slow under the sanitizer.
-    if (gpu_test::small_inputs() && c.plan.block_products == 1) continue;
     const std::string where = std::string(name) + ", " + c.what;
     SpgemmStats stats;
-    const HostSpgemmResult<V> result = spgemm_to_host<S>(da, db, c.plan, &stats);
-    int64_t next_row = 0;
-    bool ordered = true;
-    for (const auto& block : result.blocks) {
-      ordered = ordered && block.first_row == next_row && block.n_rows() >= 1;
-      next_row = block.first_row + block.n_rows();
-    }
-    GPU_CHECK_MSG(ordered && next_row == n, where + ": the blocks do not cover the rows once, in order");
-    const Csr<V> got = result.to_csr();
+    const Csr<V> got = spgemm_to_host<S>(da, db, c.plan, &stats);
     compare_with_reference(got, expected, where);
-    int64_t products = 0;
-    for (int64_t i = 0; i < n; ++i)
-      for (offset_t p = a.row_offsets()[i]; p < a.row_offsets()[i + 1]; ++p)
-        products += b.row_offsets()[a.col_indices()[p] + 1] - b.row_offsets()[a.col_indices()[p]];
     GPU_CHECK_MSG(stats.products == products, where + ": stats count " + std::to_string(stats.products) +
                                                   " products, expected " + std::to_string(products));
-    std::printf("  %-50s %zu blocks, %lld products, %lld entries\n", where.c_str(), result.blocks.size(),
-                static_cast<long long>(stats.products), static_cast<long long>(got.nvals()));
+    std::printf("  %-50s %lld batches, %lld products, %lld entries\n", where.c_str(),
+                static_cast<long long>(stats.batches), static_cast<long long>(stats.products),
+                static_cast<long long>(got.nvals()));
+  }
+  // Batches of a few rows whose joined result would not fit the budget go to host memory; with the
+  // whole budget the result stays on the device.
+  for (const bool small_budget : {true, false}) {
+    SpgemmStats stats;
+    const SpgemmPlan plan{.batch_bytes = small_budget ? 2 * 64 * entry_bytes : 0};
+    auto result = spgemm_device_or_host<S>(da, db, device::MaskView{}, plan, stream, &stats, spgemm_kernels<S>());
+    const std::string where = std::string(name) + (small_budget ? ", device or host, small budget" : ", device or host");
+    GPU_CHECK_MSG(std::holds_alternative<Csr<V>>(result) == small_budget,
+                  where + ": the result is " + (std::holds_alternative<Csr<V>>(result) ? "in host memory" : "on the device"));
+    const Csr<V> got = small_budget ? std::get<Csr<V>>(std::move(result)) : std::get<DeviceCsr<V>>(result).to_host(stream);
+    compare_with_reference(got, expected, where);
   }
 }
 
@@ -93,8 +99,8 @@ void check_edge_cases() {
   Stream stream;
   const Csr<bool> empty(0, 0);
   const DeviceCsr<bool> de = to_device(empty, stream);
-  const HostSpgemmResult<unsigned long long> r = spgemm_to_host<Paths>(de, de);
-  GPU_CHECK(r.blocks.empty() && r.to_csr().n_rows() == 0);
+  const Csr<unsigned long long> r = spgemm_to_host<Paths>(de, de);
+  GPU_CHECK(r.n_rows() == 0 && r.nvals() == 0);
   const Csr<bool> wide(2, 3);
   const DeviceCsr<bool> dw = to_device(wide, stream);
   bool refused = false;

@@ -9,9 +9,9 @@
 namespace gql {
 
 #define GQL_INSTANTIATE_SHAPE(A, B, V, S)                                                                    \
-  template DeviceCsr<V> gpu::masked_product<A, B, V>(const gpu::DeviceGraphMask&, const DeviceCsr<A>&,            \
-                                                     const DeviceCsr<B>&, const gpu::ProductOptions&,                 \
-                                                     const SpgemmKernelTable<A, B, V>&, KernelContext&, bool);        \
+  template gpu::ProductResult<V> gpu::masked_product<A, B, V>(                                               \
+      const gpu::DeviceGraphMask&, const DeviceCsr<A>&, const DeviceCsr<B>&, const gpu::ProductOptions&,     \
+      const SpgemmKernelTable<A, B, V>&, KernelContext&, bool);                                              \
   template SpgemmKernelTable<A, B, V> spgemm_shape_kernels<A, B, V>();
 GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_INSTANTIATE_SHAPE)
 #undef GQL_INSTANTIATE_SHAPE

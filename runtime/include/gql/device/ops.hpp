@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 // cpu/closure.hpp (through cpu/ops.hpp) holds a `#pragma GCC unroll` for the host compiler, which
 // nvcc's front end reports as unknown.
@@ -89,7 +90,8 @@ const DeviceCsr<To>& as_element_type(Resident<Csr<T>>& g, std::optional<Csr<To>>
 // C<mask, replace> = A * B over S on the GPU (gql/device/product_on_device.hpp): A, B and the mask are
 // read on the device. The product stays there as C's value when it is C's whole new value (no mask,
 // or a mask and an empty C, of C's element type); otherwise (bool products too, made as bytes) it is
-// merged into C on the host.
+// merged into C on the host. A product too large for the device is made in host memory, batch by
+// batch, and C's value is then current there.
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
          const ProductOptions& options, KernelContext& ctx) {
@@ -105,15 +107,18 @@ void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<T
   if (mask.mode() != common::MaskMode::none) cpu::check_assignment_shape(C.rows(), C.cols(), a.n_rows(), b.n_cols());
   const bool whole = mask.mode() == common::MaskMode::none || C.nvals() == 0;
   constexpr bool same_type = std::is_same_v<TC, V>;
-  DeviceCsr<V> product = masked_product(mask, a, b, options, kernels, ctx, whole && same_type);
+  ProductResult<V> product = masked_product(mask, a, b, options, kernels, ctx, whole && same_type);
   if constexpr (same_type) {
     if (whole) {
-      C.set_device(std::move(product));
+      if (auto* on_device = std::get_if<DeviceCsr<V>>(&product)) C.set_device(std::move(*on_device));
+      else C.set_host(std::get<Csr<V>>(std::move(product)));
       return;
     }
   }
   // Merged on the host, converted to C's element type there when it differs from the semiring's.
-  merge_on_host(C.host_for_write(stream), product.to_host(stream), cpu::as_matrix_mask(as_host_mask(mask_in, stream)),
+  Csr<V> on_host = std::holds_alternative<Csr<V>>(product) ? std::get<Csr<V>>(std::move(product))
+                                                           : std::get<DeviceCsr<V>>(product).to_host(stream);
+  merge_on_host(C.host_for_write(stream), std::move(on_host), cpu::as_matrix_mask(as_host_mask(mask_in, stream)),
                 replace);
 }
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "gql/common/mask.hpp"
 #include "gql/common/masked_method.hpp"
@@ -71,9 +72,13 @@ SpgemmPlan product_plan(const ProductOptions& options) {
 // The mask is applied while the products are accumulated, so masked-out entries are never formed;
 // through a plain mask the product runs by the mask's entries when that is less work. Adds the
 // products to ctx's work counts and explains the plan; `stays` says where the caller keeps the
-// result (for --explain). Bool results are bytes (V = unsigned char).
+// result (for --explain). Bool results are bytes (V = unsigned char). A result too large for the
+// device comes back in host memory, made batch by batch (spgemm_device_or_host).
+template <class V>
+using ProductResult = std::variant<DeviceCsr<V>, Csr<V>>;
+
 template <class AT, class BT, class V>
-DeviceCsr<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>& dA, const DeviceCsr<BT>& dB,
+ProductResult<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>& dA, const DeviceCsr<BT>& dB,
                             const ProductOptions& options, const SpgemmKernelTable<AT, BT, V>& kernels,
                             KernelContext& ctx, bool stays)
 #if defined(__CUDACC__)
@@ -90,22 +95,27 @@ DeviceCsr<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>& dA
     by_entries = masked_by_dot(dA, dB, mask.row_offsets, mask.col_indices, mask.nvals, options.masked, kernels,
                                stream, choice);
   SpgemmStats stats;
-  DeviceCsr<V> product = by_entries ? std::move(*by_entries)
-                                    : spgemm<SpgemmTypes<AT, BT, V>>(dA, dB, view, product_plan<V>(options), stream,
-                                                                     &stats, kernels);
+  ProductResult<V> product = by_entries ? ProductResult<V>(std::move(*by_entries))
+                                        : spgemm_device_or_host<SpgemmTypes<AT, BT, V>>(
+                                              dA, dB, view, product_plan<V>(options), stream, &stats, kernels);
+  const bool on_host = std::holds_alternative<Csr<V>>(product);
+  const int64_t entries = on_host ? std::get<Csr<V>>(product).nvals() : std::get<DeviceCsr<V>>(product).nvals();
   ctx.work().products += stats.products;
   std::string why = choice.reason;  // the masked method, why, and the estimates it was chosen by
   if (choice.saxpy_products >= 0) why += ", " + std::to_string(choice.saxpy_products) + " row products";
   if (choice.dot_steps >= 0) why += " against " + std::to_string(choice.dot_steps) + " join steps";
   const std::string method =
       by_entries ? ", by the mask's " + std::to_string(mask.nvals) + " entries (dot: " + why + "), " +
-                       std::to_string(product.nvals()) + " entries"
+                       std::to_string(entries) + " entries"
       : mask.mode() == common::MaskMode::none
           ? ", " + describe(stats)
           : std::string(mask.complement ? ", complemented mask" : ", mask") + " applied while accumulating" +
                 (mask.mode() == common::MaskMode::allow ? " (saxpy: " + why + ")" : std::string()) + ", " + describe(stats);
-  ctx.explain(options.label,
-              "mxm on the GPU" + method + (stays ? ", result on the device" : ", result merged on the host"));
+  const std::string where = on_host ? ", result in host memory (too large for the device; " +
+                                          std::to_string(stats.batches) + " batches of rows)"
+                            : stays ? ", result on the device"
+                                    : ", result merged on the host";
+  ctx.explain(options.label, "mxm on the GPU" + method + where);
   stream.synchronize();  // the next op may read it on another stream
   return product;
 }

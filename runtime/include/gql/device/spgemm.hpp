@@ -12,7 +12,8 @@
 //   3. C's offsets by a scan of the rows' entry counts, then the entries compacted into C.
 // Only the census and C's entry count cross to the host: no per-row synchronization. When the
 // scratch and C do not fit the memory budget, A's rows are taken in batches that do, and the
-// batches' results are joined. The result is CSR with sorted columns.
+// batches' results are joined; a result too large for the device goes to host memory batch by batch
+// (spgemm_device_or_host, spgemm_to_host). The result is CSR with sorted columns.
 //
 // Host code compiled by nvcc (it launches the kernel templates of gql/device/*.cuh through the
 // kernel table of gql/device/spgemm_kernels.hpp and uses CUB); generated CUDA programs include it
@@ -26,9 +27,12 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "gql/device.hpp"
+#include "gql/graph.hpp"
+#include "gql/host_memory.hpp"
 #include "gql/device/spgemm_kernels.hpp"
 #include "gql/device/spgemm_plan.hpp"
 
@@ -90,14 +94,23 @@ class SpgemmDriver {
                          static_cast<unsigned long long>(max_shared);
   }
 
-  DeviceCsr<V> run(SpgemmStats& stats) {
+  // Where the product may go: on the device only; there when it fits, else in host memory (a result
+  // too large to hold twice on the device, as the join of its batches would); host memory only.
+  enum class Where { device, device_or_host, host };
+
+  DeviceCsr<V> run(SpgemmStats& stats) { return std::get<DeviceCsr<V>>(run(stats, Where::device)); }
+
+  std::variant<DeviceCsr<V>, Csr<V>> run(SpgemmStats& stats, Where where) {
     const int64_t n = a_.n_rows;
     stats = {};
     stats.large_chunks = chunks_;
     stats.chunk_columns = chunk_cells_;
     stats.sorted_chunk_items = sorted_chunk_;
     stats.medium_bitmap = medium_bitmap_;
-    if (n == 0) return DeviceCsr<V>(0, b_.n_cols, 0);
+    if (n == 0) {
+      if (where == Where::host) return Csr<V>(0, b_.n_cols);
+      return DeviceCsr<V>(0, b_.n_cols, 0);
+    }
     bounds_ = DeviceBuffer<long long>(static_cast<size_t>(n));
     phase_[0].record(stream_);
     launch(k_.row_bounds, grid_for(n * 32, 256), 256, 0, stream_, a_, b_, bounds_.data());
@@ -105,7 +118,7 @@ class SpgemmDriver {
     size_t budget = plan_.batch_bytes;
     if (budget == 0) budget = MemoryBudget::global().available() / 10 * 9;
     // Scratch and C: at most one entry per scratch cell each, plus the hybrid sort's second buffer.
-    if (batch_bytes(census_) <= budget) {
+    if (where != Where::host && batch_bytes(census_) <= budget) {
       add_census(stats);
       stats.batches = 1;
       return multiply_classified(0, n, stats);
@@ -115,24 +128,83 @@ class SpgemmDriver {
     segment_sizes_.copy_to_host(sizes, stream_);
     bounds_.copy_to_host(bounds, stream_);
     stream_.synchronize();
-    const size_t per_cell = 2 * (sizeof(index_t) + sizeof(V));
-    std::vector<DeviceCsr<V>> parts;
-    int64_t first = 0;
-    while (first < n) {
-      int64_t last = first;
-      size_t bytes = 0;
-      while (last < n && (last == first || bytes + static_cast<size_t>(sizes[last] + bounds[last]) * per_cell <= budget))
-        bytes += static_cast<size_t>(sizes[last] + bounds[last]) * per_cell, ++last;
-      classify(first, last - first);
-      add_census(stats);
-      parts.push_back(multiply_classified(first, last - first, stats));
-      ++stats.batches;
-      first = last;
+    const std::vector<int64_t> starts = batch_starts(sizes, bounds, budget);
+    // C's entries are at most min(bound, columns) per row.
+    int64_t most_entries = 0;
+    for (const long long b : bounds) most_entries += std::min<long long>(b, b_.n_cols);
+    const size_t entry_bytes = sizeof(index_t) + sizeof(V);
+    if (where == Where::device || (where == Where::device_or_host && static_cast<size_t>(most_entries) * entry_bytes <= budget / 2)) {
+      std::vector<DeviceCsr<V>> parts;
+      for (size_t b = 0; b + 1 < starts.size(); ++b) parts.push_back(batch(starts[b], starts[b + 1], stats));
+      return join(parts, stats);
     }
-    return join(parts, stats);
+    return batches_to_host(starts, most_entries, stats);
   }
 
  private:
+  // Where each batch starts (the last entry is n): consecutive rows whose scratch and C fit `budget`.
+  std::vector<int64_t> batch_starts(const std::vector<long long>& sizes, const std::vector<long long>& bounds,
+                                    size_t budget) const {
+    const int64_t n = a_.n_rows;
+    const size_t per_cell = 2 * (sizeof(index_t) + sizeof(V));
+    std::vector<int64_t> starts{0};
+    int64_t last = 0;
+    while (last < n) {
+      const int64_t first = last;
+      size_t bytes = 0;
+      while (last < n && (last == first || bytes + static_cast<size_t>(sizes[last] + bounds[last]) * per_cell <= budget))
+        bytes += static_cast<size_t>(sizes[last] + bounds[last]) * per_cell, ++last;
+      starts.push_back(last);
+    }
+    return starts;
+  }
+
+  // Rows [first, last) multiplied on the device, offsets from 0.
+  DeviceCsr<V> batch(int64_t first, int64_t last, SpgemmStats& stats) {
+    classify(first, last - first);
+    add_census(stats);
+    ++stats.batches;
+    return multiply_classified(first, last - first, stats);
+  }
+
+  // The batches multiplied one after the other, each copied straight to its place in host memory:
+  // the entries' arrays are sized for at most `most_entries` (within the host memory available) and
+  // only the pages the entries reach are ever touched.
+  Csr<V> batches_to_host(const std::vector<int64_t>& starts, int64_t most_entries, SpgemmStats& stats) {
+    const int64_t n = a_.n_rows;
+    const size_t entry_bytes = sizeof(index_t) + sizeof(V);
+    const size_t host_entries = available_host_memory() / entry_bytes;
+    const auto capacity = static_cast<size_t>(std::min<int64_t>(most_entries, static_cast<int64_t>(host_entries)));
+    Array<offset_t> offsets(static_cast<size_t>(n) + 1);
+    Array<index_t> columns(capacity);
+    Array<V> values(capacity);
+    offsets[0] = 0;
+    offset_t base = 0;
+    for (size_t b = 0; b + 1 < starts.size(); ++b) {
+      const int64_t first = starts[b], last = starts[b + 1];
+      const DeviceCsr<V> part = batch(first, last, stats);
+      const auto entries = static_cast<size_t>(part.nvals());
+      if (static_cast<size_t>(base) + entries > capacity)
+        throw Error(ErrorKind::oom, "spgemm: rows 0.." + std::to_string(last - 1) + " of the product hold " +
+                                        std::to_string(static_cast<size_t>(base) + entries) + " entries (" +
+                                        std::to_string((static_cast<size_t>(base) + entries) * entry_bytes) +
+                                        " bytes); the host memory available holds " + std::to_string(host_entries));
+      offset_t* row_ends = offsets.data() + first + 1;
+      download(row_ends, part.row_offsets().data() + 1, static_cast<size_t>(last - first) * sizeof(offset_t), stream_,
+               __FILE__, __LINE__);
+      if (entries > 0) {
+        download(columns.data() + base, part.col_indices().data(), entries * sizeof(index_t), stream_, __FILE__, __LINE__);
+        download(values.data() + base, part.values().data(), entries * sizeof(V), stream_, __FILE__, __LINE__);
+      }
+      stream_.synchronize();
+      for (int64_t r = 0; r < last - first; ++r) row_ends[r] += base;  // a pass over rows, not entries
+      base += static_cast<offset_t>(entries);
+    }
+    columns.resize(static_cast<size_t>(base));  // the pages past the end were never touched
+    values.resize(static_cast<size_t>(base));
+    return Csr<V>(n, b_.n_cols, std::move(offsets), std::move(columns), std::move(values));
+  }
+
   // census_: rows per bin, products per bin, and the scratch cells of all rows.
   static constexpr int census_size = device::spgemm_census_size;
   using Census = std::array<unsigned long long, census_size>;
@@ -364,6 +436,30 @@ inline void check_plan(const SpgemmPlan& plan) {
 
 }  // namespace detail
 
+namespace detail {
+template <class S>
+std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spgemm_run(
+    const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
+    const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats, const SpgemmKernels<S>& kernels,
+    typename SpgemmDriver<S>::Where where) {
+  using V = typename S::value_type;
+  static_assert(stores_values<V>, "a product's values are stored: use a numeric or byte value_type");
+  if (A.n_cols() != B.n_rows())
+    throw Error(ErrorKind::usage, "spgemm: A is " + std::to_string(A.n_rows()) + " x " + std::to_string(A.n_cols()) +
+                                      ", B is " + std::to_string(B.n_rows()) + " x " + std::to_string(B.n_cols()));
+  check_plan(plan);
+  if (plan.small_row_products > SpgemmShapes::small_items<V>)
+    throw Error(ErrorKind::usage, "spgemm: small_row_products must be at most " +
+                                      std::to_string(SpgemmShapes::small_items<V>) + " for this value type");
+  SpgemmStats local;
+  SpgemmDriver<S> driver(A, B, mask, plan, kernels, stream);
+  auto C = driver.run(local, where);
+  stream.synchronize();
+  if (stats != nullptr) *stats = local;
+  return C;
+}
+}  // namespace detail
+
 // C<mask> = A * B over S, the result on the device. `mask` restricts C to the mask's positions (or,
 // complemented, to the others) while the products are accumulated.
 template <class S>
@@ -371,21 +467,8 @@ DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
                                          const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
                                          const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats = nullptr,
                                          const SpgemmKernels<S>& kernels = spgemm_kernels<S>()) {
-  using V = typename S::value_type;
-  static_assert(stores_values<V>, "a product's values are stored: use a numeric or byte value_type");
-  if (A.n_cols() != B.n_rows())
-    throw Error(ErrorKind::usage, "spgemm: A is " + std::to_string(A.n_rows()) + " x " + std::to_string(A.n_cols()) +
-                                      ", B is " + std::to_string(B.n_rows()) + " x " + std::to_string(B.n_cols()));
-  detail::check_plan(plan);
-  if (plan.small_row_products > SpgemmShapes::small_items<V>)
-    throw Error(ErrorKind::usage, "spgemm: small_row_products must be at most " +
-                                      std::to_string(SpgemmShapes::small_items<V>) + " for this value type");
-  SpgemmStats local;
-  detail::SpgemmDriver<S> driver(A, B, mask, plan, kernels, stream);
-  DeviceCsr<V> C = driver.run(local);
-  stream.synchronize();
-  if (stats != nullptr) *stats = local;
-  return C;
+  return std::get<DeviceCsr<typename S::value_type>>(
+      detail::spgemm_run<S>(A, B, mask, plan, stream, stats, kernels, detail::SpgemmDriver<S>::Where::device));
 }
 
 template <class S>
@@ -393,6 +476,28 @@ DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
                                          const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan,
                                          Stream& stream, SpgemmStats* stats = nullptr) {
   return spgemm<S>(A, B, device::MaskView{}, plan, stream, stats);
+}
+
+// The same, on the device when the result fits there (twice, as joining batches needs), else in host
+// memory: for products larger than the device, the seed's results streamed to the host.
+template <class S>
+std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spgemm_device_or_host(
+    const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
+    const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats, const SpgemmKernels<S>& kernels) {
+  return detail::spgemm_run<S>(A, B, mask, plan, stream, stats, kernels,
+                               detail::SpgemmDriver<S>::Where::device_or_host);
+}
+
+// C = A * B over S in host memory, whatever its size: A's rows in batches that fit the device
+// (plan.batch_bytes, or the budget), each batch's entries copied straight to their place. Out of
+// memory is then the host's limit, checked before each batch is copied.
+template <class S>
+Csr<typename S::value_type> spgemm_to_host(const DeviceCsr<typename S::a_type>& A,
+                                           const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan = {},
+                                           SpgemmStats* stats = nullptr) {
+  Stream stream;
+  return std::get<Csr<typename S::value_type>>(detail::spgemm_run<S>(
+      A, B, device::MaskView{}, plan, stream, stats, spgemm_kernels<S>(), detail::SpgemmDriver<S>::Where::host));
 }
 
 // A device mask over a mask graph's structure (it must outlive the product).

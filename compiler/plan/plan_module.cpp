@@ -1,6 +1,7 @@
 #include <string>
 
 #include "gql/compiler/plan.hpp"
+#include "gql/limits.hpp"
 
 namespace gql::compiler::plan {
 namespace {
@@ -47,7 +48,10 @@ void product_lines(const ir::ProductSchedule& p, const ir::Op& o, ir::Target tar
     switch (p.accumulator) {
       case ir::Accumulator::dense: lines.push_back("accumulator: dense with a touched-column list, every row"); break;
       case ir::Accumulator::hash: lines.push_back("accumulator: hash, every row"); break;
-      default: lines.push_back("accumulator: per row, hash when it can hold fewer than n/256 entries (its products or its mask row), else dense"); break;
+      default:
+        lines.push_back("accumulator: per row, hash when it can hold fewer than n/" + std::to_string(cpu_hash_row_divisor) +
+                        " entries (its products or its mask row), else dense");
+        break;
     }
     return;
   }

@@ -20,6 +20,17 @@ namespace gql::compiler::sema {
 
 namespace {
 
+// "512, 1024, 2048, 4096", or with a last word "32, 64, 128 or 256".
+template <class List>
+std::string listed(const List& values, const std::string& last_word = "") {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += !last_word.empty() && i + 1 == values.size() ? " " + last_word + " " : ", ";
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
 enum class Category { product, traversal, closure, lu, elementwise };
 const char* category_name(Category c) {
   switch (c) {
@@ -378,14 +389,13 @@ class ScheduleChecker {
       }
       rc.accumulator = static_cast<ir::Accumulator>(*c);
       if (rc.accumulator == ir::Accumulator::sort) {
-        // The chunks the GPU runtime's spilled-row sort is built for (SpgemmShapes::sorted_chunk_choices);
-        // without an argument, the runtime's default.
-        static constexpr int64_t sort_chunks[] = {512, 1024, 2048, 4096};
-        std::map<std::string, double> args = {{"chunk", 2048}};
+        // The chunks the GPU runtime's spilled-row sort is built for; without an argument, its default.
+        std::map<std::string, double> args = {{"chunk", gpu_sort_chunk}};
         if (!arguments(r.accumulator, args, 0, 65536, true)) return std::nullopt;
         rc.chunk = static_cast<int64_t>(args["chunk"]);
-        if (std::find(std::begin(sort_chunks), std::end(sort_chunks), rc.chunk) == std::end(sort_chunks)) {
-          d_.error(r.accumulator.span, "chunk must be one of 512, 1024, 2048, 4096 (the sort chunks that fit shared memory)");
+        if (std::find(gpu_sort_chunks.begin(), gpu_sort_chunks.end(), rc.chunk) == gpu_sort_chunks.end()) {
+          d_.error(r.accumulator.span,
+                   "chunk must be one of " + listed(gpu_sort_chunks) + " (the sort chunks that fit shared memory)");
           return std::nullopt;
         }
       } else if (r.accumulator.has_arguments) {
@@ -404,9 +414,9 @@ class ScheduleChecker {
         ir::ProductSchedule p;
         if (cuda) {
           // The runtime's tuned classes (SpgemmPlan, swept on the H200).
-          p.rows = {{"large", 4096, ir::Accumulator::dense, 0},
-                    {"medium", 2049, ir::Accumulator::hash, 0},
-                    {"small", 0, ir::Accumulator::sort, 2048}};
+          p.rows = {{"large", gpu_large_row_products, ir::Accumulator::dense, 0},
+                    {"medium", gpu_medium_row_products_min, ir::Accumulator::hash, 0},
+                    {"small", 0, ir::Accumulator::sort, gpu_sort_chunk}};
         }
         return p;
       }
@@ -574,22 +584,24 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
         return where;
       };
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule)) {
-        if (c->tile > 256)
+        if (c->tile > gpu_closure_k_blocks.back())
           diagnostics_.error(written_at([](const std::string& name) { return name == "tile"; }),
-                             "a closure's tile (its k-block) is a power of two in 8..256, found " +
-                                 std::to_string(c->tile));
+                             "a closure's tile (its k-block) is a power of two in 8.." +
+                                 std::to_string(gpu_closure_k_blocks.back()) + ", found " + std::to_string(c->tile));
         if (c->parallelism == ir::ClosureParallelism::recursive && c->recursive_base == 0) c->recursive_base = c->tile;
       }
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule); c && target == ir::Target::cuda) {
-        // The GPU designs that exist: register tiles with a k-block of 32, 64, 128 or 256 and a
+        // The GPU designs that exist: register tiles with a k-block of gpu_closure_k_blocks and a
         // thread tile of 8x8 or 8x16 (values of 4 bytes or fewer), or (per_thread given) the seed's
         // shared tiles of 32 (1, 2 or 4 entries per thread) or 64 (4 or 8).
         if (c->per_thread > 0 && c->tile == 0) c->tile = 64;
         const int value_bytes = op->inputs.empty() ? 0 : byte_size(kernel.variables[op->inputs[0]].type.element);
         const bool wide = c->register_rows == 8 && c->register_cols == 16;
         std::string why, what = "tile";
-        if (c->per_thread == 0 && c->tile != 0 && c->tile != 32 && c->tile != 64 && c->tile != 128 && c->tile != 256) {
-          why = "the GPU closure's register tiles take a k-block (tile) of 32, 64, 128 or 256, not " + std::to_string(c->tile);
+        if (c->per_thread == 0 && c->tile != 0 &&
+            std::find(gpu_closure_k_blocks.begin(), gpu_closure_k_blocks.end(), c->tile) == gpu_closure_k_blocks.end()) {
+          why = "the GPU closure's register tiles take a k-block (tile) of " + listed(gpu_closure_k_blocks, "or") +
+                ", not " + std::to_string(c->tile);
         } else if (!(c->register_rows == 8 && c->register_cols == 8) && !wide) {
           why = "the GPU closure's register tiles are 8x8 or 8x16, not " + std::to_string(c->register_rows) + "x" +
                 std::to_string(c->register_cols);

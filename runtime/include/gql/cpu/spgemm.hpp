@@ -46,6 +46,7 @@
 #include "gql/cpu/work_partition.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/limits.hpp"
 
 namespace gql::cpu {
 
@@ -55,7 +56,7 @@ struct SpgemmOptions {
   Accumulator accumulator = Accumulator::automatic;
   // automatic: a row whose bound is below hash_fraction * n_cols uses the hash accumulator (the
   // bitmap's cost has a part in n / 64; the hash table's grows with the row's products and sort).
-  double hash_fraction = 1.0 / 256;
+  double hash_fraction = 1.0 / static_cast<double>(cpu_hash_row_divisor);
   // Scheduling chunks per thread: more balance against more scheduling overhead.
   int chunks_per_thread = 64;
 };

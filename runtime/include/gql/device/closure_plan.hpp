@@ -13,6 +13,7 @@
 #include "gql/device.hpp"
 #include "gql/device/closure_shapes.cuh"
 #include "gql/error.hpp"
+#include "gql/limits.hpp"
 
 namespace gql::gpu {
 
@@ -105,10 +106,14 @@ inline DeviceClosureOptions device_closure_options(const ClosureSchedule& schedu
 
 inline void check_options(const DeviceClosureOptions& o, size_t value_bytes) {
   const bool registers = o.kernel == ClosureKernel::register_tiles;
-  if (o.kernel != ClosureKernel::global_memory && o.tile != 32 && o.tile != 64 &&
-      !(registers && (o.tile == 128 || o.tile == 256)))
-    throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (32 or 64 are built" +
-                                      (registers ? ", and 128 or 256 for register tiles)" : ")"));
+  const bool register_k_block =
+      std::find(gpu_closure_k_blocks.begin(), gpu_closure_k_blocks.end(), o.tile) != gpu_closure_k_blocks.end();
+  if ((registers && !register_k_block) || (o.kernel == ClosureKernel::shared_tiles && o.tile != 32 && o.tile != 64)) {
+    std::string built = registers ? "register tiles are built for the k-blocks" : "shared tiles are built for 32 and 64";
+    if (registers)
+      for (const int kb : gpu_closure_k_blocks) built += " " + std::to_string(kb);
+    throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (" + built + ")");
+  }
   if (registers && !(o.register_tile == RegisterTile{8, 8}) &&
       !(o.register_tile == RegisterTile{8, 16} && value_bytes <= 4))
     throw Error(ErrorKind::usage, "closure on the GPU: register tile " + o.register_tile.text() +

@@ -14,6 +14,7 @@
 #include "gql/device/kernel_handle.hpp"
 #include "gql/device/spgemm_bin_limits.cuh"
 #include "gql/device/spgemm_mask.cuh"
+#include "gql/limits.hpp"
 
 namespace gql {
 
@@ -32,7 +33,7 @@ struct SpgemmShapes {
   static constexpr int medium_slots = 8192;
   static constexpr int sorted_threads = 256;
   // The hybrid sort's chunk sizes the spilled rows' kernel is built for (SpgemmPlan::sorted_chunk_items).
-  static constexpr std::array<int, 4> sorted_chunk_choices{512, 1024, 2048, 4096};
+  static constexpr std::array<int, 4> sorted_chunk_choices = gpu_sort_chunks;
   // A value type takes the chunks whose keys and values fit 32 KiB of the block's static shared
   // memory (the row's scan and the reduction take the rest of the 48 KiB): 4096 up to 4-byte
   // values, 2048 for 8 bytes, 1024 for 16.
@@ -48,7 +49,7 @@ struct SpgemmShapes {
   // H200), and a chunk wider than the value type allows takes that maximum.
   static constexpr int sorted_chunk_for(int requested, size_t value_bytes) {
     const int max_chunk = max_sorted_chunk_items_for(value_bytes);
-    const int chunk = requested > 0 ? requested : 2048;
+    const int chunk = requested > 0 ? requested : gpu_sort_chunk;
     return chunk < max_chunk ? chunk : max_chunk;
   }
   template <class V>

@@ -6,19 +6,21 @@
 #include <cstdint>
 #include <string>
 
+#include "gql/limits.hpp"
+
 namespace gql {
 
 // The schedule of one multiplication (every value changes speed and memory only, never results).
 // A row's class is chosen by its bound b (its number of products).
 struct SpgemmPlan {
   // b >= large_row_products: dense accumulators over column chunks (at most 2^31 - 1).
-  int64_t large_row_products = 4096;
+  int64_t large_row_products = gpu_large_row_products;
   // b <= medium_row_products (and above small_row_products): the shared-memory hash table (at most
   // SpgemmShapes::medium_slots); rows between this and large_row_products spill to the hybrid sort
   // in global memory.
-  int64_t medium_row_products = 4096;
+  int64_t medium_row_products = gpu_large_row_products;
   // b <= small_row_products: sorted in shared memory (at most SpgemmShapes::small_items).
-  int64_t small_row_products = 2048;
+  int64_t small_row_products = gpu_medium_row_products_min - 1;
   // b <= tiny_row_products: the same with a block of 64 threads (at most SpgemmShapes::tiny_items).
   int64_t tiny_row_products = 256;
   // Shared memory of a large row's column chunk (the dense values; the chunk's width follows).

@@ -1,8 +1,9 @@
 // Where each op of a CUDA kernel runs and which side of its values it reads and writes. Values are
 // Residents (gql/device/resident.hpp): an op placed on the device reads its operands there (uploaded
 // at most once per value) and leaves its result there; an op on the host reads and writes host
-// containers, so a value the device last wrote is downloaded once before it. An OpenMP kernel runs
-// every op on the host.
+// containers, so a value the device last wrote is downloaded once before it. Every graph op but an
+// element read or store runs on the device, masked or converting alike (gql/device/graph_ops.hpp).
+// An OpenMP kernel runs every op on the host.
 #include "gql/compiler/plan.hpp"
 
 namespace gql::compiler::plan {

@@ -144,13 +144,15 @@ void check_masks(const std::string& name, const Csr<T>& A, const Csr<T>& B, cons
   const Csr<float> float_mask = valued_like<float>(mask_structure);
   const Csr<int32_t> int_mask = valued_like<int32_t>(mask_structure);
   const Csr<float> empty(A.n_rows(), A.n_cols());
+  const bool small = gpu_test::small_inputs();  // under compute-sanitizer: one output of each kind
   for (const MaskForm form : mask_forms)
     for (const bool replace : {false, true}) {
-      check_masked_ops(name + " f32", A, B, float_mask, held, false, form, replace);
       check_masked_ops(name + " f32", A, B, float_mask, held, true, form, replace);
+      check_masked_ops(name + " bool (pattern mask)", A, B, mask_structure, convert<bool>(held), false, form, replace);
+      if (small) continue;
+      check_masked_ops(name + " f32", A, B, float_mask, held, false, form, replace);
       check_masked_ops(name + " f32", A, B, float_mask, empty, false, form, replace);
       check_masked_ops(name + " i32 (int mask)", A, B, int_mask, convert<int32_t>(held), true, form, replace);
-      check_masked_ops(name + " bool (pattern mask)", A, B, mask_structure, convert<bool>(held), false, form, replace);
     }
 }
 
@@ -272,7 +274,7 @@ void check_graph(const std::string& name, const Csr<bool>& G) {
   const Csr<bool> mask_structure = test_support::skewed_graph<bool>(n, 11);
   const Csr<float> held = test_support::skewed_graph<float>(n, 13);
   check_masks(name + " weights", W, W2, mask_structure, held);
-  check_masks(name + " x pattern mask", W, W2, G, held);
+  if (!gpu_test::small_inputs()) check_masks(name + " x pattern mask", W, W2, G, held);
   check_bool_results(name + " f32", W, W2);
   check_bool_results(name + " i32", convert<int32_t>(W), convert<int32_t>(W2));
   const Csr<float> with_zeros = valued_like<float>(W);  // zeros, -0.0 and NaN among the values

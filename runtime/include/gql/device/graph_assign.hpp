@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "gql/cpu/assign.hpp"
+#include "gql/common/shape_checks.hpp"
 #include "gql/device.hpp"
 #include "gql/device/graph_mask.hpp"
 #include "gql/device/resident.hpp"
@@ -75,7 +75,7 @@ DeviceCsr<T> masked_merge(const DeviceCsr<T>& c, const DeviceCsr<T>& z, const De
 }
 
 // C<mask, replace> = z for z made on the device in C's element type, with the host's checks and
-// errors (gql::cpu::assign_result): without a mask C becomes z; through one, z and the mask must
+// errors (those of gql::cpu::assign_result): without a mask C becomes z; through one, z and the mask must
 // have C's shape.
 template <class T>
 void assign_graph(Resident<Csr<T>>& C, const DeviceGraphMask& mask, bool replace, DeviceCsr<T>&& z,
@@ -84,7 +84,7 @@ void assign_graph(Resident<Csr<T>>& C, const DeviceGraphMask& mask, bool replace
     C.set_device(std::move(z));
     return;
   }
-  cpu::check_assignment_shape(C.rows(), C.cols(), z.n_rows(), z.n_cols());
+  common::check_assignment_shape(C.rows(), C.cols(), z.n_rows(), z.n_cols());
   mask.check_shape(C.rows(), C.cols(), "assign");
   C.set_device(masked_merge(C.device(stream), z, mask, replace, stream));
 }

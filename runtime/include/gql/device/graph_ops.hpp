@@ -174,7 +174,8 @@ DeviceCsr<T> filled_graph(int64_t rows, int64_t cols, const DeviceGraphMask* ent
     slots_detail::launch_for_each(rows + 1, FullRowOffsets{cols, out.row_offsets().data()}, stream);
     slots_detail::launch_for_each(nvals, FullColumns{cols, out.col_indices().data()}, stream);
   }
-  if constexpr (stores_values<T>) slots_detail::launch_for_each(nvals, slots_detail::Fill<T>{out.values().data(), value}, stream);
+  if constexpr (stores_values<T>)
+    slots_detail::launch_for_each(nvals, slots_detail::Fill<T>{out.values().data(), value}, stream);
   stream.synchronize();
   return out;
 }
@@ -327,14 +328,16 @@ template <class TC, class Mask, class TA, class TB, class F>
 void ewise_union(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
                  F fn, const Stream& stream) {
   cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "union");
-  DeviceCsr<TC> out = detail::kept_entries(detail::merged<true, TC>(A.device(stream), B.device(stream), fn, stream), stream);
+  DeviceCsr<TC> out =
+      detail::kept_entries(detail::merged<true, TC>(A.device(stream), B.device(stream), fn, stream), stream);
   assign_graph(C, as_device_graph_mask(mask, stream), replace, std::move(out), stream);
 }
 template <class TC, class Mask, class TA, class TB, class F>
 void ewise_intersect(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A,
                      Resident<Csr<TB>>& B, F fn, const Stream& stream) {
   cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "intersect");
-  DeviceCsr<TC> out = detail::kept_entries(detail::merged<false, TC>(A.device(stream), B.device(stream), fn, stream), stream);
+  DeviceCsr<TC> out =
+      detail::kept_entries(detail::merged<false, TC>(A.device(stream), B.device(stream), fn, stream), stream);
   assign_graph(C, as_device_graph_mask(mask, stream), replace, std::move(out), stream);
 }
 

@@ -48,6 +48,8 @@ ALLOWED = {
         "the entry of generated CUDA code: the ops the plan places on the host run through gql::cpu",
     ("runtime/include/gql/device/vector_ops.hpp", "gql/cpu/ops.hpp"):
         "built by a host compiler alone (no nvcc), the vectors' element-wise ops run the OpenMP ops",
+    ("runtime/include/gql/device/graph_ops.hpp", "gql/cpu/ops.hpp"):
+        "built by a host compiler alone, graphs' apply/union/intersect, conversions and scalar assignments run the OpenMP ops",
     ("runtime/include/gql/device/graph_ops.hpp", "gql/cpu/elementwise.hpp"):
         "built by a host compiler alone, apply/union/intersect/reduce of graphs run the OpenMP ops",
     ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/dense_products.hpp"):

@@ -1,8 +1,9 @@
 // Where each op of a CUDA kernel runs and which side of its values it reads and writes. Values are
 // Residents (gql/device/resident.hpp): an op placed on the device reads its operands there (uploaded
 // at most once per value) and leaves its result there; an op on the host reads and writes host
-// containers, so a value the device last wrote is downloaded once before it. An OpenMP kernel runs
-// every op on the host.
+// containers, so a value the device last wrote is downloaded once before it. Every graph op but an
+// element read or store runs on the device, masked or converting alike (gql/device/graph_ops.hpp).
+// An OpenMP kernel runs every op on the host.
 #include "gql/compiler/plan.hpp"
 
 namespace gql::compiler::plan {
@@ -17,18 +18,14 @@ bool is_dense(const ir::Kernel& kernel, int variable) {
 bool is_graph(const ir::Kernel& kernel, int variable) {
   return kernel.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::graph;
 }
-Scalar element_of(const ir::Kernel& kernel, int variable) {
-  return kernel.variables.at(static_cast<size_t>(variable)).type.element;
-}
-// A graph op that writes its whole output (no mask) from graphs (gql/device/graph_ops.hpp).
-bool writes_whole_graph(const ir::Op& op, const ir::Kernel& kernel) {
-  if (op.mask || !is_graph(kernel, op.outputs.at(0))) return false;
+// A graph op that writes a graph from graphs (gql/device/graph_ops.hpp): every form of it runs on the
+// device, through a mask (the unmasked result merged with the output's entries there) and into
+// another element type (bool included) alike.
+bool graph_from_graphs(const ir::Op& op, const ir::Kernel& kernel) {
+  if (!is_graph(kernel, op.outputs.at(0))) return false;
   for (int input : op.inputs)
     if (!is_graph(kernel, input)) return false;
   return true;
-}
-bool writes_whole_graph_of_its_type(const ir::Op& op, const ir::Kernel& kernel) {
-  return writes_whole_graph(op, kernel) && element_of(kernel, op.outputs.at(0)) == element_of(kernel, op.inputs.at(0));
 }
 
 }  // namespace
@@ -59,31 +56,35 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::closure_paths:
     case ir::OpKind::single_source_paths:
       return Placement::device_from_host;
-    // A dense matrix's copy and element stores (gql/device/matrix_ops.hpp), where the matrix is.
-    case ir::OpKind::copy:
+    // Element stores into a vector or a dense matrix (gql/device/vector_ops.hpp, matrix_ops.hpp), where
+    // it is; a graph's wait in its pending stores on the host.
     case ir::OpKind::set_element:
       return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) ? Placement::device
                                                                                       : Placement::host;
-    // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
-    // graphs' empty constructors, bands, transposes and reductions (gql/device/graph_ops.hpp); the
-    // others of graphs and matrices run on the host.
+    // Copies of vectors, dense matrices and graphs; vectors' element-wise ops, assignments, reductions
+    // and constructors (gql/device/vector_ops.hpp); graphs' empty constructors, copies, element-wise
+    // ops, bands, transposes, scalar assignments and reductions in every form, masked or converting
+    // (gql/device/graph_ops.hpp); a dense matrix's other ops run on the host.
+    case ir::OpKind::copy:
+      return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) || graph_from_graphs(op, kernel)
+                 ? Placement::device
+                 : Placement::host;
     case ir::OpKind::construct:
       return is_vector(kernel, op.outputs.at(0)) || (is_graph(kernel, op.outputs.at(0)) && !op.dense)
                  ? Placement::device
                  : Placement::host;
     case ir::OpKind::assign_scalar:
-      return is_vector(kernel, op.outputs.at(0)) ? Placement::device : Placement::host;
-    case ir::OpKind::ewise_union:  // a graph's: into any element type but bool (whose false entries are dropped)
+      return is_vector(kernel, op.outputs.at(0)) || is_graph(kernel, op.outputs.at(0)) ? Placement::device
+                                                                                      : Placement::host;
+    case ir::OpKind::ewise_union:
     case ir::OpKind::ewise_intersect:
     case ir::OpKind::apply:
-      return is_vector(kernel, op.outputs.at(0)) || (writes_whole_graph(op, kernel) &&
-                                                     element_of(kernel, op.outputs.at(0)) != Scalar::bool_)
-                 ? Placement::device
-                 : Placement::host;
+      return is_vector(kernel, op.outputs.at(0)) || graph_from_graphs(op, kernel) ? Placement::device
+                                                                                 : Placement::host;
     case ir::OpKind::tril:
     case ir::OpKind::triu:
     case ir::OpKind::transpose:
-      return writes_whole_graph_of_its_type(op, kernel) ? Placement::device : Placement::host;
+      return graph_from_graphs(op, kernel) ? Placement::device : Placement::host;
     // An element read runs on the host: a value the device wrote last is downloaded first.
     case ir::OpKind::element:
       return Placement::host;

@@ -1,5 +1,6 @@
-// Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp and components
-// and the end-to-end products.gql and dense_products.gql, each built by gqlc for both targets at build time (bfs and sssp are
+// Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp and components,
+// the end-to-end products.gql and dense_products.gql, and the masked graph ops of specs/graph_ops.gql,
+// each built by gqlc for both targets at build time (bfs and sssp are
 // loops recognized as one traversal, components a loop of vector products), run kernel by kernel on generated
 // graphs and on the real graphs in $GQL_DATA_DIR (left out when unset). Both write sorted Matrix
 // Market (or a scalar line), so their --out files must match byte for byte; the OpenMP results are
@@ -45,6 +46,7 @@ const std::vector<Program>& programs() {
       {"bfs", {"bfs"}, {}, "--src 0"},
       {"components", {"components"}, {}},
       {"sssp", {}, {"sssp"}, "--src 0"},
+      {"graph_ops", {}, {"masked_merge", "value_masked", "heavy_edges", "bands_through"}},
   };
   return all;
 }

@@ -1,6 +1,6 @@
 // The CUDA code generator: the same host program as the OpenMP target, with the ops that have GPU
-// kernels (products mxm, vxm and mxv, dense matrix x matrix, closures, LU, recognized traversals, and the vectors'
-// element-wise ops, assignments and reductions) dispatched to gql/device/ops.hpp and the rest to
+// kernels (products mxm, vxm and mxv, dense matrix x matrix, closures, LU, recognized traversals, the vectors'
+// and graphs' element-wise ops, assignments and reductions) dispatched to gql/device/ops.hpp and the rest to
 // the OpenMP templates. The semiring policies are __host__
 // __device__ (GQL_HD), so one struct serves both.
 #include <string>

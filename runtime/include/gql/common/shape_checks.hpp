@@ -15,4 +15,12 @@ inline void check_same_size(int64_t a, int64_t b, const char* op) {
                                       std::to_string(b) + " entries");
 }
 
+// A masked assignment writes a result of the output's own shape.
+inline void check_assignment_shape(int64_t c_rows, int64_t c_cols, int64_t z_rows, int64_t z_cols) {
+  if (c_rows != z_rows || c_cols != z_cols)
+    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(c_rows) + " x " +
+                                      std::to_string(c_cols) + ", the result " + std::to_string(z_rows) + " x " +
+                                      std::to_string(z_cols));
+}
+
 }  // namespace gql::common

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "gql/common/shape_checks.hpp"
 #include "gql/cpu/mask.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -86,13 +87,7 @@ Csr<T> masked_assign(const Csr<T>& C, const Csr<T>& Z, const MatrixMask& mask, b
   return Csr<T>(C.n_rows(), C.n_cols(), std::move(offsets), std::move(cols), std::move(values));
 }
 
-// A masked assignment writes a result of the output's own shape.
-inline void check_assignment_shape(int64_t c_rows, int64_t c_cols, int64_t z_rows, int64_t z_cols) {
-  if (c_rows != z_rows || c_cols != z_cols)
-    throw Error(ErrorKind::usage, "masked assignment: the output is " + std::to_string(c_rows) + " x " +
-                                      std::to_string(c_cols) + ", the result " + std::to_string(z_rows) + " x " +
-                                      std::to_string(z_cols));
-}
+using common::check_assignment_shape;  // gql/common/shape_checks.hpp: the GPU ops check alike
 
 // C<mask, replace> = Z for a freshly computed Z. Without a mask, C simply becomes Z (the language's
 // plain assignment); through a mask, GraphBLAS's rules apply and the shapes must agree.

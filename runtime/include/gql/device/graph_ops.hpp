@@ -1,18 +1,23 @@
 // The graph ops of a CUDA kernel on the GPU, over the kernel's values where they are (Residents):
 // the empty graph of a constructor, tril and triu (the band kernels of runtime/src/cuda/graph_band.cu),
-// transpose (gql/device/device_transpose.hpp), apply, union and intersect (a thread merges a row's
-// two sorted column lists), and reduce. The plan places them on the device when they write their whole
-// output (no mask), in its input's element type (apply, union and intersect: in any but bool, whose
-// false entries are dropped); the other forms run gql::cpu's ops of the same names on the host. Same results as those ops; a float sum reduces in another order,
-// so it agrees to rounding. Every result is left on the device.
+// transpose (gql/device/device_transpose.hpp), copies, apply, union and intersect (a thread merges a
+// row's two sorted column lists), assignment of a scalar, and reduce. Every form runs here: through
+// a mask (structural or value, plain or complemented, replace or merge), where the result T is made
+// unmasked and merged with C's old entries through the mask (gql/device/graph_assign.hpp), and into
+// another element type, converted as the host converts (gql::convert_element; a conversion to bool
+// keeps every entry, as gql::convert does, while apply, union and intersect into bool leave out
+// their false entries, as gql::cpu's ops do). Same results as gql::cpu's ops of the same names; a
+// float sum reduces in another order, so it agrees to rounding. Every result is left on the device.
 //
-// Host code. The band and transpose kernels are the runtime library's, so host-compiled code (the
-// JIT's NVRTC path) runs them on the device too; apply, union and intersect (the spec's functions) and
+// Host code. The band, transpose and masked merge kernels are the runtime library's, so host-compiled
+// code (the JIT's NVRTC path) runs tril, triu, transpose and copies within one element type on the
+// device too; apply, union and intersect (the spec's functions), conversions, scalar assignments and
 // reduce over stored values launch kernels nvcc builds, and host-compiled code runs them on the
 // graphs' host sides instead.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -21,11 +26,17 @@
 #include "gql/device.hpp"
 #include "gql/device/csr_view.cuh"
 #include "gql/device/device_transpose.hpp"
+#include "gql/device/graph_assign.hpp"
+#include "gql/device/graph_mask.hpp"
+#include "gql/device/mask_values.hpp"
 #include "gql/device/resident.hpp"
+#include "gql/device/vector_mask.hpp"
 #include "gql/semiring.hpp"
 
 #if defined(__CUDACC__)
 #include "gql/device/vector_slots.cuh"
+#else
+#include "gql/cpu/ops.hpp"
 #endif
 
 namespace gql::gpu {
@@ -74,25 +85,6 @@ DeviceCsr<T> empty_graph(int64_t rows, int64_t cols, const Stream& stream) {
   return g;
 }
 
-// C = tril(A, k) / triu(A, k): the entries with j - i <= k / j - i >= k.
-template <class T>
-void tril(Resident<Csr<T>>& C, common::NoMask, bool, Resident<Csr<T>>& A, int64_t k, const Stream& stream) {
-  C.set_device(detail::band(A.device(stream), k, /*lower=*/true, stream));
-}
-template <class T>
-void triu(Resident<Csr<T>>& C, common::NoMask, bool, Resident<Csr<T>>& A, int64_t k, const Stream& stream) {
-  C.set_device(detail::band(A.device(stream), k, /*lower=*/false, stream));
-}
-
-// C = A': the device transpose (a copy of A when A is known to be symmetric).
-template <class T>
-void transpose(Resident<Csr<T>>& C, common::NoMask, bool, Resident<Csr<T>>& A, const Stream& stream) {
-  const DeviceCsr<T>& a = A.device(stream);
-  DeviceCsr<T> t = a.derived().symmetric() ? copy_on_device(a, stream) : transpose(a, stream);
-  stream.synchronize();
-  C.set_device(std::move(t));
-}
-
 #if defined(__CUDACC__)
 namespace detail {
 // out[p] = fn(in[p]) as R, over a graph's stored values (a pattern graph's are all true: in is null).
@@ -103,23 +95,147 @@ struct MapValues {
   storage_t<R>* out;
   __device__ void operator()(long long p) const { out[p] = slots_detail::cast_to<R>(fn(in != nullptr ? T(in[p]) : T(true))); }
 };
-}  // namespace detail
 
-// C = apply(A, fn): A's entries with fn of their values, converted to C's element type. A bool result
-// drops its false entries (as on the host), so it is made there.
-template <class TC, class TA, class F>
-  requires(!std::is_same_v<TC, bool>)
-void apply(Resident<Csr<TC>>& C, common::NoMask, bool, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
-  const DeviceCsr<TA>& a = A.device(stream);
-  DeviceCsr<TC> out(a.n_rows(), a.n_cols(), a.nvals());
+// A stored value as it is: with MapValues, the conversion of one element type into another.
+struct AsStored {
+  template <class T>
+  __device__ T operator()(T x) const { return x; }
+};
+
+// A graph of a's structure with fn of each value as R, one value per entry whatever R (a bool
+// result's false entries are then dropped by kept_entries).
+template <class R, class T, class F>
+DeviceCsr<R> mapped(const DeviceCsr<T>& a, F fn, const Stream& stream) {
+  const auto nvals = static_cast<size_t>(a.nvals());
+  DeviceCsr<R> out(a.n_rows(), a.n_cols(), a.nvals(), DeviceBuffer<offset_t>(static_cast<size_t>(a.n_rows()) + 1),
+                   DeviceBuffer<index_t>(nvals), DeviceBuffer<storage_t<R>>(nvals));
   out.row_offsets().copy_from_device(a.row_offsets(), stream);
   out.col_indices().copy_from_device(a.col_indices(), stream);
-  const storage_t<TA>* in = nullptr;
-  if constexpr (stores_values<TA>) in = a.values().data();
-  slots_detail::launch_for_each(a.nvals(), detail::MapValues<TC, TA, F>{in, fn, out.values().data()}, stream);
+  const storage_t<T>* in = nullptr;
+  if constexpr (stores_values<T>) in = a.values().data();
+  slots_detail::launch_for_each(a.nvals(), MapValues<R, T, F>{in, fn, out.values().data()}, stream);
+  stream.synchronize();  // the next op may read it on another stream
+  return out;
+}
+
+// A result of apply, union or intersect: a graph<bool> stores no values, so the entries whose value
+// is false are left out (cpu::detail::keeps), those made with one byte per entry compacted by their
+// flags; other results as they are.
+template <class T>
+DeviceCsr<T> kept_entries(DeviceCsr<T>&& g, const Stream& stream) {
+  if constexpr (std::is_same_v<T, bool>) {
+    DeviceCsr<bool> kept = true_entries(g.row_offsets().data(), g.col_indices().data(), g.n_rows(), g.n_cols(),
+                                        g.nvals(), mask_values<bool>(g.values().data()), stream);
+    stream.synchronize();  // g's arrays are freed on return
+    return kept;
+  } else {
+    return std::move(g);
+  }
+}
+
+// z in the element type R, as gql::convert converts a graph: each value by convert_element, and into
+// a pattern graph every entry kept (its structure).
+template <class R, class T>
+DeviceCsr<R> converted(const DeviceCsr<T>& z, const Stream& stream) {
+  if constexpr (!std::is_same_v<R, bool>) {
+    return mapped<R>(z, AsStored{}, stream);
+  } else {
+    DeviceCsr<bool> out(z.n_rows(), z.n_cols(), z.nvals());
+    out.row_offsets().copy_from_device(z.row_offsets(), stream);
+    out.col_indices().copy_from_device(z.col_indices(), stream);
+    stream.synchronize();
+    return out;
+  }
+}
+
+// The graph a scalar assignment writes before the mask: rows x cols entries (row i's at
+// offsets i * cols), or the mask's own entries, every one holding `value` (a pattern graph: none).
+struct FullRowOffsets {
+  long long cols;
+  offset_t* offsets;
+  __device__ void operator()(long long i) const { offsets[i] = i * cols; }
+};
+struct FullColumns {
+  long long cols;
+  index_t* columns;
+  __device__ void operator()(long long p) const { columns[p] = static_cast<index_t>(p % cols); }
+};
+template <class T>
+DeviceCsr<T> filled_graph(int64_t rows, int64_t cols, const DeviceGraphMask* entries, storage_t<T> value,
+                          const Stream& stream) {
+  const int64_t nvals = entries != nullptr ? entries->nvals : rows * cols;
+  DeviceCsr<T> out(rows, cols, nvals);
+  if (entries != nullptr) {
+    copy_async(out.row_offsets().data(), entries->row_offsets, (static_cast<size_t>(rows) + 1) * sizeof(offset_t),
+               cudaMemcpyDeviceToDevice, stream, __FILE__, __LINE__);
+    copy_async(out.col_indices().data(), entries->col_indices, static_cast<size_t>(nvals) * sizeof(index_t),
+               cudaMemcpyDeviceToDevice, stream, __FILE__, __LINE__);
+  } else {
+    slots_detail::launch_for_each(rows + 1, FullRowOffsets{cols, out.row_offsets().data()}, stream);
+    slots_detail::launch_for_each(nvals, FullColumns{cols, out.col_indices().data()}, stream);
+  }
+  if constexpr (stores_values<T>)
+    slots_detail::launch_for_each(nvals, slots_detail::Fill<T>{out.values().data(), value}, stream);
   stream.synchronize();
-  if (a.derived().symmetric()) out.derived().mark_symmetric();  // values mapped one by one stay symmetric
-  C.set_device(std::move(out));
+  return out;
+}
+}  // namespace detail
+#endif
+
+// C<mask, replace> = z for z made on the device in its operand's element type: converted to C's
+// on the device (by host-compiled code, on the host, as gql::cpu's ops convert), then assigned
+// (gql/device/graph_assign.hpp).
+template <class TC, class Mask, class TZ>
+void write_graph(Resident<Csr<TC>>& C, const Mask& mask, bool replace, DeviceCsr<TZ>&& z, const Stream& stream) {
+  if constexpr (std::is_same_v<TC, TZ>) {
+    assign_graph(C, as_device_graph_mask(mask, stream), replace, std::move(z), stream);
+  } else {
+#if defined(__CUDACC__)
+    assign_graph(C, as_device_graph_mask(mask, stream), replace, detail::converted<TC>(z, stream), stream);
+#else
+    cpu::assign(C.host_for_write(stream), as_host_mask(mask, stream), replace, z.to_host(stream));
+#endif
+  }
+}
+
+// C<mask, replace> = tril(A, k) / triu(A, k): the entries with j - i <= k / j - i >= k.
+template <class TC, class Mask, class TA>
+void tril(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, int64_t k,
+          const Stream& stream) {
+  write_graph(C, mask, replace, detail::band(A.device(stream), k, /*lower=*/true, stream), stream);
+}
+template <class TC, class Mask, class TA>
+void triu(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, int64_t k,
+          const Stream& stream) {
+  write_graph(C, mask, replace, detail::band(A.device(stream), k, /*lower=*/false, stream), stream);
+}
+
+// C<mask, replace> = A': the device transpose (a copy of A when A is known to be symmetric).
+template <class TC, class Mask, class TA>
+void transpose(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, const Stream& stream) {
+  const DeviceCsr<TA>& a = A.device(stream);
+  DeviceCsr<TA> t = a.derived().symmetric() ? copy_on_device(a, stream) : transpose(a, stream);
+  stream.synchronize();
+  write_graph(C, mask, replace, std::move(t), stream);
+}
+
+// C<mask, replace> = A: a copy made on the device.
+template <class TC, class Mask, class TA>
+void assign(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, const Stream& stream) {
+  DeviceCsr<TA> copy = copy_on_device(A.device(stream), stream);
+  stream.synchronize();
+  write_graph(C, mask, replace, std::move(copy), stream);
+}
+
+#if defined(__CUDACC__)
+// C<mask, replace> = apply(A, fn): A's entries with fn of their values, converted to C's element type.
+template <class TC, class Mask, class TA, class F>
+void apply(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
+  const DeviceCsr<TA>& a = A.device(stream);
+  DeviceCsr<TC> out = detail::kept_entries(detail::mapped<TC>(a, fn, stream), stream);
+  // Values mapped one by one keep a symmetric structure (a bool result's dropped entries need not).
+  if (!std::is_same_v<TC, bool> && a.derived().symmetric()) out.derived().mark_symmetric();
+  assign_graph(C, as_device_graph_mask(mask, stream), replace, std::move(out), stream);
 }
 
 namespace detail {
@@ -179,7 +295,8 @@ struct MergedRow {
   }
 };
 
-// The rows of A and B merged (union_of_rows: every column of either; else those of both), a thread per row.
+// The rows of A and B merged (union_of_rows: every column of either; else those of both), a thread
+// per row, one value per entry whatever TC (a bool result's false entries are then dropped).
 template <bool union_of_rows, class TC, class TA, class TB, class F>
 DeviceCsr<TC> merged(const DeviceCsr<TA>& a, const DeviceCsr<TB>& b, F fn, const Stream& stream) {
   const int64_t n = a.n_rows();
@@ -205,37 +322,58 @@ DeviceCsr<TC> merged(const DeviceCsr<TA>& a, const DeviceCsr<TB>& b, F fn, const
 }
 }  // namespace detail
 
-// C = union(A, B, fn) / intersect(A, B, fn): fn where both have an entry, converted to C's element type;
-// union keeps the lone entries as they are. A bool result drops its false entries, so it is made on
-// the host.
-template <class TC, class TA, class TB, class F>
-  requires(!std::is_same_v<TC, bool>)
-void ewise_union(Resident<Csr<TC>>& C, common::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
-                 const Stream& stream) {
+// C<mask, replace> = union(A, B, fn) / intersect(A, B, fn): fn where both have an entry, converted to
+// C's element type; union keeps the lone entries as they are.
+template <class TC, class Mask, class TA, class TB, class F>
+void ewise_union(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
+                 F fn, const Stream& stream) {
   cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "union");
-  C.set_device(detail::merged<true, TC>(A.device(stream), B.device(stream), fn, stream));
+  DeviceCsr<TC> out =
+      detail::kept_entries(detail::merged<true, TC>(A.device(stream), B.device(stream), fn, stream), stream);
+  assign_graph(C, as_device_graph_mask(mask, stream), replace, std::move(out), stream);
 }
-template <class TC, class TA, class TB, class F>
-  requires(!std::is_same_v<TC, bool>)
-void ewise_intersect(Resident<Csr<TC>>& C, common::NoMask, bool, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B, F fn,
-                     const Stream& stream) {
+template <class TC, class Mask, class TA, class TB, class F>
+void ewise_intersect(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A,
+                     Resident<Csr<TB>>& B, F fn, const Stream& stream) {
   cpu::detail::check_same_shape(A.rows(), A.cols(), B.rows(), B.cols(), "intersect");
-  C.set_device(detail::merged<false, TC>(A.device(stream), B.device(stream), fn, stream));
+  DeviceCsr<TC> out =
+      detail::kept_entries(detail::merged<false, TC>(A.device(stream), B.device(stream), fn, stream), stream);
+  assign_graph(C, as_device_graph_mask(mask, stream), replace, std::move(out), stream);
+}
+
+// C<mask, replace> = value on a graph: the mask's positions (every position without a mask or under
+// a complemented one) hold the value, as gql::cpu::assign_scalar fills them, with its errors.
+template <class TC, class Mask, class S>
+void assign_scalar(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, S value, const Stream& stream) {
+  const DeviceGraphMask mask = as_device_graph_mask(mask_in, stream);
+  const int64_t n = C.rows(), cols = C.cols();
+  const bool everywhere = mask.mode() != common::MaskMode::allow;
+  if (everywhere && n * cols > (int64_t{1} << 31))
+    throw Error(ErrorKind::usage, "assign: filling every position of a " + std::to_string(n) + " x " +
+                                      std::to_string(cols) + " graph would store more than 2^31 entries");
+  mask.check_shape(n, cols, "assign");  // before its rows are read as the filled graph's
+  const auto v = static_cast<storage_t<TC>>(convert_element<TC>(value));
+  assign_graph(C, mask, replace, detail::filled_graph<TC>(n, cols, everywhere ? nullptr : &mask, v, stream), stream);
 }
 #else
-template <class TC, class TA, class F>
-void apply(Resident<Csr<TC>>& C, common::NoMask mask, bool replace, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
-  cpu::apply(C.host_for_write(stream), mask, replace, A.host(stream), fn);
+template <class TC, class Mask, class TA, class F>
+void apply(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, F fn, const Stream& stream) {
+  cpu::apply(C.host_for_write(stream), as_host_mask(mask, stream), replace, A.host(stream), fn);
 }
-template <class TC, class TA, class TB, class F>
-void ewise_union(Resident<Csr<TC>>& C, common::NoMask mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
+template <class TC, class Mask, class TA, class TB, class F>
+void ewise_union(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
                  F fn, const Stream& stream) {
-  cpu::ewise_union(C.host_for_write(stream), mask, replace, A.host(stream), B.host(stream), fn);
+  cpu::ewise_union(C.host_for_write(stream), as_host_mask(mask, stream), replace, A.host(stream), B.host(stream), fn);
 }
-template <class TC, class TA, class TB, class F>
-void ewise_intersect(Resident<Csr<TC>>& C, common::NoMask mask, bool replace, Resident<Csr<TA>>& A,
+template <class TC, class Mask, class TA, class TB, class F>
+void ewise_intersect(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA>>& A,
                      Resident<Csr<TB>>& B, F fn, const Stream& stream) {
-  cpu::ewise_intersect(C.host_for_write(stream), mask, replace, A.host(stream), B.host(stream), fn);
+  cpu::ewise_intersect(C.host_for_write(stream), as_host_mask(mask, stream), replace, A.host(stream), B.host(stream),
+                       fn);
+}
+template <class TC, class Mask, class S>
+void assign_scalar(Resident<Csr<TC>>& C, const Mask& mask, bool replace, S value, const Stream& stream) {
+  cpu::assign_scalar(C.host_for_write(stream), as_host_mask(mask, stream), replace, value);
 }
 #endif
 

@@ -59,11 +59,15 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::closure_paths:
     case ir::OpKind::single_source_paths:
       return Placement::device_from_host;
-    // A dense matrix's copy and element stores (gql/device/matrix_ops.hpp), where the matrix is.
+    // A dense matrix's copy (gql/device/matrix_ops.hpp), where the matrix is.
     case ir::OpKind::copy:
-    case ir::OpKind::set_element:
       return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) ? Placement::device
                                                                                       : Placement::host;
+    // Element reads and stores, where the value is current (gql/device/element_ops.hpp): a read of a
+    // value on the device reads that one entry there; a store into it waits there until its next read.
+    case ir::OpKind::element:
+    case ir::OpKind::set_element:
+      return Placement::device;
     // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
     // graphs' empty constructors, bands, transposes and reductions (gql/device/graph_ops.hpp); the
     // others of graphs and matrices run on the host.
@@ -84,9 +88,6 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::triu:
     case ir::OpKind::transpose:
       return writes_whole_graph_of_its_type(op, kernel) ? Placement::device : Placement::host;
-    // An element read runs on the host: a value the device wrote last is downloaded first.
-    case ir::OpKind::element:
-      return Placement::host;
     case ir::OpKind::reduce:
       return is_vector(kernel, op.inputs.at(0)) || is_graph(kernel, op.inputs.at(0)) ? Placement::device
                                                                                      : Placement::host;

@@ -83,12 +83,13 @@ ReadResult<T> result_of(Read&& read) {
   }
 }
 
-// The positions a test reads: every column of the first, last and a few rows (present and missing),
-// and positions outside the value.
+// The positions a test reads: columns across the first, last and a few rows (present and missing;
+// fewer under --small, where each launch is slow), and positions outside the value.
 std::vector<std::pair<int64_t, int64_t>> positions_to_read(int64_t rows, int64_t cols) {
+  const int64_t across = gpu_test::small_inputs() ? 8 : 64;
   std::vector<std::pair<int64_t, int64_t>> out;
   for (const int64_t i : {int64_t{0}, rows - 1, rows / 2, int64_t{3} % rows})
-    for (int64_t j = 0; j < cols; j += std::max<int64_t>(1, cols / 64)) out.emplace_back(i, j);
+    for (int64_t j = 0; j < cols; j += std::max<int64_t>(1, cols / across)) out.emplace_back(i, j);
   for (const int64_t i : {int64_t{0}, rows - 1}) out.emplace_back(i, cols - 1);
   out.emplace_back(rows, 0);
   out.emplace_back(0, cols);

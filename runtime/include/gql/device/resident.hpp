@@ -90,6 +90,7 @@ class Resident {
     owned_host_ = std::move(other.owned_host_);
     owned_device_ = std::move(other.owned_device_);
     pending_ = std::move(other.pending_);
+    other.pending_.clear();
     stores_stream_ = other.stores_stream_;
     host_ = host_owned ? &*owned_host_ : other.host_;
     device_ = device_owned ? &*owned_device_ : other.device_;

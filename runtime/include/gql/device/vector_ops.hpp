@@ -1,9 +1,9 @@
 // The vector ops of a CUDA kernel on the GPU, over the kernel's values where they are (Residents):
 // element-wise union, intersect and apply, assignment of a vector or a scalar through a mask
 // (structural or complemented, replace or merge), reduce, and the constructors (element reads and
-// stores: gql/device/element_ops.hpp). Same results as
-// gql::cpu's ops of the same names (cpu/elementwise.hpp, cpu/vector_assign.hpp); a float sum
-// reduces in another order, so it agrees to rounding. Every result is left on the device.
+// stores: gql/device/element_ops.hpp). Same results as gql::cpu's ops of the same names
+// (cpu/elementwise.hpp, cpu/vector_assign.hpp); a float sum reduces in another order, so it agrees to
+// rounding. Every result is left on the device.
 //
 // Host code. Compiled by nvcc (the element functions are __host__ __device__ lambdas) the ops run on
 // the device; compiled by a host compiler (the JIT's NVRTC path, which builds no kernels for the

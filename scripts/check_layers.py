@@ -55,7 +55,9 @@ ALLOWED = {
     ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/dense_products.hpp"):
         "built by a host compiler alone, a dense product runs the OpenMP register-tiled GEMM",
     ("runtime/include/gql/device/matrix_ops.hpp", "gql/cpu/ops.hpp"):
-        "a dense matrix current on the host is copied and stored into by the OpenMP ops",
+        "a dense matrix current on the host is copied by the OpenMP op",
+    ("runtime/include/gql/device/element_ops.hpp", "gql/cpu/ops.hpp"):
+        "a value current on the host is read and stored into by the OpenMP ops (the same checks and errors)",
     ("runtime/include/gql/device/product_on_device.hpp", "gql/cpu/assign.hpp"):
         "a product into a host-resident output is merged under the mask by the OpenMP assignment",
     ("runtime/include/gql/device/graph_mask.hpp", "gql/cpu/value_mask.hpp"):

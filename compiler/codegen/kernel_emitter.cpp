@@ -544,9 +544,9 @@ class KernelEmitter {
       case ir::OpKind::element: {
         std::string idx;
         for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
-        out += pad + name(o.outputs[0]) + " = " + ns(o) + "element(" + read_on_host(o.inputs.at(0)) + idx +
+        out += pad + name(o.outputs[0]) + " = " + ns(o) + "element(" + operand(o, o.inputs.at(0)) + idx +
                ", gql::Location{" + cpp_string_literal(o.where.file) + ", " + std::to_string(o.where.line) + ", " +
-               std::to_string(o.where.column) + "});\n";
+               std::to_string(o.where.column) + "}" + stream_argument(o) + ");\n";
         return;
       }
       case ir::OpKind::transpose:

@@ -56,19 +56,20 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::closure_paths:
     case ir::OpKind::single_source_paths:
       return Placement::device_from_host;
-    // Element stores into a vector or a dense matrix (gql/device/vector_ops.hpp, matrix_ops.hpp), where
-    // it is; a graph's wait in its pending stores on the host.
-    case ir::OpKind::set_element:
-      return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) ? Placement::device
-                                                                                      : Placement::host;
-    // Copies of vectors, dense matrices and graphs; vectors' element-wise ops, assignments, reductions
-    // and constructors (gql/device/vector_ops.hpp); graphs' empty constructors, copies, element-wise
-    // ops, bands, transposes, scalar assignments and reductions in every form, masked or converting
-    // (gql/device/graph_ops.hpp); a dense matrix's other ops run on the host.
+    // Copies of vectors, dense matrices and graphs (gql/device/matrix_ops.hpp, graph_ops.hpp).
     case ir::OpKind::copy:
       return is_vector(kernel, op.outputs.at(0)) || is_dense(kernel, op.outputs.at(0)) || graph_from_graphs(op, kernel)
                  ? Placement::device
                  : Placement::host;
+    // Element reads and stores, where the value is current (gql/device/element_ops.hpp): a read of a
+    // value on the device reads that one entry there; a store into it waits there until its next read.
+    case ir::OpKind::element:
+    case ir::OpKind::set_element:
+      return Placement::device;
+    // Vectors' element-wise ops, assignments, reductions and constructors (gql/device/vector_ops.hpp);
+    // graphs' empty constructors, element-wise ops, bands, transposes, scalar assignments and
+    // reductions in every form, masked or converting (gql/device/graph_ops.hpp); a dense matrix's
+    // other ops run on the host.
     case ir::OpKind::construct:
       return is_vector(kernel, op.outputs.at(0)) || (is_graph(kernel, op.outputs.at(0)) && !op.dense)
                  ? Placement::device
@@ -85,9 +86,6 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::OpKind::triu:
     case ir::OpKind::transpose:
       return graph_from_graphs(op, kernel) ? Placement::device : Placement::host;
-    // An element read runs on the host: a value the device wrote last is downloaded first.
-    case ir::OpKind::element:
-      return Placement::host;
     case ir::OpKind::reduce:
       return is_vector(kernel, op.inputs.at(0)) || is_graph(kernel, op.inputs.at(0)) ? Placement::device
                                                                                      : Placement::host;

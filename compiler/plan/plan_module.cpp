@@ -228,6 +228,13 @@ std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
     return text;
   };
   const std::string reads = o.inputs.empty() ? "" : "reads " + names(o.inputs) + " ";
+  // Element reads and stores run where their value is current (gql/device/element_ops.hpp).
+  if (o.kind == ir::OpKind::element)
+    return "placement: on the device when " + names(o.inputs) + " is current there: reads back that one entry (no "
+           "copy of " + names(o.inputs) + "); on the host otherwise";
+  if (o.kind == ir::OpKind::set_element)
+    return "placement: on the device when " + names(o.outputs) + " is current there: the store waits until " +
+           names(o.outputs) + " is next read, then the waiting stores are written in one pass; on the host otherwise";
   switch (placement(o, k, ir::Target::cuda)) {
     case Placement::device: {
       const bool scalar_result =

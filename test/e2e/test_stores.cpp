@@ -1,6 +1,7 @@
 // Loops of element stores (specs/stores.gql) through a gqlc-built program, against the same loops
 // run on a std::map here: new entries, overwrites and repeated positions in any order, into graphs
-// and sparse vectors, with reads between the stores.
+// and sparse vectors, with reads between the stores; each graph loop also into a graph an op made
+// (the device_ kernels, which gpu_test_generated_cuda runs on CUDA, where that graph is on the device).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -33,10 +34,13 @@ TEST(Stores, GraphsHoldEveryEntryAndTheLastStore) {
     SCOPED_TRACE(graph);
     const auto G = read_graph<double>(graph);
     const int64_t n = G.n_rows();
-    const std::string out = run_ok("specs_stores", "graph_stores", std::string("--G ") + graph + " --rounds 3");
-    EXPECT_EQ(entries_of(read_graph<double>(out)), stored(entries_of(G), n, 3, false));
-    const std::string pattern = run_ok("specs_stores", "pattern_stores", std::string("--G ") + graph + " --rounds 2");
-    EXPECT_EQ(entries_of(read_graph<bool>(pattern)), stored(entries_of(read_graph<bool>(graph)), n, 2, true));
+    for (const std::string prefix : {"", "device_"}) {
+      const std::string out = run_ok("specs_stores", prefix + "graph_stores", std::string("--G ") + graph + " --rounds 3");
+      EXPECT_EQ(entries_of(read_graph<double>(out)), stored(entries_of(G), n, 3, false));
+      const std::string pattern =
+          run_ok("specs_stores", prefix + "pattern_stores", std::string("--G ") + graph + " --rounds 2");
+      EXPECT_EQ(entries_of(read_graph<bool>(pattern)), stored(entries_of(read_graph<bool>(graph)), n, 2, true));
+    }
   }
 }
 
@@ -50,8 +54,10 @@ TEST(Stores, ReadsBetweenStoresSeeThem) {
     if (i % 64 == 0) seen += double(S.size()) + S[{i, i}] + S[{n - 1, n - 1}];
   }
   seen += double(S.size());
-  const std::string out = run_ok("specs_stores", "stores_and_reads", "--G kron:9 --drop-self-loops", "seen.txt");
-  EXPECT_EQ(std::stod(read_text(out)), seen);
+  for (const std::string kernel : {"stores_and_reads", "device_stores_and_reads"}) {
+    const std::string out = run_ok("specs_stores", kernel, "--G kron:9 --drop-self-loops", "seen.txt");
+    EXPECT_EQ(std::stod(read_text(out)), seen);
+  }
 }
 
 TEST(Stores, SparseVectorsHoldTheLastStore) {

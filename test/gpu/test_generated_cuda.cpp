@@ -1,7 +1,8 @@
 // Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp and components,
-// the end-to-end products.gql and dense_products.gql, and the masked graph ops of specs/graph_ops.gql,
-// each built by gqlc for both targets at build time (bfs and sssp are
-// loops recognized as one traversal, components a loop of vector products), run kernel by kernel on generated
+// the end-to-end products.gql, dense_products.gql and stores.gql, and the masked graph ops of
+// specs/graph_ops.gql, each built by gqlc for both targets at build time (bfs and sssp are loops
+// recognized as one traversal, components a loop of vector products, stores.gql's loops of element
+// stores and reads into graphs and vectors on the device), run kernel by kernel on generated
 // graphs and on the real graphs in $GQL_DATA_DIR (left out when unset). Both write sorted Matrix
 // Market (or a scalar line), so their --out files must match byte for byte; the OpenMP results are
 // themselves checked against reference code by test/e2e. The two programs of a pair run at the same
@@ -215,6 +216,28 @@ int compare_dense_products(const fs::path& dir, bool small) {
   return static_cast<int>(runs.size());
 }
 
+// test/e2e/specs/stores.gql: loops of element stores, with reads between them, into graphs the host holds
+// and graphs an op made (on CUDA on the device, where the stores wait and are merged in one pass and the
+// reads read single entries), and into a sparse vector on the device. Generated graphs only: a loop that
+// reads between its stores merges what waits at each read, on either target.
+int compare_stores(const fs::path& dir, bool small) {
+  const std::vector<Input> inputs =
+      small ? std::vector<Input>{{"kron:6", "kron6"}}
+            : std::vector<Input>{{"kron:10", "kron10"}, {"grid:30x40", "grid30x40"}, {"urand:9:4", "urand9"}};
+  const std::vector<std::pair<const char*, const char*>> kernels = {
+      {"graph_stores", "--rounds 3"},   {"device_graph_stores", "--rounds 3"},
+      {"pattern_stores", "--rounds 2"}, {"device_pattern_stores", "--rounds 2"},
+      {"stores_and_reads", ""},         {"device_stores_and_reads", ""}};
+  int compared = 0;
+  for (const Input& in : inputs)
+    for (const auto& [kernel, arguments] : kernels) {
+      compare("stores", kernel, graph_arguments(in, arguments), in.label, dir);
+      ++compared;
+    }
+  compare("stores", "vector_stores", small ? "--n 300" : "--n 30000", "n", dir);
+  return compared + 1;
+}
+
 void body() {
   char pattern[] = "/tmp/gql-gpu-generated-XXXXXX";
   const char* made = mkdtemp(pattern);
@@ -261,6 +284,7 @@ void body() {
     ++compared;
   }
   compared += compare_dense_products(dir, small);
+  compared += compare_stores(dir, small);
   std::printf("compared %d kernel runs of the CUDA and OpenMP programs\n", compared);
   if (gql::gpu_test::failures() == 0) fs::remove_all(dir);
   else std::printf("outputs and logs kept in %s\n", dir.c_str());

@@ -209,6 +209,16 @@ void stream_free(void* pointer, size_t bytes, cudaStream_t stream) noexcept;
 // 256 bytes of pinned memory of the calling thread, kept for the process: the target of the small
 // reads (a count, a reduction) that an op waits for before it goes on.
 void* small_pinned_scratch();
+// The value at `on_device`, after what `stream` holds: one small read through the calling thread's
+// pinned scratch.
+template <class T>
+T read_back(const T* on_device, const Stream& stream) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 256, "a small read fits the pinned scratch");
+  auto* host = static_cast<T*>(small_pinned_scratch());
+  copy_async(host, on_device, sizeof(T), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  stream.synchronize();
+  return *host;
+}
 // Copies of host memory that return once done, after what `stream` holds: pageable ones of 256 KiB
 // and more go through pinned staging buffers kept for the process, host threads copying one while
 // the DMA engine fills or drains another; page-locked memory and small copies go straight through

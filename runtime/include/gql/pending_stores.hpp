@@ -1,7 +1,7 @@
 // Element stores kept aside until their container is next read as a whole, then written in one pass
 // (GraphBLAS's pending tuples): a loop of `A[i, j] = x` costs an append per store, not a rewrite of
 // the container each. Host graphs and sparse vectors keep their new entries here (gql/graph.hpp); a
-// dense matrix on the device keeps its stores here until one launch writes them
+// value on the device keeps its stores here until they are written there in one pass
 // (gql/device/element_stores.hpp).
 //
 // Host code only (g++ or nvcc); nothing here runs on the device.

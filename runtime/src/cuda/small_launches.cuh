@@ -1,6 +1,6 @@
 // What the runtime library's one-pass kernels share (runtime/src/cuda/*.cu, not a public header):
 // their block and grid shape, the dispatch of an element-size-generic kernel on a word of that size,
-// the read of one value an op waits for, and the row of a CSR position.
+// the read of one value an op waits for, a binary search in sorted keys, and the row of a CSR position.
 #pragma once
 
 #include <algorithm>
@@ -31,14 +31,8 @@ void with_word_of(size_t bytes, const char* op, F&& f) {
   }
 }
 
-// The value at `on_device`, after what `stream` holds (one small read through pinned memory).
-template <class T>
-T read_back(const T* on_device, const Stream& stream) {
-  auto* host = static_cast<T*>(small_pinned_scratch());
-  copy_async(host, on_device, sizeof(T), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  return *host;
-}
+// The value at `on_device`, after what `stream` holds (gql/device.hpp).
+using ::gql::read_back;
 
 // Sets the value at `on_device` to `value`, in the stream's order.
 template <class T>
@@ -47,6 +41,18 @@ void write_one(T* on_device, const T& value, const Stream& stream) {
   *host = value;
   copy_async(on_device, host, sizeof(T), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
   stream.synchronize();  // the scratch is the thread's: the next use may overwrite it
+}
+
+// The first position p in [begin, end) of the sorted `keys` with keys[p] >= key (end when none): where
+// key is stored, or where it would go.
+template <class Key, class Position>
+__device__ inline Position first_not_below(const Key* keys, Position begin, Position end, Key key) {
+  while (begin < end) {
+    const Position mid = begin + (end - begin) / 2;
+    if (keys[mid] < key) begin = mid + 1;
+    else end = mid;
+  }
+  return begin;
 }
 
 // The row of a CSR structure (n_rows rows) that holds position p: offsets[row] <= p < offsets[row + 1].

@@ -317,17 +317,22 @@ inline void check_element_index(int64_t i, int64_t j, int64_t rows, int64_t cols
                                       std::to_string(rows) + " x " + std::to_string(cols) + " " + what);
 }
 
-// A(i, j): the entry stored there; where none is stored the read fails, a requirement error at the
-// read's place in the spec. A dense matrix has every entry.
+// The error of a read of a graph's entry (i, j) where none is stored: a requirement error at the
+// read's place in the spec (the device's reads throw it too).
+inline Error missing_entry(int64_t i, int64_t j, const Location& where) {
+  return Error(ErrorKind::requirement,
+               "the graph has no entry at (" + std::to_string(i) + ", " + std::to_string(j) + ")", where);
+}
+
+// A(i, j): the entry stored there; where none is stored the read fails (missing_entry). A dense matrix
+// has every entry.
 template <class T>
 T element(const Csr<T>& A, int64_t i, int64_t j, const Location& where) {
   check_element_index(i, j, A.n_rows(), A.n_cols(), "graph");
   const auto row_begin = A.col_indices().begin() + A.row_offsets()[static_cast<size_t>(i)];
   const auto row_end = A.col_indices().begin() + A.row_offsets()[static_cast<size_t>(i) + 1];
   const auto at = std::lower_bound(row_begin, row_end, static_cast<index_t>(j));
-  if (at == row_end || *at != static_cast<index_t>(j))
-    throw Error(ErrorKind::requirement,
-                "the graph has no entry at (" + std::to_string(i) + ", " + std::to_string(j) + ")", where);
+  if (at == row_end || *at != static_cast<index_t>(j)) throw missing_entry(i, j, where);
   return A.value_at(at - A.col_indices().begin());
 }
 template <class T>

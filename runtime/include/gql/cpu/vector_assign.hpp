@@ -171,16 +171,21 @@ void set_element(Vector<T>& w, int64_t i, S value) {
   w.set_entry(i, static_cast<storage_t<T>>(convert_element<T>(value)));
 }
 
-// v[i]: the entry stored at i (a dense vector has them all); where none is stored the read fails, a
-// requirement error at the read's place in the spec, as no value is a value of T.
+// The error of a read of a vector's entry i where none is stored: a requirement error at the read's
+// place in the spec, as no value is a value of T (the device's reads throw it too).
+inline Error missing_entry(int64_t i, const Location& where) {
+  return Error(ErrorKind::requirement, "the vector has no entry at " + std::to_string(i), where);
+}
+
+// v[i]: the entry stored at i (a dense vector has them all); where none is stored the read fails
+// (missing_entry).
 template <class T>
 T element(const Vector<T>& v, int64_t i, const Location& where) {
   check_vector_index(i, v.size(), where);
   if (v.is_dense()) return T(v.values()[static_cast<size_t>(i)]);
   const auto indices = v.indices();
   const auto at = std::lower_bound(indices.begin(), indices.end(), static_cast<index_t>(i));
-  if (at == indices.end() || *at != static_cast<index_t>(i))
-    throw Error(ErrorKind::requirement, "the vector has no entry at " + std::to_string(i), where);
+  if (at == indices.end() || *at != static_cast<index_t>(i)) throw missing_entry(i, where);
   return T(v.values()[static_cast<size_t>(at - indices.begin())]);
 }
 

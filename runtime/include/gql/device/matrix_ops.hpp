@@ -1,8 +1,7 @@
-// The dense matrices' ops of a CUDA kernel that run where the matrix is (Residents): a copy made on
-// the device, and element stores that wait with the matrix until it is next read (gql/device/
-// element_stores.hpp), so that `var D2 = D; D2[i, i] = 0.0` in a loop moves no matrix through the host.
-// A matrix current only on the host is copied and written there, as is a copy that converts the
-// element type (cpu::assign).
+// The dense matrices' copy in a CUDA kernel, made where the matrix is (Residents): on the device, so
+// that with the element stores that wait with the matrix there (gql/device/element_ops.hpp) `var D2 =
+// D; D2[i, i] = 0.0` in a loop moves no matrix through the host. A matrix current only on the host is
+// copied there, as is a copy that converts the element type (cpu::assign).
 //
 // Host code (g++ or nvcc): the JIT's NVRTC path runs the same ops on the device.
 #pragma once
@@ -27,17 +26,6 @@ void assign(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>&
     }
   }
   cpu::assign(C.host_for_write(stream), common::no_mask(), false, A.host(stream));
-}
-
-// C(i, j) = value, on the side where C is current (the device's when it is current on both).
-template <class TC, class S>
-void set_element(Resident<Matrix<TC>>& C, int64_t i, int64_t j, S value, const Stream& stream) {
-  cpu::check_element_index(i, j, C.rows(), C.cols(), "matrix");
-  if (!C.on_device()) {
-    cpu::set_element(C.host_for_write(stream), i, j, value);
-    return;
-  }
-  C.store_on_device(i * C.cols() + j, cpu::detail::cast_value<TC>(value), stream);
 }
 
 }  // namespace gql::gpu

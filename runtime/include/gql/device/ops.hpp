@@ -2,9 +2,9 @@
 // products mxm, vxm and mxv, products of dense matrices (device/dense_products.hpp), closures, LU, the vectors'
 // element-wise ops, assignments and reductions of gql/device/vector_ops.hpp, the graphs' constructors,
 // copies, element-wise ops, tril, triu, transpose, scalar assignments and reductions, masked or not,
-// of gql/device/graph_ops.hpp, and the dense matrices' copies and element stores of
-// gql/device/matrix_ops.hpp); every other op of a CUDA program runs through
-// gql/cpu/ops.hpp on the host (the plan says which runs where). The device ops take the kernel's
+// of gql/device/graph_ops.hpp, the dense matrices' copies of gql/device/matrix_ops.hpp, and the
+// element reads and stores of gql/device/element_ops.hpp); every other op of a CUDA program runs
+// through gql/cpu/ops.hpp on the host (the plan says which runs where). The device ops take the kernel's
 // values as Residents (gql/device/resident.hpp), read on the side they run on.
 //
 // Host code. Compiled by nvcc (programs from gqlc, the JIT's nvcc path) it instantiates every kernel
@@ -31,6 +31,7 @@
 #include "gql/device/byte_valued.cuh"
 #include "gql/device/closure_ops.hpp"
 #include "gql/device/dense_products.hpp"
+#include "gql/device/element_ops.hpp"
 #include "gql/device/graph_mask.hpp"
 #include "gql/device/graph_ops.hpp"
 #include "gql/device/lu_factor.hpp"

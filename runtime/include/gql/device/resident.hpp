@@ -4,8 +4,9 @@
 // side it was written on (set_host(), set_device(), host_for_write()). A value is copied only when an
 // op needs it on a side where it is not current, and at most once until it is written again: the
 // dirty flags of Halide's buffers. An argument is borrowed where the caller keeps it (host or device);
-// the result is handed back from whichever side holds it. Element stores into a dense matrix on the
-// device wait on the host until the matrix is next read (gql/device/element_stores.hpp).
+// the result is handed back from whichever side holds it. Element stores into a value on the device
+// wait on the host until the value is next read, then are written there in one pass
+// (gql/device/element_stores.hpp).
 //
 // Host code (g++ or nvcc).
 #pragma once
@@ -61,7 +62,7 @@ template <class Host>
 class Resident {
  public:
   using Device = on_device_t<Host>;
-  static constexpr bool dense_matrix = std::is_same_v<Host, Matrix<typename Host::value_type>>;
+  using Stored = storage_t<typename Host::value_type>;
 
   // A value not yet written (a declared local): empty on the host.
   Resident() : owned_host_(std::in_place), host_(&*owned_host_) {}
@@ -89,6 +90,8 @@ class Resident {
     owned_host_ = std::move(other.owned_host_);
     owned_device_ = std::move(other.owned_device_);
     pending_ = std::move(other.pending_);
+    other.pending_.clear();
+    stores_stream_ = other.stores_stream_;
     host_ = host_owned ? &*owned_host_ : other.host_;
     device_ = device_owned ? &*owned_device_ : other.device_;
     other.host_ = nullptr;
@@ -149,26 +152,32 @@ class Resident {
     device_ = &*owned_device_;
   }
 
-  // m[position] = value on the device of a dense matrix current there: kept with the pending stores
-  // until the matrix is next read. The device value becomes this Resident's own (a borrowed one is
-  // copied on the device) and the host's copy is stale.
-  void store_on_device(int64_t position, storage_t<typename Host::value_type> value, const Stream& stream)
-    requires dense_matrix
-  {
-    if (device_ == nullptr) throw Error(ErrorKind::internal, "store_on_device: the matrix is not on the device");
+  // value[position] = stored on the device, where the value is current (position: row * cols + column,
+  // or a vector's index): kept with the waiting stores until the value is next read, then written in
+  // one pass (of two stores to one position the later wins). The device value becomes this Resident's
+  // own (a borrowed one is copied on the device) and the host's copy is stale. The stores are written
+  // on `stream` (the call's), also when nvals() reads the value.
+  void store_on_device(int64_t position, Stored value, const Stream& stream) {
+    if (device_ == nullptr) throw Error(ErrorKind::internal, "store_on_device: the value is not on the device");
     if (!owns_device()) {
       owned_device_.emplace(complete_device_copy(stream));
       device_ = &*owned_device_;
     }
     drop_host();
     pending_.add(position, value);
-    if (pending_.size() >= PendingStores<storage_t<typename Host::value_type>>::limit) write_pending(stream);
+    stores_stream_ = stream.get();
+    if (pending_.size() >= PendingStores<Stored>::limit) write_pending(stream);
   }
 
-  // Shape and entry count, read where the value is (no copy).
+  // Shape and entry count, read where the value is (no copy); the count of a value whose stores wait
+  // merges them first, as a read.
   int64_t rows() const noexcept { return host_ ? gql::rows(*host_) : device_rows(); }
   int64_t cols() const noexcept { return host_ ? gql::cols(*host_) : device_cols(); }
-  int64_t nvals() const { return host_ ? gql::nvals(*host_) : device_nvals(); }
+  int64_t nvals() const {
+    if (host_) return gql::nvals(*host_);
+    write_pending(Stream::borrow(stores_stream_));
+    return device_nvals();
+  }
 
   // The call's result, handed over from the side the caller asks for.
   Host take_host(const Stream& stream) {
@@ -186,7 +195,7 @@ class Resident {
   struct Borrowed {};
   explicit Resident(Borrowed) {}
   void drop_device() noexcept {
-    if constexpr (dense_matrix) pending_.clear();
+    pending_.clear();
     owned_device_.reset();
     device_ = nullptr;
   }
@@ -215,18 +224,16 @@ class Resident {
     stream.synchronize();
     return copy;
   }
-  void write_pending(const Stream& stream) {
-    if constexpr (dense_matrix) {
-      if (!pending_.empty()) write_stores(pending_, owned_device_->data(), stream);
-    }
+  // Writing the waiting stores is a read: the value stays what the stores made it.
+  void write_pending(const Stream& stream) const {
+    if (!pending_.empty()) write_stores(pending_, *owned_device_, stream);
   }
 
-  struct NoStores {};
   std::optional<Host> owned_host_;
-  std::optional<Device> owned_device_;
-  // The device value's stores not yet written (only a dense matrix has them; owned_device_ holds them).
-  [[no_unique_address]] std::conditional_t<dense_matrix, PendingStores<storage_t<typename Host::value_type>>, NoStores>
-      pending_;
+  mutable std::optional<Device> owned_device_;
+  // The device value's stores not yet written (owned_device_ holds the value), and the stream they go on.
+  mutable PendingStores<Stored> pending_;
+  cudaStream_t stores_stream_ = nullptr;
   const Host* host_ = nullptr;      // current on the host (owned_host_ or the caller's), else null
   const Device* device_ = nullptr;  // current on the device (owned_device_, a copy or the caller's), else null
 };

@@ -1,8 +1,9 @@
 // The vector ops of a CUDA kernel on the GPU, over the kernel's values where they are (Residents):
 // element-wise union, intersect and apply, assignment of a vector or a scalar through a mask
-// (structural or complemented, replace or merge), reduce, and the constructors. Same results as
-// gql::cpu's ops of the same names (cpu/elementwise.hpp, cpu/vector_assign.hpp); a float sum
-// reduces in another order, so it agrees to rounding. Every result is left on the device.
+// (structural or complemented, replace or merge), reduce, and the constructors (element reads and
+// stores: gql/device/element_ops.hpp). Same results as gql::cpu's ops of the same names
+// (cpu/elementwise.hpp, cpu/vector_assign.hpp); a float sum reduces in another order, so it agrees to
+// rounding. Every result is left on the device.
 //
 // Host code. Compiled by nvcc (the element functions are __host__ __device__ lambdas) the ops run on
 // the device; compiled by a host compiler (the JIT's NVRTC path, which builds no kernels for the
@@ -10,7 +11,6 @@
 #pragma once
 
 #include <optional>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -126,57 +126,6 @@ void assign_scalar(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, S
   w.set_device(compact(std::move(out), stream));
 }
 
-// w[i] = value on the device: the value written in place when w has index i (a dense vector has
-// them all), else inserted in order (w's arrays made one longer). One small read: where i goes.
-template <class TW, class S>
-void set_element(Resident<Vector<TW>>& w, int64_t i, S value, const Stream& stream) {
-  if (i < 0 || i >= w.rows())
-    throw Error(ErrorKind::usage, "index " + std::to_string(i) + " is outside a vector of " +
-                                      std::to_string(w.rows()) + " entries");
-  const auto stored = static_cast<storage_t<TW>>(convert_element<TW>(value));
-  DeviceVector<TW> v = w.take_device(stream);  // w's own device value, written in place
-  const auto write_value = [&](DeviceVector<TW>& into, int64_t position) {
-    GQL_CUDA_CHECK(cudaMemcpyAsync(into.values().data() + position, &stored, sizeof(stored), cudaMemcpyHostToDevice,
-                                   stream.get()));
-    stream.synchronize();  // `stored` lives on this frame
-  };
-  if (v.is_dense()) {
-    write_value(v, i);
-    w.set_device(std::move(v));
-    return;
-  }
-  const auto nvals = v.nvals();
-  auto* found = static_cast<long long*>(small_pinned_scratch());
-  StreamBuffer<long long> found_on_device(2, stream);
-  slots_detail::find_index<<<1, 1, 0, stream.get()>>>(v.indices().data(), nvals, static_cast<index_t>(i),
-                                                        found_on_device.data());
-  GQL_CUDA_CHECK_LAUNCH();
-  copy_async(found, found_on_device.data(), 2 * sizeof(long long), cudaMemcpyDeviceToHost, stream, __FILE__,
-             __LINE__);
-  stream.synchronize();
-  const long long position = found[0];
-  if (found[1]) {
-    write_value(v, position);
-    w.set_device(std::move(v));
-    return;
-  }
-  DeviceVector<TW> out = DeviceVector<TW>::sparse(v.size(), nvals + 1);
-  const auto index = static_cast<index_t>(i);
-  const auto shifted = [&](auto& to, const auto& from, const void* entry) {
-    using E = std::remove_reference_t<decltype(*to.data())>;
-    const size_t before = static_cast<size_t>(position) * sizeof(E);
-    const size_t after = static_cast<size_t>(nvals - position) * sizeof(E);
-    copy_async(to.data(), from.data(), before, cudaMemcpyDeviceToDevice, stream, __FILE__, __LINE__);
-    copy_async(to.data() + position, entry, sizeof(E), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
-    copy_async(to.data() + position + 1, from.data() + position, after, cudaMemcpyDeviceToDevice, stream, __FILE__,
-               __LINE__);
-  };
-  shifted(out.indices(), v.indices(), &index);
-  shifted(out.values(), v.values(), &stored);
-  stream.synchronize();  // `index` and `stored` live on this frame
-  w.set_device(std::move(out));
-}
-
 // reduce(a, M) of a's stored entries: one read of the result.
 template <Monoid M, class R, class T>
 R reduce(Resident<Vector<T>>& a, const Stream& stream) {
@@ -228,10 +177,6 @@ void assign_scalar(Resident<Vector<TW>>& w, const Mask& mask, bool replace, S va
 template <Monoid M, class R, class T>
 R reduce(Resident<Vector<T>>& a, const Stream& stream) {
   return cpu::reduce<M, R>(a.host(stream));
-}
-template <class TW, class S>
-void set_element(Resident<Vector<TW>>& w, int64_t i, S value, const Stream& stream) {
-  cpu::set_element(w.host_for_write(stream), i, value);
 }
 template <class T>
 Vector<T> empty_vector(int64_t n) {

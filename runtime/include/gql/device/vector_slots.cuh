@@ -119,18 +119,6 @@ struct Sequence {
   __device__ void operator()(long long i) const { ids[i] = static_cast<index_t>(i); }
 };
 
-// Where index i is or would go among a sparse vector's sorted indices, and whether it is there.
-__global__ inline void find_index(const index_t* indices, long long nvals, index_t i, long long* found) {
-  long long lo = 0, hi = nvals;
-  while (lo < hi) {
-    const long long mid = (lo + hi) / 2;
-    if (indices[mid] < i) lo = mid + 1;
-    else hi = mid;
-  }
-  found[0] = lo;
-  found[1] = lo < nvals && indices[lo] == i ? 1 : 0;
-}
-
 struct PresenceOf {
   const unsigned char* present;
   int* positions;

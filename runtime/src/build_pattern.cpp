@@ -22,39 +22,59 @@ namespace {
 
 constexpr int64_t entries_per_block = int64_t{1} << 16;  // about: a block's columns stay in the L2 cache
 constexpr int64_t most_blocks_wanted = 4096;  // a thread fills every block's bucket at once
+constexpr int64_t most_blocks_packed = 8192;  // smaller blocks than wanted, to pack entries in 32 bits
 constexpr int max_block_bits = 16;  // a block's row counts stay small even where rows far outnumber entries
 
-// Rows [b << bits, (b + 1) << bits) form block b.
+// Rows [b << bits, (b + 1) << bits) form block b. An entry travels through the partition as its row
+// within the block above its column: in 32 bits where they fit (half the bytes written and read),
+// else in 64.
 struct Blocks {
   int bits = 0;
   int64_t count = 0;
+  int column_bits = 0;  // columns are below 2^column_bits
+  bool wide = false;    // 64-bit entries
   int64_t first_row(int64_t b) const { return b << bits; }
+  int row_shift() const { return wide ? 32 : column_bits; }
+  template <class Entry>
+  Entry packed(index_t row, index_t col) const {
+    const Entry row_in_block = static_cast<uint32_t>(row) & ((uint32_t{1} << bits) - 1);
+    return static_cast<Entry>(row_in_block << row_shift()) | static_cast<uint32_t>(col);
+  }
+  template <class Entry>
+  int64_t row_in_block(Entry entry) const {
+    return static_cast<int64_t>(entry >> row_shift());
+  }
+  template <class Entry>
+  index_t col_of(Entry entry) const {
+    return static_cast<index_t>(entry & ((Entry{1} << row_shift()) - 1));
+  }
 };
 
-Blocks choose_blocks(int64_t n_rows, int64_t expected_entries) {
+Blocks choose_blocks(int64_t n_rows, int64_t n_cols, int64_t expected_entries) {
   const int row_bits = std::bit_width(static_cast<uint64_t>(n_rows - 1));
+  const int column_bits = std::bit_width(static_cast<uint64_t>(std::max<int64_t>(n_cols - 1, 0)));
   const int64_t wanted = std::clamp<int64_t>(expected_entries / entries_per_block, 1, most_blocks_wanted);
   const int wanted_bits = std::bit_width(static_cast<uint64_t>(wanted)) - 1;
   const int bits = std::clamp(row_bits - wanted_bits, 0, max_block_bits);
-  return {bits, ((n_rows - 1) >> bits) + 1};
+  const int packed_bits = std::min(bits, 32 - column_bits);
+  if (packed_bits >= 0 && (int64_t{1} << std::max(row_bits - packed_bits, 0)) <= most_blocks_packed)
+    return {packed_bits, ((n_rows - 1) >> packed_bits) + 1, column_bits, false};
+  return {bits, ((n_rows - 1) >> bits) + 1, column_bits, true};
 }
 
-// An entry as it travels through the partition: its row above its column.
-uint64_t packed(index_t row, index_t col) { return uint64_t{static_cast<uint32_t>(row)} << 32 | static_cast<uint32_t>(col); }
-index_t row_of(uint64_t entry) { return static_cast<index_t>(entry >> 32); }
-index_t col_of(uint64_t entry) { return static_cast<index_t>(static_cast<uint32_t>(entry)); }
-
+template <class Entry>
 struct Partition {
-  Array<uint64_t> entries;           // grouped by block
+  Array<Entry> entries;              // grouped by block
   std::vector<int64_t> block_begin;  // block b's entries are [block_begin[b], block_begin[b + 1])
 };
 
 // Two reads of the edge list, each thread over the same share: the first counts its entries per
 // block, the second writes them at its own place in each block's bucket.
-Partition partition_by_block(const Array<index_t>& rows, const Array<index_t>& cols, Blocks blocks, bool drop_loops,
-                             bool symmetrize) {
+template <class Entry>
+Partition<Entry> partition_by_block(const Array<index_t>& rows, const Array<index_t>& cols, Blocks blocks,
+                                    bool drop_loops, bool symmetrize) {
   const int64_t m = static_cast<int64_t>(rows.size());
-  Partition part;
+  Partition<Entry> part;
   part.block_begin.assign(static_cast<size_t>(blocks.count) + 1, 0);
   // Each thread's counts, then its next place, per block; a line of padding keeps threads apart.
   const int64_t stride = blocks.count + 8;
@@ -84,18 +104,19 @@ Partition partition_by_block(const Array<index_t>& rows, const Array<index_t>& c
         for (int64_t u = 0; u < threads; ++u) total += std::exchange(next[stride * u + b], total);
       }
       part.block_begin[blocks.count] = total;
-      part.entries = Array<uint64_t>(static_cast<size_t>(total));  // every entry written below
+      part.entries = Array<Entry>(static_cast<size_t>(total));  // every entry written below
     }
-    uint64_t* entries = part.entries.data();
-    for_each_entry([&](index_t r, index_t c) { entries[mine[r >> blocks.bits]++] = packed(r, c); });
+    Entry* entries = part.entries.data();
+    for_each_entry([&](index_t r, index_t c) { entries[mine[r >> blocks.bits]++] = blocks.packed<Entry>(r, c); });
   }
   return part;
 }
 
 // Builds every block's rows: each row's length goes to row_lengths[row], the block's columns (rows in
-// order, each sorted and deduplicated) over the start of its own entries, which it has read by then.
-// Returns each block's number of columns.
-std::vector<int64_t> build_blocks(Partition& part, Blocks blocks, int64_t n_rows, int column_bits, offset_t* row_lengths) {
+// order, each sorted and deduplicated) over the start of its own entries, which it has read by then
+// (a column takes no more bytes than an entry). Returns each block's number of columns.
+template <class Entry>
+std::vector<int64_t> build_blocks(Partition<Entry>& part, Blocks blocks, int64_t n_rows, offset_t* row_lengths) {
   std::vector<int64_t> kept(static_cast<size_t>(blocks.count));
 #pragma omp parallel if (cpu::worth_threads(static_cast<int64_t>(part.entries.size()) + n_rows))
   {
@@ -105,7 +126,7 @@ std::vector<int64_t> build_blocks(Partition& part, Blocks blocks, int64_t n_rows
     for (int64_t b = 0; b < blocks.count; ++b) {
       const int64_t first_row = blocks.first_row(b);
       const int64_t rows = std::min(n_rows - first_row, int64_t{1} << blocks.bits);
-      uint64_t* entries = part.entries.data() + part.block_begin[b];
+      Entry* entries = part.entries.data() + part.block_begin[b];
       const int64_t size = part.block_begin[b + 1] - part.block_begin[b];
       if (static_cast<int64_t>(columns.size()) < size) {
         columns = Array<index_t>(static_cast<size_t>(size));
@@ -114,16 +135,17 @@ std::vector<int64_t> build_blocks(Partition& part, Blocks blocks, int64_t n_rows
       // A counting sort by row: counts, their sums, then each entry placed at its row's next slot,
       // which leaves row_end[i] at the end of row i.
       std::fill_n(row_end.begin(), rows, 0);
-      for (int64_t k = 0; k < size; ++k) ++row_end[row_of(entries[k]) - first_row];
+      for (int64_t k = 0; k < size; ++k) ++row_end[blocks.row_in_block(entries[k])];
       int64_t sum = 0;
       for (int64_t i = 0; i < rows; ++i) sum += std::exchange(row_end[i], sum);
-      for (int64_t k = 0; k < size; ++k) columns[row_end[row_of(entries[k]) - first_row]++] = col_of(entries[k]);
+      for (int64_t k = 0; k < size; ++k) columns[row_end[blocks.row_in_block(entries[k])]++] = blocks.col_of(entries[k]);
 
       auto* out = reinterpret_cast<char*>(entries);  // bytes: columns now live where entries were
       int64_t count = 0, row_begin = 0;
       for (int64_t i = 0; i < rows; ++i) {
         index_t* begin = columns.data() + row_begin;
-        const int64_t length = sort_unique_columns(begin, columns.data() + row_end[i], scratch.data(), column_bits) - begin;
+        const int64_t length =
+            sort_unique_columns(begin, columns.data() + row_end[i], scratch.data(), blocks.column_bits) - begin;
         std::memcpy(out + count * sizeof(index_t), begin, static_cast<size_t>(length) * sizeof(index_t));
         row_lengths[first_row + i] = length;
         count += length;
@@ -135,26 +157,17 @@ std::vector<int64_t> build_blocks(Partition& part, Blocks blocks, int64_t n_rows
   return kept;
 }
 
-}  // namespace
-
-PatternCsr build_pattern(int64_t n_rows, int64_t n_cols, Array<index_t>&& rows, Array<index_t>&& cols, bool drop_loops,
-                         bool symmetrize) {
+// The blocks' results side by side: each block's row lengths become offsets from its start, and its
+// columns move to their place.
+template <class Entry>
+PatternCsr assemble(Partition<Entry>& part, Blocks blocks, int64_t n_rows) {
   PatternCsr csr;
   csr.row_offsets = Array<offset_t>(static_cast<size_t>(n_rows) + 1);  // every row's end written by its block
   csr.row_offsets[0] = 0;
-  if (n_rows == 0) return csr;
-  const auto m = static_cast<int64_t>(rows.size());
-  const Blocks blocks = choose_blocks(n_rows, symmetrize ? 2 * m : m);
-  Partition part = partition_by_block(rows, cols, blocks, drop_loops, symmetrize);
-  rows = {};
-  cols = {};
-
-  const int column_bits = std::bit_width(static_cast<uint64_t>(std::max<int64_t>(n_cols - 1, 0)));
-  const std::vector<int64_t> kept = build_blocks(part, blocks, n_rows, column_bits, csr.row_offsets.data() + 1);
+  const std::vector<int64_t> kept = build_blocks(part, blocks, n_rows, csr.row_offsets.data() + 1);
   std::vector<int64_t> block_start(static_cast<size_t>(blocks.count) + 1, 0);
   for (int64_t b = 0; b < blocks.count; ++b) block_start[b + 1] = block_start[b] + kept[b];
 
-  // Each block's row lengths become offsets from its start, and its columns move to their place.
   csr.col_indices = Array<index_t>(static_cast<size_t>(block_start.back()));  // every entry written below
 #pragma omp parallel for schedule(dynamic, 1) if (cpu::worth_threads(block_start.back() + n_rows))
   for (int64_t b = 0; b < blocks.count; ++b) {
@@ -166,6 +179,27 @@ PatternCsr build_pattern(int64_t n_rows, int64_t n_cols, Array<index_t>&& rows, 
                 static_cast<size_t>(kept[b]) * sizeof(index_t));
   }
   return csr;
+}
+
+template <class Entry>
+PatternCsr build_by_blocks(Blocks blocks, int64_t n_rows, Array<index_t>&& rows, Array<index_t>&& cols,
+                           bool drop_loops, bool symmetrize) {
+  Partition<Entry> part = partition_by_block<Entry>(rows, cols, blocks, drop_loops, symmetrize);
+  rows = {};
+  cols = {};
+  return assemble(part, blocks, n_rows);
+}
+
+}  // namespace
+
+PatternCsr build_pattern(int64_t n_rows, int64_t n_cols, Array<index_t>&& rows, Array<index_t>&& cols, bool drop_loops,
+                         bool symmetrize) {
+  if (n_rows == 0) return {Array<offset_t>(1, 0), {}};
+  const auto m = static_cast<int64_t>(rows.size());
+  const Blocks blocks = choose_blocks(n_rows, n_cols, symmetrize ? 2 * m : m);
+  if (blocks.wide)
+    return build_by_blocks<uint64_t>(blocks, n_rows, std::move(rows), std::move(cols), drop_loops, symmetrize);
+  return build_by_blocks<uint32_t>(blocks, n_rows, std::move(rows), std::move(cols), drop_loops, symmetrize);
 }
 
 }  // namespace gql::detail

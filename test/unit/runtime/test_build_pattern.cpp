@@ -1,5 +1,5 @@
-// The pattern build (graphs without values: bucketed by row block, rows sorted and deduplicated in
-// cache) against a plain reference: every entry pushed to its row, each row std::sort-ed and
+// The pattern build (graphs without values: bucketed by row block in 32- or 64-bit entries, rows
+// sorted and deduplicated in cache) against a plain reference: every entry pushed to its row, each row std::sort-ed and
 // std::unique-d. Sizes reach past the runtime's parallel grain so that several threads partition.
 #include <gtest/gtest.h>
 
@@ -123,6 +123,8 @@ TEST(BuildPattern, FewerRowsThanThreads) {
 TEST(BuildPattern, WideColumnsAndNoEntries) {
   // Columns up to the largest vertex id: every byte digit of the radix sort counts.
   expect_as_reference(random_edges(4, gql::max_vertex_count, 100000, 6), "31-bit columns");
+  // Too many rows for a block's row and a 31-bit column to share 32 bits: entries of 64 bits.
+  expect_as_reference(random_edges(1 << 20, gql::max_vertex_count, 100000, 8), "64-bit entries");
   expect_as_reference(random_edges(1000, 1000, 0, 7), "no entries");
   expect_as_reference(random_edges(0, 0, 0, 7), "no rows");
 }

@@ -1,16 +1,19 @@
 // The pattern build by a radix partition on the rows. The entries are bucketed by row block (a row's
 // top bits), each thread writing its own run of every block's bucket in order; then each block is
-// built by one thread in its cache: the block's entries counted and placed by row, each row sorted and
-// deduplicated, the rows' lengths kept; last, the blocks' results are put side by side. No atomic
-// increments and no writes to random places in memory: counting and scattering every entry into its
-// row directly (one atomic increment per entry into 4 M rows at kron:22) took most of the build.
+// built by one thread in its cache (the block's entries counted and placed by row, each row sorted and
+// deduplicated) and its columns placed after the previous block's, over the partition's own array. No
+// atomic increments, no writes to random places in memory, no array of the result's size allocated
+// besides the partition: counting and scattering every entry into its row directly (an atomic
+// increment per entry into 4 M rows at kron:22) took most of the build.
 #include "build_pattern.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
-#include <cstring>
+#include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -62,9 +65,13 @@ Blocks choose_blocks(int64_t n_rows, int64_t n_cols, int64_t expected_entries) {
   return {bits, ((n_rows - 1) >> bits) + 1, column_bits, true};
 }
 
+// 32-bit entries are kept in an array of the columns' type: the columns are built in its place.
+template <class Entry>
+using Stored = std::conditional_t<sizeof(Entry) == sizeof(index_t), index_t, Entry>;
+
 template <class Entry>
 struct Partition {
-  Array<Entry> entries;              // grouped by block
+  Array<Stored<Entry>> entries;      // grouped by block
   std::vector<int64_t> block_begin;  // block b's entries are [block_begin[b], block_begin[b + 1])
 };
 
@@ -104,29 +111,35 @@ Partition<Entry> partition_by_block(const Array<index_t>& rows, const Array<inde
         for (int64_t u = 0; u < threads; ++u) total += std::exchange(next[stride * u + b], total);
       }
       part.block_begin[blocks.count] = total;
-      part.entries = Array<Entry>(static_cast<size_t>(total));  // every entry written below
+      part.entries = Array<Stored<Entry>>(static_cast<size_t>(total));  // every entry written below
     }
-    Entry* entries = part.entries.data();
-    for_each_entry([&](index_t r, index_t c) { entries[mine[r >> blocks.bits]++] = blocks.packed<Entry>(r, c); });
+    Stored<Entry>* entries = part.entries.data();
+    for_each_entry([&](index_t r, index_t c) {
+      entries[mine[r >> blocks.bits]++] = static_cast<Stored<Entry>>(blocks.packed<Entry>(r, c));
+    });
   }
   return part;
 }
 
-// Builds every block's rows: each row's length goes to row_lengths[row], the block's columns (rows in
-// order, each sorted and deduplicated) over the start of its own entries, which it has read by then
-// (a column takes no more bytes than an entry). Returns each block's number of columns.
+// Builds every block's rows in the thread's cache (its entries counted and placed by row, each row
+// sorted and deduplicated), then places them in block order: a block's columns go to `cols` right
+// after the block before it has placed its own, and its row offsets follow from there, so no pass over
+// all rows or columns is left. Blocks are handed out in order, so the block waited for is always being
+// built. `cols` may be the partition's own array: a block's columns end before the next block's
+// entries begin, and every block before it has read its entries by then. Returns the columns placed.
 template <class Entry>
-std::vector<int64_t> build_blocks(Partition<Entry>& part, Blocks blocks, int64_t n_rows, offset_t* row_lengths) {
-  std::vector<int64_t> kept(static_cast<size_t>(blocks.count));
+int64_t build_blocks(const Partition<Entry>& part, Blocks blocks, int64_t n_rows, offset_t* row_offsets, index_t* cols) {
+  std::atomic<int64_t> next_block{0}, placed_blocks{0};
+  int64_t placed_cols = 0;  // written by the block whose turn it is
+  row_offsets[0] = 0;
 #pragma omp parallel if (cpu::worth_threads(static_cast<int64_t>(part.entries.size()) + n_rows))
   {
     Array<index_t> columns, scratch;  // grown to the largest block this thread builds
     std::vector<int64_t> row_end(static_cast<size_t>(int64_t{1} << blocks.bits));
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < blocks.count; ++b) {
+    for (int64_t b; (b = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks.count;) {
       const int64_t first_row = blocks.first_row(b);
       const int64_t rows = std::min(n_rows - first_row, int64_t{1} << blocks.bits);
-      Entry* entries = part.entries.data() + part.block_begin[b];
+      const Stored<Entry>* entries = part.entries.data() + part.block_begin[b];
       const int64_t size = part.block_begin[b + 1] - part.block_begin[b];
       if (static_cast<int64_t>(columns.size()) < size) {
         columns = Array<index_t>(static_cast<size_t>(size));
@@ -134,51 +147,43 @@ std::vector<int64_t> build_blocks(Partition<Entry>& part, Blocks blocks, int64_t
       }
       // A counting sort by row: counts, their sums, then each entry placed at its row's next slot,
       // which leaves row_end[i] at the end of row i.
+      const auto entry = [&](int64_t k) { return static_cast<Entry>(entries[k]); };
       std::fill_n(row_end.begin(), rows, 0);
-      for (int64_t k = 0; k < size; ++k) ++row_end[blocks.row_in_block(entries[k])];
+      for (int64_t k = 0; k < size; ++k) ++row_end[blocks.row_in_block(entry(k))];
       int64_t sum = 0;
       for (int64_t i = 0; i < rows; ++i) sum += std::exchange(row_end[i], sum);
-      for (int64_t k = 0; k < size; ++k) columns[row_end[blocks.row_in_block(entries[k])]++] = blocks.col_of(entries[k]);
-
-      auto* out = reinterpret_cast<char*>(entries);  // bytes: columns now live where entries were
+      for (int64_t k = 0; k < size; ++k) columns[row_end[blocks.row_in_block(entry(k))]++] = blocks.col_of(entry(k));
+      // Each row sorted and deduplicated, moved down to follow the rows before it; its length kept.
       int64_t count = 0, row_begin = 0;
       for (int64_t i = 0; i < rows; ++i) {
         index_t* begin = columns.data() + row_begin;
-        const int64_t length =
-            sort_unique_columns(begin, columns.data() + row_end[i], scratch.data(), blocks.column_bits) - begin;
-        std::memcpy(out + count * sizeof(index_t), begin, static_cast<size_t>(length) * sizeof(index_t));
-        row_lengths[first_row + i] = length;
-        count += length;
+        index_t* end = sort_unique_columns(begin, columns.data() + row_end[i], scratch.data(), blocks.column_bits);
+        std::copy(begin, end, columns.data() + count);
+        row_offsets[first_row + i + 1] = end - begin;
+        count += end - begin;
         row_begin = row_end[i];
       }
-      kept[b] = count;
+
+      while (placed_blocks.load(std::memory_order_acquire) != b) std::this_thread::yield();
+      offset_t offset = placed_cols;
+      placed_cols += count;
+      placed_blocks.store(b + 1, std::memory_order_release);
+      std::copy(columns.data(), columns.data() + count, cols + offset);
+      for (int64_t r = first_row; r < first_row + rows; ++r) offset = row_offsets[r + 1] += offset;
     }
   }
-  return kept;
+  return placed_cols;
 }
 
-// The blocks' results side by side: each block's row lengths become offsets from its start, and its
-// columns move to their place.
-template <class Entry>
-PatternCsr assemble(Partition<Entry>& part, Blocks blocks, int64_t n_rows) {
-  PatternCsr csr;
-  csr.row_offsets = Array<offset_t>(static_cast<size_t>(n_rows) + 1);  // every row's end written by its block
-  csr.row_offsets[0] = 0;
-  const std::vector<int64_t> kept = build_blocks(part, blocks, n_rows, csr.row_offsets.data() + 1);
-  std::vector<int64_t> block_start(static_cast<size_t>(blocks.count) + 1, 0);
-  for (int64_t b = 0; b < blocks.count; ++b) block_start[b + 1] = block_start[b] + kept[b];
-
-  csr.col_indices = Array<index_t>(static_cast<size_t>(block_start.back()));  // every entry written below
-#pragma omp parallel for schedule(dynamic, 1) if (cpu::worth_threads(block_start.back() + n_rows))
-  for (int64_t b = 0; b < blocks.count; ++b) {
-    const int64_t first_row = blocks.first_row(b);
-    const int64_t last_row = std::min(n_rows, first_row + (int64_t{1} << blocks.bits));
-    offset_t offset = block_start[b];
-    for (int64_t r = first_row; r < last_row; ++r) offset = csr.row_offsets[r + 1] += offset;
-    std::memcpy(csr.col_indices.data() + block_start[b], part.entries.data() + part.block_begin[b],
-                static_cast<size_t>(kept[b]) * sizeof(index_t));
-  }
-  return csr;
+// The columns in an array of their own size: the partition's array holds every entry before
+// deduplication, so where many were repeated (a symmetric file symmetrized) they are copied out.
+Array<index_t> fitted(Array<index_t>&& cols, int64_t count) {
+  cols.resize(static_cast<size_t>(count));
+  if (static_cast<int64_t>(cols.capacity()) - count <= count / 8) return std::move(cols);
+  Array<index_t> copy(static_cast<size_t>(count));  // every entry written below
+#pragma omp parallel for schedule(static) if (cpu::worth_threads(count))
+  for (int64_t k = 0; k < count; ++k) copy[k] = cols[k];
+  return copy;
 }
 
 template <class Entry>
@@ -187,7 +192,18 @@ PatternCsr build_by_blocks(Blocks blocks, int64_t n_rows, Array<index_t>&& rows,
   Partition<Entry> part = partition_by_block<Entry>(rows, cols, blocks, drop_loops, symmetrize);
   rows = {};
   cols = {};
-  return assemble(part, blocks, n_rows);
+  PatternCsr csr;
+  csr.row_offsets = Array<offset_t>(static_cast<size_t>(n_rows) + 1);  // every row's end written by its block
+  if constexpr (std::is_same_v<Stored<Entry>, index_t>) {
+    const int64_t count = build_blocks(part, blocks, n_rows, csr.row_offsets.data(), part.entries.data());
+    csr.col_indices = fitted(std::move(part.entries), count);
+  } else {
+    Array<index_t> placed(part.entries.size());  // the columns written below, at most one per entry
+    const int64_t count = build_blocks(part, blocks, n_rows, csr.row_offsets.data(), placed.data());
+    part = {};
+    csr.col_indices = fitted(std::move(placed), count);
+  }
+  return csr;
 }
 
 }  // namespace

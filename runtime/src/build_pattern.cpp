@@ -121,30 +121,87 @@ Partition<Entry> partition_by_block(const Array<index_t>& rows, const Array<inde
   return part;
 }
 
+// Where each block's columns start, known in block order: a block's start follows from the blocks
+// before it once all of them are built. Whichever thread finishes a block moves the known prefix on
+// (one at a time; a thread that finds another moving it leaves the work to it, which looks again
+// before it stops), so no thread waits for a slower block to be told where its columns go.
+class BlockStarts {
+ public:
+  explicit BlockStarts(int64_t blocks) : kept_(static_cast<size_t>(blocks)), built_(static_cast<size_t>(blocks)),
+                                         start_(static_cast<size_t>(blocks) + 1, 0) {}
+  void built(int64_t b, int64_t kept) {
+    kept_[b] = kept;
+    built_[b].store(true);
+    for (;;) {
+      if (moving_.exchange(true)) return;
+      int64_t next = known_.load();
+      for (; next < static_cast<int64_t>(kept_.size()) && built_[next].load(); ++next)
+        start_[next + 1] = start_[next] + kept_[next];
+      known_.store(next);
+      moving_.store(false);
+      if (next == static_cast<int64_t>(kept_.size()) || !built_[next].load()) return;
+    }
+  }
+  bool known(int64_t b) const { return b < known_.load(); }
+  int64_t start(int64_t b) const { return start_[b]; }  // once known(b); start(blocks) once all are
+ private:
+  std::vector<int64_t> kept_;
+  std::vector<std::atomic<bool>> built_;
+  std::vector<int64_t> start_;
+  std::atomic<int64_t> known_{0};
+  std::atomic<bool> moving_{false};
+};
+
 // Builds every block's rows in the thread's cache (its entries counted and placed by row, each row
-// sorted and deduplicated), then places them in block order: a block's columns go to `cols` right
-// after the block before it has placed its own, and its row offsets follow from there, so no pass over
-// all rows or columns is left. Blocks are handed out in order, so the block waited for is always being
-// built. `cols` may be the partition's own array: a block's columns end before the next block's
-// entries begin, and every block before it has read its entries by then. Returns the columns placed.
+// sorted and deduplicated, the rows' lengths kept in row_offsets), then, once the block's start is
+// known, copies its columns to `cols` and turns its rows' lengths into offsets. A thread keeps its
+// built blocks until their starts are known and takes the next block meanwhile. `cols` may be the
+// partition's own array: a block's columns end before the next block's entries begin, and every
+// block before it has read its entries by the time its start is known. Returns the columns placed.
 template <class Entry>
 int64_t build_blocks(const Partition<Entry>& part, Blocks blocks, int64_t n_rows, offset_t* row_offsets, index_t* cols) {
-  std::atomic<int64_t> next_block{0}, placed_blocks{0};
-  int64_t placed_cols = 0;  // written by the block whose turn it is
+  std::atomic<int64_t> next_block{0};
+  BlockStarts starts(blocks.count);
   row_offsets[0] = 0;
 #pragma omp parallel if (cpu::worth_threads(static_cast<int64_t>(part.entries.size()) + n_rows))
   {
-    Array<index_t> columns, scratch;  // grown to the largest block this thread builds
+    struct Built {
+      int64_t block;
+      Array<index_t> columns;
+    };
+    std::vector<Built> waiting;          // built, start not yet known
+    std::vector<Array<index_t>> spare;   // buffers of placed blocks, for the next ones
+    Array<index_t> scratch;              // the radix sort's, grown to the largest block this thread builds
     std::vector<int64_t> row_end(static_cast<size_t>(int64_t{1} << blocks.bits));
+    const auto place_known = [&] {
+      for (size_t k = 0; k < waiting.size();) {
+        Built& w = waiting[k];
+        if (!starts.known(w.block)) {
+          ++k;
+          continue;
+        }
+        offset_t offset = starts.start(w.block);
+        std::copy(w.columns.data(), w.columns.data() + (starts.start(w.block + 1) - offset), cols + offset);
+        const int64_t first_row = blocks.first_row(w.block);
+        const int64_t last_row = std::min(n_rows, first_row + (int64_t{1} << blocks.bits));
+        for (int64_t r = first_row; r < last_row; ++r) offset = row_offsets[r + 1] += offset;
+        spare.push_back(std::move(w.columns));
+        w = std::move(waiting.back());
+        waiting.pop_back();
+      }
+    };
     for (int64_t b; (b = next_block.fetch_add(1, std::memory_order_relaxed)) < blocks.count;) {
       const int64_t first_row = blocks.first_row(b);
       const int64_t rows = std::min(n_rows - first_row, int64_t{1} << blocks.bits);
       const Stored<Entry>* entries = part.entries.data() + part.block_begin[b];
       const int64_t size = part.block_begin[b + 1] - part.block_begin[b];
-      if (static_cast<int64_t>(columns.size()) < size) {
-        columns = Array<index_t>(static_cast<size_t>(size));
-        scratch = Array<index_t>(static_cast<size_t>(size));
+      Array<index_t> columns;
+      if (!spare.empty()) {
+        columns = std::move(spare.back());
+        spare.pop_back();
       }
+      if (static_cast<int64_t>(columns.size()) < size) columns = Array<index_t>(static_cast<size_t>(size));
+      if (static_cast<int64_t>(scratch.size()) < size) scratch = Array<index_t>(static_cast<size_t>(size));
       // A counting sort by row: counts, their sums, then each entry placed at its row's next slot,
       // which leaves row_end[i] at the end of row i.
       const auto entry = [&](int64_t k) { return static_cast<Entry>(entries[k]); };
@@ -163,16 +220,16 @@ int64_t build_blocks(const Partition<Entry>& part, Blocks blocks, int64_t n_rows
         count += end - begin;
         row_begin = row_end[i];
       }
-
-      while (placed_blocks.load(std::memory_order_acquire) != b) std::this_thread::yield();
-      offset_t offset = placed_cols;
-      placed_cols += count;
-      placed_blocks.store(b + 1, std::memory_order_release);
-      std::copy(columns.data(), columns.data() + count, cols + offset);
-      for (int64_t r = first_row; r < first_row + rows; ++r) offset = row_offsets[r + 1] += offset;
+      waiting.push_back({b, std::move(columns)});
+      starts.built(b, count);
+      place_known();
+    }
+    while (!waiting.empty()) {  // the blocks before them are being built by other threads
+      std::this_thread::yield();
+      place_known();
     }
   }
-  return placed_cols;
+  return starts.start(blocks.count);
 }
 
 // The columns in an array of their own size: the partition's array holds every entry before

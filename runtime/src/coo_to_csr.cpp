@@ -8,6 +8,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "build_pattern.hpp"
 #include "element_types.hpp"
 #include "gql/edge_list.hpp"
 #include "gql/host_memory.hpp"
@@ -159,56 +160,6 @@ BuildResult<T> build_pass(const EdgeList<T>& in, const std::vector<uint64_t>& or
           std::move(first_key)};
 }
 
-// A graph without values whose repeated entries need no file order (every policy but error): its
-// entries are a set, so one pass builds it, symmetrized or not: each row's entries counted (both
-// directions of an off-diagonal pair when symmetrizing), their columns alone scattered into the rows,
-// each row sorted and deduplicated in place, then compacted. The same entries as build_pass's two
-// passes (the stored pairs, plus their mirrors), at a quarter of the bytes moved per entry.
-template <class T>
-Csr<T> build_pattern(const EdgeList<T>& in, bool drop_loops, bool symmetrize) {
-  const int64_t n = in.n_rows;
-  const int64_t m = static_cast<int64_t>(in.rows.size());
-  Array<offset_t> offsets(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(static)
-  for (int64_t e = 0; e < m; ++e) {
-    const index_t r = in.rows[e], c = in.cols[e];
-    if (r == c && drop_loops) continue;
-    std::atomic_ref<offset_t>(offsets[static_cast<size_t>(r) + 1]).fetch_add(1, std::memory_order_relaxed);
-    if (symmetrize && r != c)
-      std::atomic_ref<offset_t>(offsets[static_cast<size_t>(c) + 1]).fetch_add(1, std::memory_order_relaxed);
-  }
-  std::inclusive_scan(offsets.begin(), offsets.end(), offsets.begin());
-
-  Array<offset_t> cursor(offsets.begin(), offsets.end() - 1);
-  Array<index_t> slots(static_cast<size_t>(offsets.back()));  // every slot written below
-#pragma omp parallel for schedule(static)
-  for (int64_t e = 0; e < m; ++e) {
-    const index_t r = in.rows[e], c = in.cols[e];
-    if (r == c && drop_loops) continue;
-    slots[std::atomic_ref<offset_t>(cursor[r]).fetch_add(1, std::memory_order_relaxed)] = c;
-    if (symmetrize && r != c) slots[std::atomic_ref<offset_t>(cursor[c]).fetch_add(1, std::memory_order_relaxed)] = r;
-  }
-  cursor = {};
-
-  Array<offset_t> out_offsets(static_cast<size_t>(n) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 512)
-  for (int64_t r = 0; r < n; ++r) {
-    index_t* b = slots.data() + offsets[r];
-    index_t* e = slots.data() + offsets[r + 1];
-    std::sort(b, e);
-    out_offsets[r + 1] = std::unique(b, e) - b;
-  }
-  std::inclusive_scan(out_offsets.begin(), out_offsets.end(), out_offsets.begin());
-  if (out_offsets.back() == offsets.back())
-    return Csr<T>(n, in.n_cols, std::move(out_offsets), std::move(slots));
-  Array<index_t> out_cols(static_cast<size_t>(out_offsets.back()));  // every entry written below
-#pragma omp parallel for schedule(dynamic, 512)
-  for (int64_t r = 0; r < n; ++r)
-    std::copy(slots.data() + offsets[r], slots.data() + offsets[r] + (out_offsets[r + 1] - out_offsets[r]),
-              out_cols.data() + out_offsets[r]);
-  return Csr<T>(n, in.n_cols, std::move(out_offsets), std::move(out_cols));
-}
-
 }  // namespace
 
 template <class T>
@@ -220,7 +171,9 @@ Csr<T> build_csr(EdgeList<T>&& edges, const ReadOptions& options, const std::str
   const bool drop_loops = options.self_loops == SelfLoops::drop;
   if constexpr (!stores_values<T>) {
     if (options.duplicates != Duplicates::error && (!options.symmetrize || edges.n_rows == edges.n_cols)) {
-      Csr<T> pattern = build_pattern<T>(edges, drop_loops, options.symmetrize);
+      detail::PatternCsr built = detail::build_pattern(edges.n_rows, edges.n_cols, std::move(edges.rows),
+                                                       std::move(edges.cols), drop_loops, options.symmetrize);
+      Csr<T> pattern(edges.n_rows, edges.n_cols, std::move(built.row_offsets), std::move(built.col_indices));
       edges = {};
       if (options.symmetrize) pattern.derived().mark_symmetric();  // pull steps over it need no transpose
       return pattern;

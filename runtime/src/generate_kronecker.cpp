@@ -57,7 +57,7 @@ EdgeList<T> kronecker_edges(const KroneckerOptions& options) {
 
   // A Fisher-Yates shuffle from its own stream: sequential, so identical for any thread count.
   // Its draws are independent of each other, so they are made in parallel first.
-  std::vector<index_t> label(static_cast<size_t>(n)), partner(static_cast<size_t>(n));
+  Array<index_t> label(static_cast<size_t>(n)), partner(static_cast<size_t>(n));  // both written below
   const detail::CounterRng shuffle(options.seed, stream_permutation);
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {

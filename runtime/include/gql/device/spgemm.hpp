@@ -26,6 +26,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <future>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -128,17 +130,17 @@ class SpgemmDriver {
     segment_sizes_.copy_to_host(sizes, stream_);
     bounds_.copy_to_host(bounds, stream_);
     stream_.synchronize();
-    const std::vector<int64_t> starts = batch_starts(sizes, bounds, budget);
     // C's entries are at most min(bound, columns) per row.
     int64_t most_entries = 0;
     for (const long long b : bounds) most_entries += std::min<long long>(b, b_.n_cols);
     const size_t entry_bytes = sizeof(index_t) + sizeof(V);
     if (where == Where::device || (where == Where::device_or_host && static_cast<size_t>(most_entries) * entry_bytes <= budget / 2)) {
+      const std::vector<int64_t> starts = batch_starts(sizes, bounds, budget);
       std::vector<DeviceCsr<V>> parts;
       for (size_t b = 0; b + 1 < starts.size(); ++b) parts.push_back(batch(starts[b], starts[b + 1], stats));
       return join(parts, stats);
     }
-    return batches_to_host(starts, most_entries, stats);
+    return batches_to_host(batch_starts(sizes, bounds, budget / 2), most_entries, stats);
   }
 
  private:
@@ -167,9 +169,11 @@ class SpgemmDriver {
     return multiply_classified(first, last - first, stats);
   }
 
-  // The batches multiplied one after the other, each copied straight to its place in host memory:
-  // the entries' arrays are sized for at most `most_entries` (within the host memory available) and
-  // only the pages the entries reach are ever touched.
+  // The batches multiplied one after the other, each copied straight to its place in host memory
+  // while the next one is multiplied (the copy on its own thread and stream; one batch's result in
+  // flight, so the batches are cut from half the batch memory): the entries' arrays are sized for at
+  // most `most_entries` (within the host memory available) and only the pages the entries reach are
+  // ever touched.
   Csr<V> batches_to_host(const std::vector<int64_t>& starts, int64_t most_entries, SpgemmStats& stats) {
     const int64_t n = a_.n_rows;
     const size_t entry_bytes = sizeof(index_t) + sizeof(V);
@@ -179,27 +183,40 @@ class SpgemmDriver {
     Array<index_t> columns(capacity);
     Array<V> values(capacity);
     offsets[0] = 0;
+    int device = 0;
+    GQL_CUDA_CHECK(cudaGetDevice(&device));
+    const Stream copies;
+    // Declared before the future, whose destructor waits for the copy that reads it.
+    std::optional<DeviceCsr<V>> in_flight;
+    std::future<void> copied;
     offset_t base = 0;
     for (size_t b = 0; b + 1 < starts.size(); ++b) {
       const int64_t first = starts[b], last = starts[b + 1];
-      const DeviceCsr<V> part = batch(first, last, stats);
+      DeviceCsr<V> part = batch(first, last, stats);
       const auto entries = static_cast<size_t>(part.nvals());
       if (static_cast<size_t>(base) + entries > capacity)
         throw Error(ErrorKind::oom, "spgemm: rows 0.." + std::to_string(last - 1) + " of the product hold " +
                                         std::to_string(static_cast<size_t>(base) + entries) + " entries (" +
                                         std::to_string((static_cast<size_t>(base) + entries) * entry_bytes) +
                                         " bytes); the host memory available holds " + std::to_string(host_entries));
-      offset_t* row_ends = offsets.data() + first + 1;
-      download(row_ends, part.row_offsets().data() + 1, static_cast<size_t>(last - first) * sizeof(offset_t), stream_,
-               __FILE__, __LINE__);
-      if (entries > 0) {
-        download(columns.data() + base, part.col_indices().data(), entries * sizeof(index_t), stream_, __FILE__, __LINE__);
-        download(values.data() + base, part.values().data(), entries * sizeof(V), stream_, __FILE__, __LINE__);
-      }
-      stream_.synchronize();
-      for (int64_t r = 0; r < last - first; ++r) row_ends[r] += base;  // a pass over rows, not entries
+      if (copied.valid()) copied.get();  // the batch before is in place (its failure rethrown here)
+      in_flight = std::move(part);
+      copied = std::async(std::launch::async, [&, first, last, base, entries] {
+        GQL_CUDA_CHECK(cudaSetDevice(device));
+        offset_t* row_ends = offsets.data() + first + 1;
+        download(row_ends, in_flight->row_offsets().data() + 1, static_cast<size_t>(last - first) * sizeof(offset_t),
+                 copies, __FILE__, __LINE__);
+        if (entries > 0) {
+          download(columns.data() + base, in_flight->col_indices().data(), entries * sizeof(index_t), copies, __FILE__,
+                   __LINE__);
+          download(values.data() + base, in_flight->values().data(), entries * sizeof(V), copies, __FILE__, __LINE__);
+        }
+        copies.synchronize();
+        for (int64_t r = 0; r < last - first; ++r) row_ends[r] += base;  // a pass over rows, not entries
+      });
       base += static_cast<offset_t>(entries);
     }
+    if (copied.valid()) copied.get();
     columns.resize(static_cast<size_t>(base));  // the pages past the end were never touched
     values.resize(static_cast<size_t>(base));
     return Csr<V>(n, b_.n_cols, std::move(offsets), std::move(columns), std::move(values));

@@ -179,7 +179,10 @@ class KernelEmitter {
   }
 
   // The namespace (with "::") of the function that runs op `o` on this target.
-  std::string ns(const ir::Op& o) const { return dialect_.ops_namespace(o, kernel_) + "::"; }
+  bool on_device(const ir::Op& o) const {
+    return plan::placement(o, kernel_, dialect_.target) != plan::Placement::host;
+  }
+  std::string ns(const ir::Op& o) const { return on_device(o) ? "gql::gpu::" : "gql::cpu::"; }
 
   // An op's mask: an op on the device reads a vector's or a graph's mask there; every other op reads
   // it on the host. A value mask reads the mask's values too (value_mask).
@@ -256,7 +259,7 @@ class KernelEmitter {
     const char* masked = p.masked == ir::MaskedMethod::saxpy ? "saxpy"
                          : p.masked == ir::MaskedMethod::dot ? "dot"
                                                              : "automatic";
-    if (ns(o) == "gql::gpu::") {
+    if (on_device(o)) {
       const cuda::ProductLimits limits = cuda_product_limits(p);
       return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
              std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\", " + ns(o) +
@@ -273,7 +276,7 @@ class KernelEmitter {
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
     // The GPU's options add the push's load balance, written when it is not the default.
-    const std::string balance = ns(o) == "gql::gpu::" && t.balance != ir::LoadBalance::edge
+    const std::string balance = on_device(o) && t.balance != ir::LoadBalance::edge
                                     ? ", " + ns(o) + "LoadBalance::" + balance_name(t.balance)
                                     : std::string();
     return ns(o) + "TraversalOptions{" + ns(o) + "Direction::" + std::string(dir) + ", " + std::to_string(t.alpha) +
@@ -303,7 +306,7 @@ class KernelEmitter {
 
   std::string closure_options(const ir::Op& o) const {
     const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
-    if (ns(o) == "gql::gpu::") {  // the GPU's schedule: design, k-block and streaming
+    if (on_device(o)) {  // the GPU's schedule: design, k-block and streaming
       const char* ooc = c.out_of_core == ir::Toggle::on ? "on" : c.out_of_core == ir::Toggle::off ? "off" : "automatic";
       return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", {" + std::to_string(c.register_rows) + ", " +
              std::to_string(c.register_cols) + "}, " + std::to_string(c.per_thread) + ", " + bool_text(c.spread) + ", " +
@@ -357,7 +360,7 @@ class KernelEmitter {
     text += std::string(", frontier ") + (t.frontier == ir::FrontierFormat::sparse  ? "sparse"
                                           : t.frontier == ir::FrontierFormat::dense ? "bitmap"
                                                                                     : "auto");
-    if (ns(o) != "gql::gpu::") return text;
+    if (!on_device(o)) return text;
     const char* method = t.method == ir::TraversalMethod::edge_centric     ? "edge_centric"
                          : t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping"
                                                                            : "frontier";

@@ -2,7 +2,6 @@
 // Targets differ only in which functions run each operation (the Dialect).
 #pragma once
 
-#include <functional>
 #include <string>
 
 #include "gql/compiler/ir.hpp"
@@ -12,8 +11,9 @@ namespace gql::compiler::codegen {
 struct Dialect {
   std::string target_name;  // "openmp", "cuda": named in the generated file's header
   std::string ops_header;   // the runtime header that declares the op functions
-  // The namespace whose functions (mxm, vxm, assign, ...) and option structs run an op of a kernel.
-  std::function<std::string(const ir::Op&, const ir::Kernel&)> ops_namespace;
+  // The target: an op runs where plan::placement puts it, through the functions (mxm, vxm, assign,
+  // ...) and option structs of gql::gpu on the device, of gql::cpu on the host.
+  ir::Target target = ir::Target::openmp;
   std::string traversal_header;  // declares bfs_levels / single_source_paths (recognized loops)
   std::string components_header;  // declares component_labels (a recognized label-propagation loop)
   // Containers are gql::gpu::Resident values (current on the host, the device or both): the kernel

@@ -99,9 +99,7 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
   if (module.target != ir::Target::cuda)
     throw Error(ErrorKind::internal, "generate_cuda: the module was lowered for another target");
   const codegen::Dialect dialect{
-      "cuda", "gql/device/ops.hpp",
-      [](const ir::Op& op, const ir::Kernel& kernel) { return std::string(runs_on_gpu(op, kernel) ? "gql::gpu" : "gql::cpu"); },
-      "gql/device/traversal.hpp", "gql/device/components.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
+      "cuda", "gql/device/ops.hpp", ir::Target::cuda, "gql/device/traversal.hpp", "gql/device/components.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 } catch (const Error& e) {
   rethrow_in_stage(Stage::codegen, e);

@@ -11,8 +11,8 @@ namespace gql::compiler {
 std::string generate_openmp(const ir::Module& module, const CodegenOptions& options) try {
   if (module.target != ir::Target::openmp)
     throw Error(ErrorKind::internal, "generate_openmp: the module was lowered for another target");
-  const codegen::Dialect dialect{"openmp", "gql/cpu/ops.hpp", [](const ir::Op&, const ir::Kernel&) { return std::string("gql::cpu"); },
-                                 "gql/cpu/traversal.hpp", "gql/cpu/components.hpp"};
+  const codegen::Dialect dialect{"openmp", "gql/cpu/ops.hpp", ir::Target::openmp, "gql/cpu/traversal.hpp",
+                                 "gql/cpu/components.hpp"};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 } catch (const Error& e) {
   rethrow_in_stage(Stage::codegen, e);

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "codegen/cpp_expr.hpp"
 #include "codegen/cuda/product_limits.hpp"
@@ -36,6 +37,18 @@ std::string result_type(const std::vector<Type>& results) {
 }
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
+
+// A runtime struct's value with designated initializers, TYPE{.field = value, ...}: the generated code
+// names each field, and the C++ compiler checks the names and their order against the struct.
+std::string designated(const std::string& type, std::initializer_list<std::pair<const char*, std::string>> fields) {
+  std::string out = type + "{";
+  const char* separator = ".";
+  for (const auto& [field, value] : fields) {
+    out += separator + std::string(field) + " = " + value;
+    separator = ", .";
+  }
+  return out + "}";
+}
 
 // Emits one kernel function.
 class KernelEmitter {
@@ -261,26 +274,34 @@ class KernelEmitter {
                                                              : "automatic";
     if (on_device(o)) {
       const cuda::ProductLimits limits = cuda_product_limits(p);
-      return ns(o) + "ProductOptions{" + std::to_string(limits.large) + ", " + std::to_string(limits.medium) + ", " +
-             std::to_string(limits.sort_chunk) + ", " + std::to_string(p.block) + ", \"" + label(o) + "\", " + ns(o) +
-             "MaskedMethod::" + std::string(masked) + "}";
+      return designated(ns(o) + "ProductOptions", {{"large_row_products", std::to_string(limits.large)},
+                                                   {"medium_row_products_min", std::to_string(limits.medium)},
+                                                   {"sorted_chunk_items", std::to_string(limits.sort_chunk)},
+                                                   {"block", std::to_string(p.block)},
+                                                   {"label", quoted_label(o)},
+                                                   {"masked", ns(o) + "MaskedMethod::" + masked}});
     }
     const char* acc = p.accumulator == ir::Accumulator::dense  ? "dense"
                       : p.accumulator == ir::Accumulator::hash ? "hash"
                                                                : "automatic";
-    return ns(o) + "ProductOptions{" + ns(o) + "Accumulator::" + std::string(acc) + ", " +
-           std::to_string(p.threads) + ", \"" + label(o) + "\", " + ns(o) + "MaskedMethod::" + std::string(masked) + "}";
+    return designated(ns(o) + "ProductOptions", {{"accumulator", ns(o) + "Accumulator::" + acc},
+                                                 {"threads", std::to_string(p.threads)},
+                                                 {"label", quoted_label(o)},
+                                                 {"masked", ns(o) + "MaskedMethod::" + masked}});
   }
 
   std::string traversal_options(const ir::Op& o) const {
     const auto& t = std::get<ir::TraversalSchedule>(o.schedule);
     const char* dir = t.direction == ir::Direction::push ? "push" : t.direction == ir::Direction::pull ? "pull" : "automatic";
-    // The GPU's options add the push's load balance, written when it is not the default.
-    const std::string balance = on_device(o) && t.balance != ir::LoadBalance::edge
-                                    ? ", " + ns(o) + "LoadBalance::" + balance_name(t.balance)
-                                    : std::string();
-    return ns(o) + "TraversalOptions{" + ns(o) + "Direction::" + std::string(dir) + ", " + std::to_string(t.alpha) +
-           ", " + std::to_string(t.beta) + ", " + std::to_string(t.threads) + ", \"" + label(o) + "\"" + balance + "}";
+    const std::string common = designated(on_device(o) ? "gql::common::TraversalOptions" : ns(o) + "TraversalOptions",
+                                          {{"direction", ns(o) + "Direction::" + dir},
+                                           {"alpha", std::to_string(t.alpha)},
+                                           {"beta", std::to_string(t.beta)},
+                                           {"threads", std::to_string(t.threads)},
+                                           {"label", quoted_label(o)}});
+    if (!on_device(o)) return common;
+    // The GPU's options add the push's load balance (a member of the derived struct, after its base).
+    return ns(o) + "TraversalOptions{" + common + ", " + ns(o) + "LoadBalance::" + balance_name(t.balance) + "}";
   }
 
   static const char* balance_name(ir::LoadBalance b) {
@@ -299,36 +320,49 @@ class KernelEmitter {
     const char* format = t.frontier == ir::FrontierFormat::sparse  ? "sparse"
                          : t.frontier == ir::FrontierFormat::dense ? "bitmap"
                                                                    : "automatic";
-    return n + "BfsSchedule{" + n + "BfsKernel::" +
-           (t.method == ir::TraversalMethod::edge_centric ? "edge_centric" : "frontier") + ", " + n +
-           "LoadBalance::" + balance_name(t.balance) + ", " + n + "FrontierFormat::" + format + "}";
+    return designated(n + "BfsSchedule",
+                      {{"kernel", n + "BfsKernel::" + (t.method == ir::TraversalMethod::edge_centric ? "edge_centric" : "frontier")},
+                       {"balance", n + "LoadBalance::" + balance_name(t.balance)},
+                       {"frontier", n + "FrontierFormat::" + format}});
   }
 
   std::string closure_options(const ir::Op& o) const {
     const auto& c = std::get<ir::ClosureSchedule>(o.schedule);
     if (on_device(o)) {  // the GPU's schedule: design, k-block and streaming
       const char* ooc = c.out_of_core == ir::Toggle::on ? "on" : c.out_of_core == ir::Toggle::off ? "off" : "automatic";
-      return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", {" + std::to_string(c.register_rows) + ", " +
-             std::to_string(c.register_cols) + "}, " + std::to_string(c.per_thread) + ", " + bool_text(c.spread) + ", " +
-             ns(o) + "OutOfCore::" + ooc + ", " + std::to_string(c.streams) + ", \"" + label(o) + "\"}";
+      return designated(ns(o) + "ClosureSchedule",
+                        {{"tile", std::to_string(c.tile)},
+                         {"register_tile", designated("", {{"rows", std::to_string(c.register_rows)},
+                                                           {"cols", std::to_string(c.register_cols)}})},
+                         {"per_thread", std::to_string(c.per_thread)},
+                         {"spread", bool_text(c.spread)},
+                         {"out_of_core", ns(o) + "OutOfCore::" + ooc},
+                         {"streams", std::to_string(c.streams)},
+                         {"label", quoted_label(o)}});
     }
     const char* variant = c.parallelism == ir::ClosureParallelism::tasks          ? "tasks"
                           : c.parallelism == ir::ClosureParallelism::parallel_for ? "parallel_for"
                                                                                   : "recursive";
-    return ns(o) + "ClosureSchedule{" + std::to_string(c.tile) + ", " + ns(o) + "ClosureVariant::" + variant + ", " +
-           std::to_string(c.recursive_base) + ", " + std::to_string(c.threads) + ", \"" + label(o) + "\"}";
+    return designated(ns(o) + "ClosureSchedule", {{"tile", std::to_string(c.tile)},
+                                                  {"variant", ns(o) + "ClosureVariant::" + variant},
+                                                  {"recursive_base", std::to_string(c.recursive_base)},
+                                                  {"threads", std::to_string(c.threads)},
+                                                  {"label", quoted_label(o)}});
   }
 
   std::string lu_options(const ir::Op& o) const {
     const auto& l = std::get<ir::LuSchedule>(o.schedule);
-    return ns(o) + "LuOptions{" + std::to_string(l.tile) + ", " + bool_text(l.gemm == ir::Gemm::vendor) + ", " +
-           std::to_string(l.threads) + ", \"" + label(o) + "\"}";
+    return designated(ns(o) + "LuOptions", {{"tile", std::to_string(l.tile)},
+                                            {"vendor_gemm", bool_text(l.gemm == ir::Gemm::vendor)},
+                                            {"threads", std::to_string(l.threads)},
+                                            {"label", quoted_label(o)}});
   }
 
   // How --explain names an op: "KERNEL @label", or "KERNEL: mxm -> C" (temporaries: "result"); the
   // runtime also keys an op's state by it, so ops that would share a name get " (2)", " (3)", ... in
   // the order they appear.
   std::string label(const ir::Op& o) const { return labels_.at(&o); }
+  std::string quoted_label(const ir::Op& o) const { return "\"" + label(o) + "\""; }
 
   std::string base_label(const ir::Op& o) const {
     if (!o.label.empty()) return kernel_.name + " @" + o.label;
@@ -384,8 +418,9 @@ class KernelEmitter {
     // Pull steps read in-edges: the transpose (the graph itself when it is symmetric, else made once
     // per graph value), which push-only searches do without.
     const std::string source = "static_cast<int64_t>(" + expr(o.shape.at(0)) + ")";
-    const std::string direction = n + "DirectionOptions{" + n + "Direction::" + dir + ", " + std::to_string(t.alpha) +
-                                  ", " + std::to_string(t.beta) + "}";
+    const std::string direction = designated(n + "DirectionOptions", {{"direction", n + "Direction::" + dir},
+                                                                      {"alpha", std::to_string(t.alpha)},
+                                                                      {"beta", std::to_string(t.beta)}});
     if (dialect_.resident_values) {
       // The GPU's search reads the graph (and its transpose) on the device and leaves the levels there.
       out += pad + "  " + n + "TraversalStats stats;\n";
@@ -424,9 +459,11 @@ class KernelEmitter {
     out += pad + "  " + n + "TraversalStats stats;\n";
     if (dialect_.resident_values) {
       // The GPU's search reads the graph on the device and leaves the paths there.
-      const std::string schedule = n + "SsspSchedule{" + n + "PathsKernel::" +
-                                   (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford") +
-                                   ", " + std::to_string(t.delta) + ", " + n + "LoadBalance::" + balance_name(t.balance) + "}";
+      const std::string schedule = designated(
+          n + "SsspSchedule",
+          {{"kernel", n + "PathsKernel::" + (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford")},
+           {"delta", std::to_string(t.delta)},
+           {"balance", n + "LoadBalance::" + balance_name(t.balance)}});
       out += pad + "  bool exact = false;\n";
       out += pad + "  try {\n";
       out += pad + "    exact = " + n + "single_source_paths<" + semiring(o) + ">(" + target + ", " + name(o.inputs.at(0)) +

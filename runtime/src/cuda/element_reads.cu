@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "gql/device/csr_view.cuh"
 #include "gql/device/element_reads.hpp"
 #include "small_launches.cuh"
 
@@ -19,7 +20,7 @@ template <class Word>
 __global__ void find_in_row(const offset_t* offsets, long long nvals, const index_t* columns, const Word* values,
                             long long row, index_t column, Answer* answer) {
   const offset_t begin = offsets ? offsets[row] : 0, end = offsets ? offsets[row + 1] : nvals;
-  const offset_t at = launches::first_not_below(columns, begin, end, column);
+  const offset_t at = device::first_not_below(columns, begin, end, column);
   const bool found = at < end && columns[at] == column;
   *answer = Answer{found && values != nullptr ? static_cast<unsigned long long>(values[at]) : 0ULL, found ? 1LL : 0LL};
 }

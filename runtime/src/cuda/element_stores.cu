@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "gql/device/csr_view.cuh"
 #include "gql/device/element_stores.hpp"
 #include "gql/device/graph_ops.hpp"  // detail::offsets_of_lengths
 #include "gql/error.hpp"
@@ -49,7 +50,7 @@ __global__ void locate(const offset_t* offsets, long long nvals, long long n_col
     const long long row = positions[s] / n_cols;
     const auto column = static_cast<index_t>(positions[s] % n_cols);
     const offset_t end = row_end(offsets, row, nvals);
-    const offset_t at = launches::first_not_below(columns, row_begin(offsets, row), end, column);
+    const offset_t at = device::first_not_below(columns, row_begin(offsets, row), end, column);
     slots[s] = at;
     is_new[s] = at < end && columns[at] == column ? 0 : 1;
   }
@@ -58,7 +59,7 @@ __global__ void locate(const offset_t* offsets, long long nvals, long long n_col
 // How many new entries come before position `key`: new_before at the first store at or past it.
 __device__ inline offset_t new_entries_before(const int64_t* positions, long long count, const offset_t* new_before,
                                               long long key) {
-  return new_before[launches::first_not_below(positions, 0LL, count, static_cast<int64_t>(key))];
+  return new_before[device::first_not_below(positions, 0LL, count, static_cast<int64_t>(key))];
 }
 
 // Row i starts after its old entries before it and the new ones before it.

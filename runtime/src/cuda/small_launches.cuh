@@ -1,6 +1,7 @@
 // What the runtime library's one-pass kernels share (runtime/src/cuda/*.cu, not a public header):
 // their block and grid shape, the dispatch of an element-size-generic kernel on a word of that size,
-// the read of one value an op waits for, a binary search in sorted keys, and the row of a CSR position.
+// the read of one value an op waits for, and the row of a CSR position (the binary search in sorted
+// keys is gql/device/csr_view.cuh's first_not_below).
 #pragma once
 
 #include <algorithm>
@@ -41,18 +42,6 @@ void write_one(T* on_device, const T& value, const Stream& stream) {
   *host = value;
   copy_async(on_device, host, sizeof(T), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
   stream.synchronize();  // the scratch is the thread's: the next use may overwrite it
-}
-
-// The first position p in [begin, end) of the sorted `keys` with keys[p] >= key (end when none): where
-// key is stored, or where it would go.
-template <class Key, class Position>
-__device__ inline Position first_not_below(const Key* keys, Position begin, Position end, Key key) {
-  while (begin < end) {
-    const Position mid = begin + (end - begin) / 2;
-    if (keys[mid] < key) begin = mid + 1;
-    else end = mid;
-  }
-  return begin;
 }
 
 // The row of a CSR structure (n_rows rows) that holds position p: offsets[row] <= p < offsets[row + 1].

@@ -6,6 +6,18 @@
 
 namespace gql::device {
 
+// The first position p in [begin, end) of the sorted `keys` with keys[p] >= key (end when none): where
+// key is stored, or where it would go (a row's columns, a sparse vector's indices).
+template <class Key, class Position>
+GQL_HD Position first_not_below(const Key* keys, Position begin, Position end, Key key) {
+  while (begin < end) {
+    const Position mid = begin + (end - begin) / 2;
+    if (keys[mid] < key) begin = mid + 1;
+    else end = mid;
+  }
+  return begin;
+}
+
 template <class T>
 struct CsrView {
   long long n_rows = 0;

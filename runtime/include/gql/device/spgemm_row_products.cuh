@@ -27,12 +27,7 @@ struct ColumnWindow {
 
 // The first position in cols[lo, hi) whose column is at least `column`.
 __device__ __forceinline__ offset_t lower_bound_column(const index_t* cols, offset_t lo, offset_t hi, index_t column) {
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (cols[mid] < column) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return first_not_below(cols, lo, hi, column);
 }
 
 template <int Threads>

@@ -132,9 +132,13 @@ void merge_on_host(Csr<TC>& C, Csr<V> product, const common::MatrixMask& mask, b
     Array<offset_t> offsets(static_cast<size_t>(product.n_rows()) + 1, 0);
     Array<index_t> cols;
     cols.reserve(static_cast<size_t>(product.nvals()));
+    // The arrays taken once: a container's accessors settle waiting stores at each call.
+    const offset_t* row_offsets = product.row_offsets().data();
+    const index_t* columns = product.col_indices().data();
+    const unsigned char* values = product.values().data();
     for (int64_t i = 0; i < product.n_rows(); ++i) {
-      for (offset_t p = product.row_offsets()[i]; p < product.row_offsets()[i + 1]; ++p)
-        if (product.values()[p]) cols.push_back(product.col_indices()[p]);
+      for (offset_t p = row_offsets[i]; p < row_offsets[i + 1]; ++p)
+        if (values[p]) cols.push_back(columns[p]);
       offsets[static_cast<size_t>(i) + 1] = static_cast<offset_t>(cols.size());
     }
     cpu::assign_result(C, Csr<bool>(product.n_rows(), product.n_cols(), std::move(offsets), std::move(cols)), mask,

@@ -3,7 +3,10 @@
 //   pageable H2D / D2H (driver)  the same from or to ordinary memory, as a plain cudaMemcpy moves it
 //   gql upload / download        gql::upload and gql::download (pinned staging, host threads copying),
 //                                the download once into memory already touched and once into fresh pages
-//   host parallel memcpy         the host's threads copying ordinary memory (the staging's other half)
+//   host parallel memcpy         the host's threads copying ordinary memory (the staging's other half),
+//                                once into touched pages and once into fresh ones: the second is the
+//                                ceiling of any download into fresh pages, whose first touch the host's
+//                                kernel pays (faulting and zeroing each page) whatever fills it
 //   gql upload, cold             gql::upload right after the device start into memory it allocates, as
 //                                a program's first upload runs, then into memory allocated before, and
 //                                again after the link has idled for a second (no warm-up)
@@ -12,6 +15,7 @@
 //   bench_transfer_ceilings [--repeats 5] [--mib 512] [--json FILE]
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -97,12 +101,21 @@ int main(int argc, char** argv) try {
     gql::Array<unsigned char> fresh(bytes);  // uninitialized: its pages are faulted in by the copy
     gql::download(fresh.data(), device.data(), bytes, stream, __FILE__, __LINE__);
   }));
-  record("host parallel memcpy (" + std::to_string(omp_get_max_threads()) + " threads)", time_repeats(repeats, [&] {
-    const auto pieces = static_cast<int64_t>(bytes >> 20);
-#pragma omp parallel for schedule(static)
-    for (int64_t p = 0; p < pieces; ++p)
-      std::memcpy(other.data() + (static_cast<size_t>(p) << 20), pageable.data() + (static_cast<size_t>(p) << 20),
-                  size_t{1} << 20);
+  // In 2 MiB pieces, a huge page each: no two threads wait on one page's first touch.
+  const auto parallel_memcpy = [&](unsigned char* destination) {
+    constexpr size_t piece = size_t{2} << 20;
+    const auto pieces = static_cast<int64_t>((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static, 1)
+    for (int64_t p = 0; p < pieces; ++p) {
+      const size_t at = static_cast<size_t>(p) * piece;
+      std::memcpy(destination + at, pageable.data() + at, std::min(piece, bytes - at));
+    }
+  };
+  const std::string threads = std::to_string(omp_get_max_threads()) + " threads";
+  record("host parallel memcpy (" + threads + ")", time_repeats(repeats, [&] { parallel_memcpy(other.data()); }));
+  record("host parallel memcpy into fresh pages (" + threads + ")", time_repeats(repeats, [&] {
+    gql::Array<unsigned char> fresh(bytes);
+    parallel_memcpy(fresh.data());
   }));
   return 0;
 } catch (const std::exception& e) {

@@ -75,6 +75,22 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
   }
 }
 
+// Touches every page of a download's destination, the threads taking 2 MiB units in turn, while the
+// first chunks' DMA runs. Fresh pages cost their first touch (a fault, and zeroing a huge page); the
+// chunk copies split each chunk in pieces smaller than a huge page, so their threads queued on a few
+// faults at a time (a 134 MiB download into fresh pages: 15 GB/s, against 48 into touched ones).
+// Pages already touched cost one write each.
+void first_touch(void* host, size_t bytes) {
+  constexpr size_t unit = size_t{2} << 20, page = size_t{4} << 10;
+  const auto units = static_cast<int64_t>((bytes + unit - 1) / unit);
+  auto* const bytes_of = static_cast<volatile unsigned char*>(host);
+#pragma omp parallel for schedule(static, 1) if (units > 1)
+  for (int64_t u = 0; u < units; ++u) {
+    const size_t end = std::min(bytes, static_cast<size_t>(u + 1) * unit);
+    for (size_t at = static_cast<size_t>(u) * unit; at < end; at += page) bytes_of[at] = 0;
+  }
+}
+
 // Page-locked host memory (cudaMallocHost, or registered with cudaHostRegister): the DMA engine
 // reads and writes it in place, so staging would only add a host copy.
 bool page_locked(const void* host) {
@@ -135,6 +151,7 @@ void download(void* host, const void* device, size_t bytes, const Stream& stream
     staging.event(b).record(stream);
   };
   for (size_t c = 0; c < std::min<size_t>(chunks.count, n_buffers); ++c) fill(c);
+  first_touch(host, bytes);
   for (size_t c = 0; c < chunks.count; ++c) {
     const int b = static_cast<int>(c % n_buffers);
     staging.event(b).synchronize();

@@ -75,13 +75,16 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
   }
 }
 
-// Touches every page of a download's destination, the threads taking 2 MiB units in turn, while the
-// first chunks' DMA runs. Fresh pages cost their first touch (a fault, and zeroing a huge page); the
-// chunk copies split each chunk in pieces smaller than a huge page, so their threads queued on a few
-// faults at a time (a 134 MiB download into fresh pages: 15 GB/s, against 48 into touched ones).
-// Pages already touched cost one write each.
+// Touches every page of a download's destination, the threads taking units in turn, while the first
+// chunks' DMA runs. Fresh pages cost their first touch (a fault, and zeroing a huge page); the chunk
+// copies split each chunk in pieces smaller than a huge page, so their threads queued on a few faults
+// at a time (a 134 MiB download into fresh pages: 15 GB/s, against 48 into touched ones). A unit is
+// a huge page (2 MiB) for large destinations and a share of every thread for small ones, whose 4 KiB
+// pages each fault alone. Pages already touched cost one write each.
 void first_touch(void* host, size_t bytes) {
-  constexpr size_t unit = size_t{2} << 20, page = size_t{4} << 10;
+  constexpr size_t huge_page = size_t{2} << 20, page = size_t{4} << 10;
+  const auto threads = static_cast<size_t>(std::max(1, omp_get_max_threads()));
+  const size_t unit = std::min(huge_page, (bytes / threads + page - 1) / page * page + page);
   const auto units = static_cast<int64_t>((bytes + unit - 1) / unit);
   auto* const bytes_of = static_cast<volatile unsigned char*>(host);
 #pragma omp parallel for schedule(static, 1) if (units > 1)

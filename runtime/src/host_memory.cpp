@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 
+#include "gql/array.hpp"
 #include "gql/error.hpp"
 #include "gql/memory_size.hpp"
 
@@ -48,6 +49,8 @@ size_t available_host_memory() {
 
 void check_host_allocation(size_t bytes, const std::string& what, const std::string& source) {
   if (bytes < unchecked_allocation_bytes) return;
+  if (bytes <= available_host_memory()) return;
+  release_kept_host_blocks();  // the blocks kept for reuse are the system's again
   const size_t available = available_host_memory();
   if (bytes <= available) return;
   // bytes_for saturates: such a request needs more than any address space holds.

@@ -85,7 +85,7 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
 KernelSignature signature_of(const compiler::ir::Kernel& kernel, compiler::ir::Target target) {
   KernelSignature s;
   s.name = kernel.name;
-  s.target = target == compiler::ir::Target::cuda ? Target::cuda : Target::openmp;
+  s.target = target;
   for (int id : kernel.parameters) {
     const compiler::ir::Variable& v = kernel.variables.at(static_cast<size_t>(id));
     s.parameter_names.push_back(v.name);

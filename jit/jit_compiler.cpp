@@ -243,7 +243,7 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
   compiler::Options front_options;
   front_options.include_dirs = options.include_dirs;
   front_options.stdlib_dir = layout.stdlib_dir;
-  front_options.target = options.target == Target::cuda ? compiler::ir::Target::cuda : compiler::ir::Target::openmp;
+  front_options.target = options.target;
   auto front = std::make_unique<compiler::Compiler>(front_options);
   bool ok = false;
   try {

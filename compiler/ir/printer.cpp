@@ -9,8 +9,6 @@
 
 namespace gql::compiler::ir {
 
-const char* to_string(Target t) noexcept { return t == Target::cuda ? "cuda" : "openmp"; }
-
 const char* to_string(OpKind kind) noexcept {
   switch (kind) {
     case OpKind::construct: return "construct";

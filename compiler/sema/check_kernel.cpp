@@ -41,7 +41,7 @@ std::string kind_name(const Type& t) {
 }
 
 // Where an op writes: an existing variable (with mask), a new named variable, or a temporary.
-struct Target {
+struct OpOutput {
   Destination destination;
   std::function<int(const Type&)> make;  // creates the output variable when destination.variable < 0
   Span span;
@@ -207,8 +207,8 @@ class KernelChecker {
     return std::move(v->scalar);
   }
 
-  Target new_variable_target(const ast::Stmt& s, std::optional<Type> declared, bool immutable, ir::Block& out) {
-    Target t;
+  OpOutput new_variable_target(const ast::Stmt& s, std::optional<Type> declared, bool immutable, ir::Block& out) {
+    OpOutput t;
     t.span = s.span;
     t.destination.label = s.label;
     t.make = [this, &s, declared, immutable, &out](const Type& result) {
@@ -250,7 +250,7 @@ class KernelChecker {
       return;
     }
     if (is_container_op(*s.value)) {
-      Target t = new_variable_target(s, declared, immutable, out);
+      OpOutput t = new_variable_target(s, declared, immutable, out);
       container_op(*s.value, t, out, 0);
       return;
     }
@@ -265,7 +265,7 @@ class KernelChecker {
         d_.error(s.value->span, "'" + s.name + "' is declared " + to_string(*declared) + " but its value is " + to_string(v->type));
         return;
       }
-      Target t = new_variable_target(s, declared, immutable, out);
+      OpOutput t = new_variable_target(s, declared, immutable, out);
       copy_into(v->variable, t, s.value->span, out);
       return;
     }
@@ -328,7 +328,7 @@ class KernelChecker {
       return;
     }
     Type type = v.type;
-    Target t;
+    OpOutput t;
     t.span = s.span;
     t.destination.variable = id;
     t.destination.label = s.label;
@@ -539,7 +539,7 @@ class KernelChecker {
 
   std::optional<Value> value(const ast::Expr& e, ir::Block& out, int depth) {
     if (is_container_op(e)) {
-      Target t;
+      OpOutput t;
       t.span = e.span;
       t.make = [this, &e, &out](const Type& type) {
         int id = builder_.add_temporary(type, e.span);
@@ -747,7 +747,7 @@ class KernelChecker {
   }
 
   // The output variable for a result of type `result`; checks an existing destination's type.
-  std::optional<int> output(Target& t, const Type& result, Span span) {
+  std::optional<int> output(OpOutput& t, const Type& result, Span span) {
     if (t.destination.variable < 0) {
       int id = t.make(result);
       if (var(id).type != result) {
@@ -764,13 +764,13 @@ class KernelChecker {
     return v.id;
   }
 
-  bool unmaskable(const Target& t, const std::string& what, Span span) {
+  bool unmaskable(const OpOutput& t, const std::string& what, Span span) {
     if (!t.destination.mask) return true;
     d_.error(span, what + " cannot be written through a mask");
     return false;
   }
 
-  void copy_into(int source, Target& t, Span span, ir::Block& out) {
+  void copy_into(int source, OpOutput& t, Span span, ir::Block& out) {
     auto id = output(t, var(source).type, span);
     if (!id) return;
     ir::Op op = new_op(ir::OpKind::copy, t.destination, span);
@@ -786,7 +786,7 @@ class KernelChecker {
     return v;
   }
 
-  std::optional<Value> container_op(const ast::Expr& e, Target& t, ir::Block& out, int depth) {
+  std::optional<Value> container_op(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
     if (e.kind == ast::ExprKind::binary) return product(e, t, out, depth);
     const std::string& name = e.text;
     if (name == "graph" || name == "matrix" || name == "vector") return construct(e, t, out);
@@ -876,7 +876,7 @@ class KernelChecker {
     return std::nullopt;
   }
 
-  std::optional<Value> construct(const ast::Expr& e, Target& t, ir::Block& out) {
+  std::optional<Value> construct(const ast::Expr& e, OpOutput& t, ir::Block& out) {
     if (!e.type_arg) {  // graph(...) without <T>: neither a constructor nor a conversion
       d_.error(e.span, "a new " + e.text + " needs its element type: " + e.text + "<T>(" +
                            (e.text == "vector" ? "n" : "rows, cols") + ")");
@@ -926,7 +926,7 @@ class KernelChecker {
     return produced(*id);
   }
 
-  std::optional<Value> product(const ast::Expr& e, Target& t, ir::Block& out, int depth) {
+  std::optional<Value> product(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
     auto l = container_argument(e.args[0], out, depth, "the left operand of a product");
     auto r = container_argument(e.args[1], out, depth, "the right operand of a product");
     if (!l || !r) return std::nullopt;
@@ -960,7 +960,7 @@ class KernelChecker {
     return produced(*id);
   }
 
-  std::optional<Value> closure(const ast::Expr& e, Target& t, ir::Block& out, int depth) {
+  std::optional<Value> closure(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
     for (const std::string& n : e.arg_names) {
       if (!n.empty()) {
         d_.error(e.span, "'closure' takes no named argument '" + n + "'");
@@ -1011,7 +1011,7 @@ class KernelChecker {
 
   // dense(G, fill = v): the graph as a matrix of its element type, v where G has no entry. The fill
   // is required: no value is right for every use (0 for sums, inf for distances).
-  std::optional<Value> densify(const ast::Expr& e, Target& t, ir::Block& out, int depth) {
+  std::optional<Value> densify(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
     const bool shaped = e.args.size() == 2 && e.arg_names[0].empty() && e.arg_names[1] == "fill";
     if (!shaped) {
       if (e.args.size() == 2 && !e.arg_names[1].empty() && e.arg_names[1] != "fill") {
@@ -1045,7 +1045,7 @@ class KernelChecker {
     return produced(*id);
   }
 
-  std::optional<Value> lu(const ast::Expr& e, Target& t, ir::Block& out, int depth) {
+  std::optional<Value> lu(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
     if (!positional_arguments(e, 1, 1)) return std::nullopt;
     auto a = container_argument(e.args[0], out, depth, "the argument of 'lu'");
     if (!a) return std::nullopt;
@@ -1059,7 +1059,7 @@ class KernelChecker {
   }
 
   // An op with two outputs can only feed a return (or a tuple); its outputs are temporaries.
-  std::optional<Value> tuple_result(ir::Op op, std::vector<Type> types, Target& t, Span span, ir::Block& out) {
+  std::optional<Value> tuple_result(ir::Op op, std::vector<Type> types, OpOutput& t, Span span, ir::Block& out) {
     if (t.destination.variable >= 0 || !t.destination.label.empty() || t.destination.mask) {
       d_.error(span, std::string(ir::to_string(op.kind)) + " makes a tuple " + to_string(Type::tuple(types)) +
                          "; return it directly, as in `return lu(A);`");

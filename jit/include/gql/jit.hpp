@@ -42,6 +42,7 @@
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
+#include "gql/target.hpp"
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*; declared so that host programs need no CUDA headers
 
@@ -51,8 +52,6 @@ namespace gql {
 template <class T> class DeviceCsr;
 template <class T> class DeviceMatrix;
 template <class T> class DeviceVector;
-
-enum class Target { openmp, cuda };
 
 struct CompilerOptions {
   // Every member has an initializer, so designated initializers may name any subset warning-free.

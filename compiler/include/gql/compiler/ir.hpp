@@ -18,11 +18,12 @@
 #include "gql/compiler/source.hpp"
 #include "gql/compiler/types.hpp"
 #include "gql/semiring.hpp"
+#include "gql/target.hpp"
 
 namespace gql::compiler::ir {
 
-enum class Target { openmp, cuda };
-const char* to_string(Target t) noexcept;
+using Target = gql::Target;  // gql/target.hpp
+inline const char* to_string(Target t) noexcept { return target_name(t); }
 
 // ---------------------------------------------------------------------------------------------
 // Scalar expressions

@@ -82,7 +82,7 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
 // a huge page (2 MiB) for large destinations and a share of every thread for small ones, whose 4 KiB
 // pages each fault alone. Pages already touched cost one write each.
 void first_touch(void* host, size_t bytes) {
-  constexpr size_t huge_page = size_t{2} << 20, page = size_t{4} << 10;
+  constexpr size_t huge_page = gql::detail::huge_page_bytes, page = size_t{4} << 10;
   const auto threads = static_cast<size_t>(std::max(1, omp_get_max_threads()));
   const size_t unit = std::min(huge_page, (bytes / threads + page - 1) / page * page + page);
   const auto units = static_cast<int64_t>((bytes + unit - 1) / unit);

@@ -6,13 +6,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "gql/array.hpp"
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 namespace gql::cpu {
 
-inline constexpr size_t huge_page_bytes = size_t{2} << 20;
+using gql::detail::huge_page_bytes;  // gql/array.hpp
 
 // v.reserve(n), with the new storage advised onto huge pages when it is large. Touches nothing: the
 // pages are faulted in by whoever first writes them.

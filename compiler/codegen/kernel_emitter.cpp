@@ -12,6 +12,7 @@
 #include "codegen/cuda/product_limits.hpp"
 #include "codegen/generated_header.hpp"
 #include "codegen/semiring_policy.hpp"
+#include "gql/compiler/op_table.hpp"
 #include "gql/compiler/plan.hpp"
 #include "gql/error.hpp"
 
@@ -522,6 +523,28 @@ class KernelEmitter {
     auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
     const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
+    // An op of a generic form is written from its row of the op table alone.
+    const ir::OpInfo& info = ir::op_info(o.kind);
+    const std::string function = ns(o) + info.function();  // gql::cpu::NAME or gql::gpu::NAME
+    const std::string call = function + "(" + common + ", ";
+    switch (info.form) {
+      case ir::OpForm::structural:
+        out += pad + call + in(0) + (*info.offset ? ", " + expr(*o.value) : "") + stream_argument(o) + ");\n";
+        return;
+      case ir::OpForm::map:
+        out += pad + call + in(0) + ", " + element_lambda(*o.function) + input_readers(o) + stream_argument(o) + ");\n";
+        return;
+      case ir::OpForm::combine:
+        if (!o.fused_product.empty()) {
+          out += pad + fused_union(o, common);
+          return;
+        }
+        out += pad + call + in(0) + ", " + in(1) + ", " + element_lambda(*o.function) + input_readers(o) +
+               stream_argument(o) + ");\n";
+        return;
+      case ir::OpForm::special:
+        break;
+    }
     switch (o.kind) {
       case ir::OpKind::construct: {
         const Type& t = variable(o.outputs[0]).type;
@@ -544,80 +567,58 @@ class KernelEmitter {
         return;
       }
       case ir::OpKind::copy:
-        out += pad + ns(o) + "assign(" + common + ", " + in(0) + stream_argument(o) + ");\n";
+        out += pad + call + in(0) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::mxm:
-        out += pad + ns(o) + "mxm<" + semiring(o) + ">(" + common + ", " + in(0) + ", " + in(1) + ", " +
+        out += pad + function + "<" + semiring(o) + ">(" + common + ", " + in(0) + ", " + in(1) + ", " +
                product_options(o) + ", ctx);\n";
         return;
       case ir::OpKind::vxm:
       case ir::OpKind::mxv:
-        out += pad + ns(o) + ir::to_string(o.kind) + "<" + semiring(o) + ">(" + common + ", " + in(0) + ", " +
+        out += pad + function + "<" + semiring(o) + ">(" + common + ", " + in(0) + ", " +
                in(1) + ", " + traversal_options(o) + ", ctx);\n";
         return;
-      case ir::OpKind::ewise_union:
-      case ir::OpKind::ewise_intersect:
-        if (!o.fused_product.empty()) {
-          out += pad + fused_union(o, common);
-          return;
-        }
-        out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + in(1) + ", " +
-               element_lambda(*o.function) + input_readers(o) + stream_argument(o) + ");\n";
-        return;
-      case ir::OpKind::apply:
-        out += pad + ns(o) + "apply(" + common + ", " + in(0) + ", " + element_lambda(*o.function) +
-               input_readers(o) + stream_argument(o) + ");\n";
-        return;
       case ir::OpKind::reduce:
-        out += pad + name(o.outputs[0]) + " = " + ns(o) + "reduce<" + monoid_enumerator(o.monoid) + ", " +
+        out += pad + name(o.outputs[0]) + " = " + function + "<" + monoid_enumerator(o.monoid) + ", " +
                cpp_scalar_type(variable(o.outputs[0]).type.element) + ">(" + in(0) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::assign_scalar:
-        out += pad + ns(o) + "assign_scalar(" + common + ", " + expr(*o.value) + stream_argument(o) + ");\n";
+        out += pad + call + expr(*o.value) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::set_element: {
         std::string idx;
         for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
-        out += pad + ns(o) + "set_element(" + target + idx + ", " + expr(*o.value) + stream_argument(o) + ");\n";
+        out += pad + function + "(" + target + idx + ", " + expr(*o.value) + stream_argument(o) + ");\n";
         return;
       }
       case ir::OpKind::element: {
         std::string idx;
         for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
-        out += pad + name(o.outputs[0]) + " = " + ns(o) + "element(" + operand(o, o.inputs.at(0)) + idx +
+        out += pad + name(o.outputs[0]) + " = " + function + "(" + operand(o, o.inputs.at(0)) + idx +
                ", gql::Location{" + cpp_string_literal(o.where.file) + ", " + std::to_string(o.where.line) + ", " +
                std::to_string(o.where.column) + "}" + stream_argument(o) + ");\n";
         return;
       }
-      case ir::OpKind::transpose:
-        out += pad + ns(o) + "transpose(" + common + ", " + in(0) + stream_argument(o) + ");\n";
-        return;
-      case ir::OpKind::tril:
-      case ir::OpKind::triu:
-        out += pad + ns(o) + ir::to_string(o.kind) + "(" + common + ", " + in(0) + ", " + expr(*o.value) +
-               stream_argument(o) + ");\n";
-        return;
       case ir::OpKind::closure:
-        out += pad + ns(o) + "closure<" + semiring(o) + ">(" + target + ", " + in(0) + ", " + closure_options(o) +
+        out += pad + function + "<" + semiring(o) + ">(" + target + ", " + in(0) + ", " + closure_options(o) +
                ", ctx);\n";
         return;
       case ir::OpKind::closure_paths:
-        out += pad + ns(o) + "closure_paths<" + semiring(o) + ">(" + target + ", " + output(o, o.outputs.at(1)) + ", " +
+        out += pad + function + "<" + semiring(o) + ">(" + target + ", " + output(o, o.outputs.at(1)) + ", " +
                in(0) + ", " + closure_options(o) + ", ctx);\n";
         return;
       case ir::OpKind::lu:
-        out += pad + ns(o) + "lu(" + target + ", " + output(o, o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
+        out += pad + function + "(" + target + ", " + output(o, o.outputs.at(1)) + ", " + in(0) + ", " + lu_options(o) +
                ", ctx);\n";
         return;
       case ir::OpKind::densify:
-        out += pad + ns(o) + "densify(" + target + ", " + in(0) + ", " + expr(*o.value) + ");\n";
+        out += pad + function + "(" + target + ", " + in(0) + ", " + expr(*o.value) + ");\n";
         return;
       case ir::OpKind::bfs_levels:
         bfs_levels(o, pad, out);
         return;
-      case ir::OpKind::single_source_paths:
-      case ir::OpKind::component_labels:
-        break;  // a statement with its fallback loop: see stmt()
+      default:
+        break;  // single_source_paths, component_labels: a statement with its fallback loop (see stmt())
     }
     throw Error(ErrorKind::internal, "codegen: unknown op kind");
   }

@@ -9,34 +9,6 @@
 
 namespace gql::compiler::ir {
 
-const char* to_string(OpKind kind) noexcept {
-  switch (kind) {
-    case OpKind::construct: return "construct";
-    case OpKind::copy: return "copy";
-    case OpKind::mxm: return "mxm";
-    case OpKind::vxm: return "vxm";
-    case OpKind::mxv: return "mxv";
-    case OpKind::ewise_union: return "ewise_union";
-    case OpKind::ewise_intersect: return "ewise_intersect";
-    case OpKind::apply: return "apply";
-    case OpKind::reduce: return "reduce";
-    case OpKind::assign_scalar: return "assign_scalar";
-    case OpKind::set_element: return "set_element";
-    case OpKind::element: return "element";
-    case OpKind::transpose: return "transpose";
-    case OpKind::tril: return "tril";
-    case OpKind::triu: return "triu";
-    case OpKind::closure: return "closure";
-    case OpKind::closure_paths: return "closure_paths";
-    case OpKind::lu: return "lu";
-    case OpKind::densify: return "densify";
-    case OpKind::bfs_levels: return "bfs_levels";
-    case OpKind::single_source_paths: return "single_source_paths";
-    case OpKind::component_labels: return "component_labels";
-  }
-  return "?";
-}
-
 const char* to_string(gql::Monoid monoid) noexcept {
   switch (monoid) {
     case gql::Monoid::sum: return "sum";

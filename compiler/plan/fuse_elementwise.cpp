@@ -12,6 +12,7 @@
 #include <map>
 #include <vector>
 
+#include "gql/compiler/op_table.hpp"
 #include "gql/compiler/plan.hpp"
 
 namespace gql::compiler::plan {
@@ -109,8 +110,11 @@ class Fuser {
     return -1;
   }
 
+  // The ops that read their inputs through readers: the op table's map and combine forms (apply,
+  // union, intersect).
   static bool elementwise_on_vectors(const ir::Op& o) {
-    return o.kind == ir::OpKind::ewise_union || o.kind == ir::OpKind::ewise_intersect || o.kind == ir::OpKind::apply;
+    const ir::OpForm form = ir::op_info(o.kind).form;
+    return form == ir::OpForm::map || form == ir::OpForm::combine;
   }
 
   // t = apply(x, f) read only by the next vector op: that op reads x through f.

@@ -77,90 +77,98 @@ std::optional<Value> KernelChecker::container_op(const ast::Expr& e, OpOutput& t
   if (e.kind == ast::ExprKind::binary) return product(e, t, out, depth);
   const std::string& name = e.text;
   if (name == "graph" || name == "matrix" || name == "vector") return construct(e, t, out);
-  if (name == "transpose") {
-    if (!positional_arguments(e, 1, 1)) return std::nullopt;
-    auto x = container_argument(e.args[0], out, depth, "the argument of 'transpose'");
-    if (!x) return std::nullopt;
-    if (x->type.kind == TypeKind::vector) {
-      d_.error(e.span, "transpose takes a graph or matrix; a vector is its own transpose");
-      return std::nullopt;
-    }
-    auto id = output(t, x->type, e.span);
-    if (!id) return std::nullopt;
-    ir::Op op = new_op(ir::OpKind::transpose, t.destination, e.span);
-    op.outputs.push_back(*id);
-    op.inputs.push_back(x->variable);
-    emit(std::move(op), out);
-    return produced(*id);
+  const ir::OpInfo* info = ir::op_named(name);
+  if (!info) return std::nullopt;
+  switch (info->form) {
+    case ir::OpForm::structural: return structural_op(*info, e, t, out, depth);
+    case ir::OpForm::map: return map_op(*info, e, t, out, depth);
+    case ir::OpForm::combine: return combine_op(*info, e, t, out, depth);
+    case ir::OpForm::special: break;
   }
-  if (name == "tril" || name == "triu") {  // tril(G[, k]): j - i <= k; triu(G[, k]): j - i >= k; k = 0 by default
-    if (!positional_arguments(e, 1, 2)) return std::nullopt;
-    auto x = container_argument(e.args[0], out, depth, "the first argument of '" + name + "'");
-    if (!x) return std::nullopt;
-    if (x->type.kind != TypeKind::graph) {
-      d_.error(e.args[0].span, name + " takes a graph, found " + to_string(x->type));
-      return std::nullopt;
-    }
-    std::optional<ir::Expr> diagonal = ir::make_constant(Scalar::i64, ir::Constant{}, e.span);
-    if (e.args.size() == 2) diagonal = shape_value(e.args[1], out, "the diagonal of '" + name + "'");
-    if (!diagonal) return std::nullopt;
-    auto id = output(t, x->type, e.span);
-    if (!id) return std::nullopt;
-    ir::Op op = new_op(name == "tril" ? ir::OpKind::tril : ir::OpKind::triu, t.destination, e.span);
-    op.outputs.push_back(*id);
-    op.inputs.push_back(x->variable);
-    op.value = std::move(*diagonal);
-    emit(std::move(op), out);
-    return produced(*id);
-  }
-  if (name == "apply") {
-    if (!positional_arguments(e, 2, 2)) return std::nullopt;
-    auto x = container_argument(e.args[0], out, depth, "the first argument of 'apply'");
-    if (!x) return std::nullopt;
-    auto fn = element_function(e.args[1], {x->type.element});
-    if (!fn) return std::nullopt;
-    Type result = x->type;
-    result.element = fn->result;
-    auto id = output(t, result, e.span);
-    if (!id) return std::nullopt;
-    ir::Op op = new_op(ir::OpKind::apply, t.destination, e.span);
-    op.outputs.push_back(*id);
-    op.inputs.push_back(x->variable);
-    op.function = std::move(fn);
-    emit(std::move(op), out);
-    return produced(*id);
-  }
-  if (name == "union" || name == "intersect") {
-    if (!positional_arguments(e, 3, 3)) return std::nullopt;
-    auto x = container_argument(e.args[0], out, depth, "the first argument of '" + name + "'");
-    auto y = container_argument(e.args[1], out, depth, "the second argument of '" + name + "'");
-    if (!x || !y) return std::nullopt;
-    if (x->type.kind != y->type.kind) {
-      d_.error(e.span, "'" + name + "' combines containers of one kind, found " + to_string(x->type) + " and " + to_string(y->type));
-      return std::nullopt;
-    }
-    auto fn = element_function(e.args[2], {x->type.element, y->type.element});
-    if (!fn) return std::nullopt;
-    if (name == "union" && (x->type.element != y->type.element || fn->result != x->type.element)) {
-      d_.error(e.args[2].span, "union keeps the entries found in only one operand, so its operands and '" + fn->name +
-                                   "' must share one element type");
-      return std::nullopt;
-    }
-    Type result = x->type;
-    result.element = fn->result;
-    auto id = output(t, result, e.span);
-    if (!id) return std::nullopt;
-    ir::Op op = new_op(name == "union" ? ir::OpKind::ewise_union : ir::OpKind::ewise_intersect, t.destination, e.span);
-    op.outputs.push_back(*id);
-    op.inputs = {x->variable, y->variable};
-    op.function = std::move(fn);
-    emit(std::move(op), out);
-    return produced(*id);
-  }
-  if (name == "closure") return closure(e, t, out, depth);
-  if (name == "lu") return lu(e, t, out, depth);
-  if (name == "dense") return densify(e, t, out, depth);
+  if (info->kind == ir::OpKind::closure) return closure(e, t, out, depth);
+  if (info->kind == ir::OpKind::lu) return lu(e, t, out, depth);
+  if (info->kind == ir::OpKind::densify) return densify(e, t, out, depth);
   return std::nullopt;
+}
+
+bool KernelChecker::operand_kind_ok(const ir::OpInfo& info, const Value& x, Span span) {
+  if (ir::container_kind_bit(x.type.kind) & info.operand_kinds) return true;
+  d_.error(span, std::string(info.spec_name) + " takes " + ir::container_kinds_text(info.operand_kinds) + ", found " +
+                     to_string(x.type));
+  return false;
+}
+
+// NAME(X[, OFFSET]): tril(G[, k]) keeps j - i <= k, triu(G[, k]) j - i >= k, k = 0 when not given.
+std::optional<Value> KernelChecker::structural_op(const ir::OpInfo& info, const ast::Expr& e, OpOutput& t, ir::Block& out,
+                                                  int depth) {
+  const std::string name = info.spec_name;
+  const bool takes_offset = *info.offset != '\0';
+  if (!positional_arguments(e, 1, takes_offset ? 2 : 1)) return std::nullopt;
+  auto x = container_argument(e.args[0], out, depth, (takes_offset ? "the first argument of '" : "the argument of '") + name + "'");
+  if (!x || !operand_kind_ok(info, *x, e.args[0].span)) return std::nullopt;
+  std::optional<ir::Expr> offset = ir::make_constant(Scalar::i64, ir::Constant{}, e.span);
+  if (e.args.size() == 2) offset = shape_value(e.args[1], out, std::string(info.offset) + " of '" + name + "'");
+  if (!offset) return std::nullopt;
+  auto id = output(t, x->type, e.span);
+  if (!id) return std::nullopt;
+  ir::Op op = new_op(info.kind, t.destination, e.span);
+  op.outputs.push_back(*id);
+  op.inputs.push_back(x->variable);
+  if (takes_offset) op.value = std::move(*offset);
+  emit(std::move(op), out);
+  return produced(*id);
+}
+
+// NAME(X, f): apply.
+std::optional<Value> KernelChecker::map_op(const ir::OpInfo& info, const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
+  const std::string name = info.spec_name;
+  if (!positional_arguments(e, 2, 2)) return std::nullopt;
+  auto x = container_argument(e.args[0], out, depth, "the first argument of '" + name + "'");
+  if (!x || !operand_kind_ok(info, *x, e.args[0].span)) return std::nullopt;
+  auto fn = element_function(e.args[1], {x->type.element});
+  if (!fn) return std::nullopt;
+  Type result = x->type;
+  result.element = fn->result;
+  auto id = output(t, result, e.span);
+  if (!id) return std::nullopt;
+  ir::Op op = new_op(info.kind, t.destination, e.span);
+  op.outputs.push_back(*id);
+  op.inputs.push_back(x->variable);
+  op.function = std::move(fn);
+  emit(std::move(op), out);
+  return produced(*id);
+}
+
+// NAME(X, Y, f): union, intersect.
+std::optional<Value> KernelChecker::combine_op(const ir::OpInfo& info, const ast::Expr& e, OpOutput& t, ir::Block& out,
+                                               int depth) {
+  const std::string name = info.spec_name;
+  if (!positional_arguments(e, 3, 3)) return std::nullopt;
+  auto x = container_argument(e.args[0], out, depth, "the first argument of '" + name + "'");
+  auto y = container_argument(e.args[1], out, depth, "the second argument of '" + name + "'");
+  if (!x || !y || !operand_kind_ok(info, *x, e.args[0].span) || !operand_kind_ok(info, *y, e.args[1].span))
+    return std::nullopt;
+  if (x->type.kind != y->type.kind) {
+    d_.error(e.span, "'" + name + "' combines containers of one kind, found " + to_string(x->type) + " and " + to_string(y->type));
+    return std::nullopt;
+  }
+  auto fn = element_function(e.args[2], {x->type.element, y->type.element});
+  if (!fn) return std::nullopt;
+  if (info.keeps_unmatched && (x->type.element != y->type.element || fn->result != x->type.element)) {
+    d_.error(e.args[2].span, name + " keeps the entries found in only one operand, so its operands and '" + fn->name +
+                                 "' must share one element type");
+    return std::nullopt;
+  }
+  Type result = x->type;
+  result.element = fn->result;
+  auto id = output(t, result, e.span);
+  if (!id) return std::nullopt;
+  ir::Op op = new_op(info.kind, t.destination, e.span);
+  op.outputs.push_back(*id);
+  op.inputs = {x->variable, y->variable};
+  op.function = std::move(fn);
+  emit(std::move(op), out);
+  return produced(*id);
 }
 
 std::optional<Value> KernelChecker::construct(const ast::Expr& e, OpOutput& t, ir::Block& out) {

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "gql/limits.hpp"
+#include "gql/compiler/op_table.hpp"
 #include "sema/analyzer.hpp"
 
 namespace gql::compiler::sema {
@@ -31,7 +32,8 @@ std::string listed(const List& values, const std::string& last_word = "") {
   return out;
 }
 
-enum class Category { product, traversal, closure, lu, elementwise };
+// Which directives apply to an op: its tuning in the op table (gql/compiler/ops.def).
+using Category = ir::OpTuning;
 const char* category_name(Category c) {
   switch (c) {
     case Category::product: return "a matrix product (mxm)";
@@ -39,23 +41,9 @@ const char* category_name(Category c) {
     case Category::closure: return "a closure";
     case Category::lu: return "an lu factorization";
     case Category::elementwise: return "an element-wise operation";
+    case Category::none: break;
   }
   return "";
-}
-
-std::optional<Category> category_of(ir::OpKind k) {
-  switch (k) {
-    case ir::OpKind::mxm: return Category::product;
-    case ir::OpKind::vxm:
-    case ir::OpKind::mxv: return Category::traversal;
-    case ir::OpKind::closure:
-    case ir::OpKind::closure_paths: return Category::closure;
-    case ir::OpKind::lu: return Category::lu;
-    case ir::OpKind::construct:
-    case ir::OpKind::set_element:
-    case ir::OpKind::element: return std::nullopt;  // nothing to tune
-    default: return Category::elementwise;
-  }
 }
 
 // Shared memory one block may use on the H200 (sm_90) after opting in; 48 KB without opt-in.
@@ -438,6 +426,7 @@ class ScheduleChecker {
         return s;
       }
       case Category::elementwise: return ir::ElementwiseSchedule{};
+      case Category::none: break;
     }
     return std::monostate{};
   }
@@ -556,19 +545,19 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
     // Resolve each op: defaults, then kernel-wide directives, then the op's labelled ones.
     std::vector<bool> used(settings.size(), false);
     for (ir::Op* op : ops) {
-      auto category = category_of(op->kind);
-      if (!category) continue;
-      ir::Schedule schedule = checker.defaults(*category);
+      const Category category = ir::op_info(op->kind).tuning;
+      if (category == Category::none) continue;  // nothing to tune
+      ir::Schedule schedule = checker.defaults(category);
       for (int pass = 0; pass < 2; ++pass) {
         for (size_t i = 0; i < settings.size(); ++i) {
           const Setting& s = settings[i];
           bool wide = s.source->label.empty();
           if ((pass == 0) != wide) continue;
           if (!wide && s.source->label != op->label) continue;
-          if (!applies(s, *category)) {
+          if (!applies(s, category)) {
             if (!wide) {
               diagnostics_.error(s.source->name_span, "directive '" + s.source->name + "' does not apply to @" + op->label +
-                                                          ", which is " + category_name(*category));
+                                                          ", which is " + category_name(category));
             }
             continue;
           }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gql/compiler/op_table.hpp"
 #include "sema/analyzer.hpp"
 
 namespace gql::compiler::sema {
@@ -79,7 +80,12 @@ class KernelChecker {
   bool unmaskable(const OpOutput& t, const std::string& what, Span span);
   void copy_into(int source, OpOutput& t, Span span, ir::Block& out);
   std::optional<Value> produced(int id);
+  // A call of an op of the op table (gql/compiler/ops.def), checked by its form, or a product.
   std::optional<Value> container_op(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);
+  bool operand_kind_ok(const ir::OpInfo& info, const Value& x, Span span);
+  std::optional<Value> structural_op(const ir::OpInfo& info, const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);
+  std::optional<Value> map_op(const ir::OpInfo& info, const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);
+  std::optional<Value> combine_op(const ir::OpInfo& info, const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);
   std::optional<Value> construct(const ast::Expr& e, OpOutput& t, ir::Block& out);
   std::optional<Value> product(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);
   std::optional<Value> closure(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 
+#include "gql/compiler/op_table.hpp"
 #include "sema/analyzer.hpp"
 
 namespace gql::compiler::sema {
@@ -30,23 +31,31 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 const std::set<std::string>& container_producing_calls() {
-  static const std::set<std::string> names = {"transpose", "tril", "triu", "apply", "union", "intersect",
-                                              "closure", "lu", "dense", "graph", "matrix", "vector"};
+  // The constructors (type names called: graph<T>(...)) and the builtin calls of the op table that
+  // make a container.
+  static const std::set<std::string> names = [] {
+    std::set<std::string> all = {"graph", "matrix", "vector"};
+    for (const ir::OpInfo& op : ir::op_table())
+      if (*op.spec_name && !op.makes_scalar) all.insert(op.spec_name);
+    return all;
+  }();
   return names;
 }
 
 bool is_container_operation(const std::string& name) {
-  return container_producing_calls().count(name) || name == "rows" || name == "cols" || name == "nvals" ||
-         name == "reduce";
+  return container_producing_calls().count(name) || ir::op_named(name) || name == "rows" || name == "cols" ||
+         name == "nvals";
 }
 
 const std::vector<std::string>& builtin_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all = {"min", "max", "abs", "sqrt",  // scalar functions
-                                    "rows", "cols", "nvals", "reduce",  // container queries
+                                    "rows", "cols", "nvals",      // container queries
                                     // the ops that apply and union name
                                     "plus", "minus", "times", "div", "first", "second", "negate", "identity"};
-    all.insert(all.end(), container_producing_calls().begin(), container_producing_calls().end());
+    for (const ir::OpInfo& op : ir::op_table())
+      if (*op.spec_name) all.push_back(op.spec_name);
+    all.insert(all.end(), {"graph", "matrix", "vector"});
     return all;
   }();
   return names;

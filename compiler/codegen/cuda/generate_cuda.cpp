@@ -10,6 +10,7 @@
 #include "codegen/kernel_emitter.hpp"
 #include "codegen/semiring_policy.hpp"
 #include "gql/compiler/codegen.hpp"
+#include "gql/compiler/op_table.hpp"
 #include "gql/compiler/plan.hpp"
 #include "gql/compiler/types.hpp"
 #include "gql/error.hpp"
@@ -19,12 +20,6 @@ namespace {
 
 bool runs_on_gpu(const ir::Op& op, const ir::Kernel& kernel) {
   return plan::placement(op, kernel, ir::Target::cuda) != plan::Placement::host;
-}
-
-// GPU ops whose whole device part the runtime library holds, whatever the spec: a BFS's levels,
-// components and LU depend on no semiring of the spec's.
-bool held_by_the_library(ir::OpKind kind) {
-  return kind == ir::OpKind::bfs_levels || kind == ir::OpKind::component_labels || kind == ir::OpKind::lu;
 }
 
 int device_balance(ir::LoadBalance b) {
@@ -45,7 +40,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
   ir::for_each_stmt(block, [&](const ir::Stmt& s) {
     // Vector ops and products of dense matrices launch kernels nvcc builds (the JIT's NVRTC path runs
     // them on the host), so NVRTC builds nothing for them.
-    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op, kernel) && !held_by_the_library(s.op.kind) &&
+    if (s.kind == ir::StmtKind::op && runs_on_gpu(s.op, kernel) && !ir::op_info(s.op.kind).library_kernels &&
         !plan::is_value_op_on_device(s.op, kernel, ir::Target::cuda) && !plan::is_dense_product(s.op, kernel)) {
       const ir::Op& o = s.op;
       const ir::SemiringInstance& si = module.semirings.at(static_cast<size_t>(o.semiring));

@@ -240,36 +240,12 @@ struct FoldedApply {
   Scalar stored = Scalar::bool_;
 };
 
+// The ops, one row each in the op table (gql/compiler/ops.def, which says what each computes);
+// gql/compiler/op_table.hpp reads the rest of each row.
 enum class OpKind : uint8_t {
-  construct,     // outputs[0] = new container of shape `shape` (rows[, cols] / n); dense + fill, or empty
-  copy,          // outputs[0]<mask> = inputs[0] (same type, or an element cast)
-  mxm,           // outputs[0]<mask> = inputs[0] * inputs[1] over semiring (graph/matrix x graph/matrix)
-  vxm,           // outputs[0]<mask> = inputs[0] (vector) * inputs[1] (graph/matrix) over semiring
-  mxv,           // outputs[0]<mask> = inputs[0] (graph/matrix) * inputs[1] (vector) over semiring
-  ewise_union,   // outputs[0]<mask> = union(inputs[0], inputs[1], function): fn where both, else the one
-  ewise_intersect,  // outputs[0]<mask> = intersect(inputs[0], inputs[1], function)
-  apply,         // outputs[0]<mask> = apply(inputs[0], function)
-  reduce,        // outputs[0] (scalar) = reduce(inputs[0], monoid)
-  assign_scalar, // outputs[0]<mask> = value (every entry in the mask, or every position without one)
-  set_element,   // outputs[0][indices...] = value
-  element,       // outputs[0] (scalar) = inputs[0][indices...]: the stored entry there (none: an error)
-  transpose,     // outputs[0]<mask> = transpose(inputs[0])
-  tril,          // outputs[0]<mask> = tril(inputs[0], value): the entries with j - i <= value
-  triu,          // outputs[0]<mask> = triu(inputs[0], value): the entries with j - i >= value
-  closure,       // outputs[0] = closure(inputs[0] over semiring) (algebraic path closure)
-  closure_paths, // outputs[0], outputs[1] = closure(inputs[0] over semiring, paths): + predecessors (i32)
-  lu,            // outputs[0], outputs[1] = lu(inputs[0]): packed L\U factors, row pivots (i32)
-  densify,       // outputs[0] (matrix) = dense(inputs[0] (graph), fill = value): `value` where the graph has no entry
-  // Loops recognized by plan::recognize_traversals (never made by sema), with the product's label,
-  // semiring and schedule:
-  bfs_levels,    // outputs[0] = BFS levels (i32, 0 at the source) of inputs[0] from vertex shape[0]
-  single_source_paths,  // outputs[0] = Bellman-Ford fixed point over semiring from shape[0] holding `value`;
-                        // the statement's `otherwise` is the loop it replaces (and a require(!changed)
-                        // after it), run when the traversal cannot reproduce that loop's result exactly
-  component_labels,  // outputs[0] (= inputs[1]) = the fixed point of min-label propagation over the graph
-                     // inputs[0] from the labels inputs[1] hold: each entry the smallest starting label in
-                     // its component; `otherwise` is the loop, run when the graph's structure is not
-                     // symmetric or the labels do not sit exactly at its vertices with edges
+#define GQL_OP(kind, ...) kind,
+#include "gql/compiler/ops.def"
+#undef GQL_OP
 };
 
 // A place in the spec, as a failure at run time reports it.

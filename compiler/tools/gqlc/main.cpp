@@ -11,6 +11,7 @@
 #include "gql/compiler/compiler.hpp"
 #include "gql/compiler/plan.hpp"
 #include "gql/compiler/toolchain.hpp"
+#include "gql/compiler/verify.hpp"
 #include "gql/compiler/version.hpp"
 #include "gql/error.hpp"
 
@@ -21,12 +22,16 @@ const char* usage =
     "       gqlc [options] FILE --emit ast|ir|plan|source\n"
     "       gqlc [options] FILE --emit kernels --kernels-out BASE\n"
     "       gqlc check [options] FILE\n"
+    "       gqlc check -verify [options] FILE\n"
     "\n"
     "Compiles a .gql spec of semiring graph kernels.\n"
     "\n"
     "commands:\n"
     "  check              check FILE: errors and warnings (user-written aggs are sampled for their laws)\n"
     "options:\n"
+    "  -verify            match the diagnostics against FILE's '// expected-error {{TEXT}}' comments\n"
+    "                     (and expected-warning, expected-note; @N, @+N, @-N name another line;\n"
+    "                     expected-no-diagnostics); print only what differs, exit 1 if anything does\n"
     "  -o PROGRAM         build an executable: PROGRAM KERNEL --PARAM VALUE ... [--out FILE] [--stats]\n"
     "  --emit ast|ir|plan|source\n"
     "                     print the syntax tree, the typed IR, the plan per operation, or the\n"
@@ -57,10 +62,17 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw gql::Error(gql::ErrorKind::io, "cannot write the generated file", {path});
 }
 
+// -verify: prints where the diagnostics and the spec's expectations differ, nothing when they agree.
+int verify(const gql::compiler::Compiler& compiler) {
+  const std::string report = gql::compiler::verify_diagnostics(compiler.diagnostics(), compiler.sources());
+  std::fputs(report.c_str(), stderr);
+  return report.empty() ? 0 : 1;
+}
+
 int run(int argc, char** argv) {
   gql::compiler::Options options;
   std::string file, emit, output, kernels_out;
-  bool check = false, keep_source = false;
+  bool check = false, keep_source = false, verify_expectations = false;
   std::vector<int> cuda_archs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -106,6 +118,8 @@ int run(int argc, char** argv) {
       } catch (const gql::Error& e) {
         return fail_usage(e.reason());
       }
+    } else if (arg == "-verify") {
+      verify_expectations = true;
     } else if (arg == "--keep-source") {
       keep_source = true;
     } else if (arg == "--literal-loops") {
@@ -122,11 +136,15 @@ int run(int argc, char** argv) {
   }
   if (file.empty()) return fail_usage("no input file");
   if ((emit == "kernels") != !kernels_out.empty()) return fail_usage("--emit kernels goes with --kernels-out BASE");
-  if (!check && emit.empty() && output.empty())
+  if (verify_expectations && (!emit.empty() || !output.empty()))
+    return fail_usage("-verify checks the diagnostics of the front end; it takes no -o or --emit");
+  if (!check && !verify_expectations && emit.empty() && output.empty())
     return fail_usage("nothing to do: use -o PROGRAM, --emit ast|ir|plan|source, or 'gqlc check FILE'");
 
   gql::compiler::Compiler compiler(options);
   bool ok = compiler.compile_file(file);
+  // A spec that could not be read holds no expectations: its error is printed as usual.
+  if (verify_expectations && compiler.failed_stage() != gql::compiler::Stage::read) return verify(compiler);
   std::fputs(compiler.rendered_diagnostics().c_str(), stderr);
   // The syntax tree prints even when later stages found errors, as long as the file was read.
   if (emit == "ast" && compiler.main_ast())

@@ -100,7 +100,7 @@ struct Outcome {
   std::string error;  // empty when every run succeeded
   std::vector<double> seconds;
   std::optional<Checksum> checksum;  // of the last run's result
-  SpgemmStats stats;
+  DeviceSpgemmStats stats;
 };
 
 // `run(keep)` performs one multiplication and returns its time; when keep is set it also
@@ -168,7 +168,7 @@ struct Context {
 };
 
 // The row classes and memory plan of a gql run.
-void add_classes(Record& record, const SpgemmStats& s) {
+void add_classes(Record& record, const DeviceSpgemmStats& s) {
   record.integer("tiny_rows", s.tiny_rows).integer("small_rows", s.small_rows).integer("medium_rows", s.medium_rows)
       .integer("spilled_rows", s.sorted_rows).integer("large_rows", s.large_rows)
       .integer("large_chunks", s.large_chunks).integer("chunk_columns", s.chunk_columns)

@@ -126,7 +126,7 @@ std::vector<Case> cases() {
   };
 }
 
-void print_stats(const std::string& where, const SpgemmStats& s, int64_t nvals) {
+void print_stats(const std::string& where, const DeviceSpgemmStats& s, int64_t nvals) {
   std::printf("  %-58s %lld products; rows %lld/%lld/%lld/%lld/%lld (tiny/small/medium/spilled/large), %lld batches, "
               "%lld entries\n",
               where.c_str(), static_cast<long long>(s.products), static_cast<long long>(s.tiny_rows),
@@ -146,7 +146,7 @@ void check_semiring(const char* name) {
   DeviceCsr<typename S::b_type> db = to_device(b, stream);
   for (const Case& c : cases()) {
     const std::string where = std::string(name) + ", " + c.what;
-    SpgemmStats stats;
+    DeviceSpgemmStats stats;
     const Csr<typename S::value_type> got = spgemm<S>(da, db, c.plan, stream, &stats).to_host(stream);
     compare_with_reference(got, expected, where);
     print_stats(where, stats, got.nvals());
@@ -196,7 +196,7 @@ void check_masked(const char* name) {
     const Csr<typename S::value_type> expected = through_mask(full, mask, complement);
     for (const Case& c : cases()) {
       const std::string where = std::string(name) + (complement ? ", complemented mask, " : ", mask, ") + c.what;
-      SpgemmStats stats;
+      DeviceSpgemmStats stats;
       const Csr<typename S::value_type> got =
           spgemm<S>(da, db, mask_view(dm, complement), c.plan, stream, &stats).to_host(stream);
       compare_with_reference(got, expected, where);

@@ -72,7 +72,7 @@ void check_semiring(const char* name) {
       products += b.row_offsets()[a.col_indices()[p] + 1] - b.row_offsets()[a.col_indices()[p]];
   for (const Case& c : cases) {
     const std::string where = std::string(name) + ", " + c.what;
-    SpgemmStats stats;
+    DeviceSpgemmStats stats;
     const Csr<V> got = spgemm_to_host<S>(da, db, c.plan, &stats);
     compare_with_reference(got, expected, where);
     GPU_CHECK_MSG(stats.products == products, where + ": stats count " + std::to_string(stats.products) +
@@ -84,7 +84,7 @@ void check_semiring(const char* name) {
   // Batches of a few rows whose joined result would not fit the budget go to host memory; with the
   // whole budget the result stays on the device.
   for (const bool small_budget : {true, false}) {
-    SpgemmStats stats;
+    DeviceSpgemmStats stats;
     const SpgemmPlan plan{.batch_bytes = small_budget ? 2 * 64 * entry_bytes : 0};
     auto result = spgemm_device_or_host<S>(da, db, device::MaskView{}, plan, stream, &stats, spgemm_kernels<S>());
     const std::string where = std::string(name) + (small_budget ? ", device or host, small budget" : ", device or host");

@@ -94,7 +94,7 @@ ProductResult<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>
   if (mask.mode() == common::MaskMode::allow)
     by_entries = masked_by_dot(dA, dB, mask.row_offsets, mask.col_indices, mask.nvals, options.masked, kernels,
                                stream, choice);
-  SpgemmStats stats;
+  DeviceSpgemmStats stats;
   ProductResult<V> product = by_entries ? ProductResult<V>(std::move(*by_entries))
                                         : spgemm_device_or_host<SpgemmTypes<AT, BT, V>>(
                                               dA, dB, view, product_plan<V>(options), stream, &stats, kernels);

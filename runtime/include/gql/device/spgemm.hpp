@@ -100,9 +100,9 @@ class SpgemmDriver {
   // too large to hold twice on the device, as the join of its batches would); host memory only.
   enum class Where { device, device_or_host, host };
 
-  DeviceCsr<V> run(SpgemmStats& stats) { return std::get<DeviceCsr<V>>(run(stats, Where::device)); }
+  DeviceCsr<V> run(DeviceSpgemmStats& stats) { return std::get<DeviceCsr<V>>(run(stats, Where::device)); }
 
-  std::variant<DeviceCsr<V>, Csr<V>> run(SpgemmStats& stats, Where where) {
+  std::variant<DeviceCsr<V>, Csr<V>> run(DeviceSpgemmStats& stats, Where where) {
     const int64_t n = a_.n_rows;
     stats = {};
     stats.large_chunks = chunks_;
@@ -162,7 +162,7 @@ class SpgemmDriver {
   }
 
   // Rows [first, last) multiplied on the device, offsets from 0.
-  DeviceCsr<V> batch(int64_t first, int64_t last, SpgemmStats& stats) {
+  DeviceCsr<V> batch(int64_t first, int64_t last, DeviceSpgemmStats& stats) {
     classify(first, last - first);
     add_census(stats);
     ++stats.batches;
@@ -174,7 +174,7 @@ class SpgemmDriver {
   // flight, so the batches are cut from half the batch memory): the entries' arrays are sized for at
   // most `most_entries` (within the host memory available) and only the pages the entries reach are
   // ever touched.
-  Csr<V> batches_to_host(const std::vector<int64_t>& starts, int64_t most_entries, SpgemmStats& stats) {
+  Csr<V> batches_to_host(const std::vector<int64_t>& starts, int64_t most_entries, DeviceSpgemmStats& stats) {
     const int64_t n = a_.n_rows;
     const size_t entry_bytes = sizeof(index_t) + sizeof(V);
     const size_t host_entries = available_host_memory() / entry_bytes;
@@ -231,7 +231,7 @@ class SpgemmDriver {
     return static_cast<size_t>(2 * c[2 * device::bin_count] + c[device::bin_count + device::bin_sorted]) * entry;
   }
 
-  void add_census(SpgemmStats& stats) const {
+  void add_census(DeviceSpgemmStats& stats) const {
     for (int bin = 0; bin < device::bin_count; ++bin)
       stats.products += static_cast<int64_t>(census_[device::bin_count + bin]);
     stats.tiny_rows += static_cast<int64_t>(census_[device::bin_tiny]);
@@ -260,8 +260,8 @@ class SpgemmDriver {
     stream_.synchronize();
   }
 
-  DeviceCsr<V> multiply_classified(int64_t first, int64_t count, SpgemmStats& stats);
-  DeviceCsr<V> join(std::vector<DeviceCsr<V>>& parts, SpgemmStats& stats);
+  DeviceCsr<V> multiply_classified(int64_t first, int64_t count, DeviceSpgemmStats& stats);
+  DeviceCsr<V> join(std::vector<DeviceCsr<V>>& parts, DeviceSpgemmStats& stats);
 
   device::CsrView<typename S::a_type> a_;
   device::CsrView<typename S::b_type> b_;
@@ -287,7 +287,7 @@ class SpgemmDriver {
 
 template <class S>
 DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t first, int64_t count,
-                                                                       SpgemmStats& stats) {
+                                                                       DeviceSpgemmStats& stats) {
   using device::bin_count;
   const Census c = census_;
   std::array<long long, bin_count + 1> bin_begin{};
@@ -409,7 +409,7 @@ DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t f
 }
 
 template <class S>
-DeviceCsr<typename S::value_type> SpgemmDriver<S>::join(std::vector<DeviceCsr<V>>& parts, SpgemmStats&) {
+DeviceCsr<typename S::value_type> SpgemmDriver<S>::join(std::vector<DeviceCsr<V>>& parts, DeviceSpgemmStats&) {
   int64_t nnz = 0;
   for (const auto& p : parts) nnz += p.nvals();
   DeviceCsr<V> C(a_.n_rows, b_.n_cols, nnz);
@@ -457,7 +457,7 @@ namespace detail {
 template <class S>
 std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spgemm_run(
     const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
-    const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats, const SpgemmKernels<S>& kernels,
+    const SpgemmPlan& plan, Stream& stream, DeviceSpgemmStats* stats, const SpgemmKernels<S>& kernels,
     typename SpgemmDriver<S>::Where where) {
   using V = typename S::value_type;
   static_assert(stores_values<V>, "a product's values are stored: use a numeric or byte value_type");
@@ -468,7 +468,7 @@ std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spg
   if (plan.small_row_products > SpgemmShapes::small_items<V>)
     throw Error(ErrorKind::usage, "spgemm: small_row_products must be at most " +
                                       std::to_string(SpgemmShapes::small_items<V>) + " for this value type");
-  SpgemmStats local;
+  DeviceSpgemmStats local;
   SpgemmDriver<S> driver(A, B, mask, plan, kernels, stream);
   auto C = driver.run(local, where);
   stream.synchronize();
@@ -482,7 +482,7 @@ std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spg
 template <class S>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
                                          const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
-                                         const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats = nullptr,
+                                         const SpgemmPlan& plan, Stream& stream, DeviceSpgemmStats* stats = nullptr,
                                          const SpgemmKernels<S>& kernels = spgemm_kernels<S>()) {
   return std::get<DeviceCsr<typename S::value_type>>(
       detail::spgemm_run<S>(A, B, mask, plan, stream, stats, kernels, detail::SpgemmDriver<S>::Where::device));
@@ -491,7 +491,7 @@ DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
 template <class S>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
                                          const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan,
-                                         Stream& stream, SpgemmStats* stats = nullptr) {
+                                         Stream& stream, DeviceSpgemmStats* stats = nullptr) {
   return spgemm<S>(A, B, device::MaskView{}, plan, stream, stats);
 }
 
@@ -500,7 +500,7 @@ DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
 template <class S>
 std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spgemm_device_or_host(
     const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
-    const SpgemmPlan& plan, Stream& stream, SpgemmStats* stats, const SpgemmKernels<S>& kernels) {
+    const SpgemmPlan& plan, Stream& stream, DeviceSpgemmStats* stats, const SpgemmKernels<S>& kernels) {
   return detail::spgemm_run<S>(A, B, mask, plan, stream, stats, kernels,
                                detail::SpgemmDriver<S>::Where::device_or_host);
 }
@@ -511,7 +511,7 @@ std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spg
 template <class S>
 Csr<typename S::value_type> spgemm_to_host(const DeviceCsr<typename S::a_type>& A,
                                            const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan = {},
-                                           SpgemmStats* stats = nullptr) {
+                                           DeviceSpgemmStats* stats = nullptr) {
   Stream stream;
   return std::get<Csr<typename S::value_type>>(detail::spgemm_run<S>(
       A, B, device::MaskView{}, plan, stream, stats, spgemm_kernels<S>(), detail::SpgemmDriver<S>::Where::host));

@@ -1,5 +1,5 @@
-// The schedule of one SpGEMM on the GPU (SpgemmPlan) and what it did (SpgemmStats), apart from the
-// driver so that host code built without nvcc (the JIT's) can plan products and report them.
+// The schedule of one SpGEMM on the GPU (SpgemmPlan) and what it did (DeviceSpgemmStats), apart
+// from the driver so that host code built without nvcc (the JIT's) can plan products and report them.
 #pragma once
 
 #include <algorithm>
@@ -38,7 +38,7 @@ struct SpgemmPlan {
 };
 
 // What the last spgemm did (for --explain and the benchmarks).
-struct SpgemmStats {
+struct DeviceSpgemmStats {
   int64_t products = 0;
   int64_t tiny_rows = 0;
   int64_t small_rows = 0;
@@ -60,7 +60,7 @@ struct SpgemmStats {
 };
 
 // Adds the counts of one multiplication (e.g. one block of rows) to a total.
-inline void accumulate(SpgemmStats& total, const SpgemmStats& s) {
+inline void accumulate(DeviceSpgemmStats& total, const DeviceSpgemmStats& s) {
   total.products += s.products;
   total.tiny_rows += s.tiny_rows;
   total.small_rows += s.small_rows;
@@ -80,7 +80,7 @@ inline void accumulate(SpgemmStats& total, const SpgemmStats& s) {
 }
 
 // One line for --explain: the classes, their counts and the memory plan.
-inline std::string describe(const SpgemmStats& s) {
+inline std::string describe(const DeviceSpgemmStats& s) {
   return std::to_string(s.products) + " products; rows: " + std::to_string(s.tiny_rows) + " tiny + " +
          std::to_string(s.small_rows) + " small (bitonic sort in shared memory), " + std::to_string(s.medium_rows) +
          " medium (shared-memory hash, " + (s.medium_bitmap ? "bitmap" : "sorted") + " emission), " +

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpu_check.hpp"
-#include "gql/device/hybrid_sort_model.hpp"
+#include "hybrid_sort_model.hpp"
 #include "gql/device/hybrid_sort.cuh"
 #include "gql/device/reduce_by_key.cuh"
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "gql/device/hybrid_sort_model.hpp"
+#include "hybrid_sort_model.hpp"
 
 namespace {
 

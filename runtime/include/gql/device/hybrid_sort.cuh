@@ -5,7 +5,7 @@
 //   2. the sorted runs are merged pairwise in a tree, each pass split across all threads of the
 //      block by merge path, ping-ponging between the buffer and an alternate buffer of equal size.
 // Not stable (the bitonic network reorders equal keys); the order is deterministic.
-// The CPU model gql/device/hybrid_sort_model.hpp runs the same schedule. NVRTC-compatible.
+// The CPU model test/support/hybrid_sort_model.hpp runs the same schedule. NVRTC-compatible.
 #pragma once
 
 #include "gql/device/hybrid_sort_schedule.cuh"

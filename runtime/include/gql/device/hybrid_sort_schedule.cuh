@@ -1,5 +1,5 @@
 // The index arithmetic of the hybrid sort, shared by the device sort (gql/device/hybrid_sort.cuh,
-// gql/device/reduce_by_key.cuh) and its CPU model (gql/device/hybrid_sort_model.hpp), so both run the
+// gql/device/reduce_by_key.cuh) and its CPU model (test/support/hybrid_sort_model.hpp), so both run the
 // very same network, merge-path splits and thread ranges. NVRTC-compatible.
 #pragma once
 

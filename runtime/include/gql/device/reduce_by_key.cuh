@@ -1,7 +1,7 @@
 // Block-level reduce-by-key of a sorted key/value buffer: each run of equal keys becomes one output
 // (key, agg of its values in buffer order). Every thread folds a contiguous range; runs that cross
 // ranges are finished by the thread holding the run's head, which folds in the following threads'
-// leading pieces. The CPU model gql/device/hybrid_sort_model.hpp folds in the same order.
+// leading pieces. The CPU model test/support/hybrid_sort_model.hpp folds in the same order.
 // NVRTC-compatible.
 #pragma once
 

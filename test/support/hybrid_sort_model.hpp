@@ -3,7 +3,7 @@
 // same merge-path splits per thread and the same fold order, with the block's threads run one after
 // the other (within a step they touch disjoint items, so the order does not change the result).
 // It yields exactly the device's output, so it checks the algorithm in CI and the device in tests.
-// Host code (no CUDA needed), kept with the device code it models.
+// Host code (no CUDA needed); a test support header, not installed with the runtime.
 #pragma once
 
 #include <cstddef>

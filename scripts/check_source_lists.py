@@ -14,7 +14,7 @@ import sys
 
 # Library folder -> the folders (relative to it) whose .cpp and .cu files it builds.
 LIBRARIES = {
-    "runtime": ["src", "src/cuda"],
+    "runtime": ["src", "src/cuda", "src/dist"],
     "compiler": ["parse", "sema", "ir", "plan", "codegen", "codegen/openmp", "codegen/cuda", "driver", "tools/gqlc"],
     "jit": ["."],
 }

@@ -1,0 +1,54 @@
+// How the distributed ops divide rows among ranks: consecutive blocks, one per rank in rank order,
+// so that the ranks' results joined in rank order are the rows in order.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include "gql/graph.hpp"
+
+namespace gql::dist {
+
+struct RowRange {
+  int64_t begin = 0, end = 0;
+  int64_t size() const noexcept { return end - begin; }
+};
+
+// An equal share of n rows, whole units of `unit` rows each (the last unit may be short).
+inline RowRange even_rows(int64_t n, int ranks, int rank, int64_t unit = 1) {
+  const int64_t units = (n + unit - 1) / unit;
+  const auto at = [&](int r) { return std::min(n, units * r / ranks * unit); };
+  return {at(rank), at(rank + 1)};
+}
+
+// An equal share of the work, where rows [0, i) cost prefix[i] (prefix has n + 1 entries, from 0).
+inline RowRange rows_by_work(std::span<const int64_t> prefix, int ranks, int rank) {
+  const int64_t n = static_cast<int64_t>(prefix.size()) - 1, total = prefix.back();
+  const auto at = [&](int r) -> int64_t {
+    if (r == ranks) return n;
+    const int64_t target = total / ranks * r + total % ranks * r / ranks;  // total * r / ranks, exactly
+    return std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin();
+  };
+  return {std::min(at(rank), n), at(rank + 1)};
+}
+
+// Rows [range.begin, range.end) of A as a graph of their own (the same columns).
+template <class T>
+Csr<T> rows_of(const Csr<T>& A, RowRange range) {
+  const auto offsets = A.row_offsets();
+  const offset_t first = offsets[static_cast<size_t>(range.begin)], last = offsets[static_cast<size_t>(range.end)];
+  Array<offset_t> row_offsets(static_cast<size_t>(range.size()) + 1);
+  for (int64_t r = 0; r <= range.size(); ++r)
+    row_offsets[static_cast<size_t>(r)] = offsets[static_cast<size_t>(range.begin + r)] - first;
+  const auto cols = A.col_indices().subspan(static_cast<size_t>(first), static_cast<size_t>(last - first));
+  Array<storage_t<T>> values;
+  if constexpr (stores_values<T>) {
+    const auto vals = A.values().subspan(static_cast<size_t>(first), static_cast<size_t>(last - first));
+    values.assign(vals.begin(), vals.end());
+  }
+  return Csr<T>(range.size(), A.n_cols(), std::move(row_offsets), Array<index_t>(cols.begin(), cols.end()),
+                std::move(values));
+}
+
+}  // namespace gql::dist

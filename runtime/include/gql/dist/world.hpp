@@ -1,0 +1,54 @@
+// The processes of one distributed run (MPI ranks) and what the distributed ops exchange among them.
+// A value is replicated: every rank holds the whole graph or matrix, an op divides its work by rows
+// among the ranks, and each rank ends with the whole result. Only the work is divided: a graph that
+// does not fit one process's memory is still out of reach (docs/runtime.md, "Several processes").
+//
+// Built when MPI is found (the library gql::dist, GQL_HAVE_MPI); every rank must call the same ops in
+// the same order, as with any collective MPI call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gql::dist {
+
+class World {
+ public:
+  // Starts MPI unless it is running (then this World uses it and leaves it running at its end).
+  World(int* argc, char*** argv);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+  ~World();  // ends MPI when this World started it
+
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+
+  // Runs `local` on this rank, then agrees with every other rank whether all succeeded. Where one
+  // threw, every rank throws the same gql::Error: the lowest failing rank's, naming that rank. So an
+  // error on any rank is reported once, in the same words everywhere, and no rank waits forever in a
+  // later collective call.
+  void on_every_rank(const std::function<void()>& local) const;
+
+  // The bytes each rank gives, joined in rank order on every rank (any sizes; no 2 GiB limit).
+  std::vector<std::byte> all_parts(std::span<const std::byte> mine) const;
+  // Every rank's `words` become their bitwise or, in place.
+  void or_words(std::span<uint64_t> words) const;
+  // The sum of every rank's `x`.
+  int64_t sum(int64_t x) const;
+  // Rank `root`'s bytes copied to every rank's `bytes` (same size everywhere).
+  void broadcast(std::span<std::byte> bytes, int root) const;
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+  bool started_mpi_ = false;
+};
+
+// A launcher that starts several ranks (mpirun, srun, mpiexec) sets one of these in each process.
+bool launched_by_mpi();
+
+}  // namespace gql::dist

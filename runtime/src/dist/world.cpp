@@ -1,0 +1,117 @@
+#include "gql/dist/world.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+
+#include "gql/error.hpp"
+
+namespace gql::dist {
+namespace {
+
+// One MPI call's payload at most: counts are ints, so larger parts go in pieces.
+constexpr size_t piece_bytes = size_t{1} << 30;
+
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw Error(ErrorKind::io, std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
+}
+
+}  // namespace
+
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS", "SLURM_NTASKS"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
+
+World::World(int* argc, char*** argv) {
+  int running = 0;
+  MPI_Initialized(&running);
+  if (!running) {
+    int provided = 0;
+    // The ops call MPI from the thread that called them, between their OpenMP regions.
+    check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    started_mpi_ = true;
+  }
+  // Failures come back as codes, which check() turns into gql::Error, instead of ending the job.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+World::~World() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (started_mpi_ && !finalized) MPI_Finalize();
+}
+
+void World::on_every_rank(const std::function<void()>& local) const {
+  int kind = -1;  // this rank's error kind, -1 when it succeeded
+  std::string message;
+  try {
+    local();
+  } catch (const Error& e) {  // its kind, and its reason after its place
+    kind = static_cast<int>(e.kind());
+    const Location& at = e.where();
+    if (!at.file.empty()) message = at.file + (at.line > 0 ? ":" + std::to_string(at.line) : "") + ": ";
+    message += e.reason();
+  } catch (const std::exception& e) {
+    kind = static_cast<int>(ErrorKind::internal);
+    message = e.what();
+  }
+  int first = kind >= 0 ? rank_ : size_;  // the lowest failing rank, size_ when none failed
+  check(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (first == size_) return;
+  int64_t header[2] = {kind, static_cast<int64_t>(message.size())};
+  check(MPI_Bcast(header, 2, MPI_INT64_T, first, MPI_COMM_WORLD), "MPI_Bcast");
+  message.resize(static_cast<size_t>(header[1]));
+  broadcast(std::as_writable_bytes(std::span<char>(message.data(), message.size())), first);
+  throw Error(static_cast<ErrorKind>(header[0]), "rank " + std::to_string(first) + ": " + message);
+}
+
+std::vector<std::byte> World::all_parts(std::span<const std::byte> mine) const {
+  std::vector<int64_t> sizes(static_cast<size_t>(size_));
+  const auto own = static_cast<int64_t>(mine.size());
+  check(MPI_Allgather(&own, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  int64_t total = 0;
+  for (int64_t s : sizes) total += s;
+  std::vector<std::byte> joined;
+  on_every_rank([&] { joined.resize(static_cast<size_t>(total)); });  // a rank without the memory fails them all
+  size_t at = 0;
+  for (int r = 0; r < size_; ++r) {
+    const auto part = std::span<std::byte>(joined).subspan(at, static_cast<size_t>(sizes[static_cast<size_t>(r)]));
+    if (r == rank_) std::copy(mine.begin(), mine.end(), part.begin());
+    broadcast(part, r);
+    at += part.size();
+  }
+  return joined;
+}
+
+void World::or_words(std::span<uint64_t> words) const {
+  constexpr size_t piece_words = piece_bytes / sizeof(uint64_t);
+  for (size_t at = 0; at < words.size(); at += piece_words) {
+    const size_t count = std::min(piece_words, words.size() - at);
+    check(MPI_Allreduce(MPI_IN_PLACE, words.data() + at, static_cast<int>(count), MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+  }
+}
+
+int64_t World::sum(int64_t x) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  return x;
+}
+
+void World::broadcast(std::span<std::byte> bytes, int root) const {
+  for (size_t at = 0; at < bytes.size(); at += piece_bytes) {
+    const size_t count = std::min(piece_bytes, bytes.size() - at);
+    check(MPI_Bcast(bytes.data() + at, static_cast<int>(count), MPI_BYTE, root, MPI_COMM_WORLD), "MPI_Bcast");
+  }
+}
+
+}  // namespace gql::dist

@@ -1,0 +1,78 @@
+// The distributed product against the one-process OpenMP product: the same entries in the same
+// order, on generated and real graphs, with a positional semiring (con reads the row) and with more
+// rows than ranks and fewer.
+#include <cstdint>
+
+#include "dist_test.hpp"
+#include "gql/cpu/spgemm.hpp"
+#include "gql/dist/mxm.hpp"
+#include "gql/generate.hpp"
+#include "gql/io.hpp"
+#include "reference_semirings.hpp"
+
+namespace gql::dist_test {
+namespace {
+
+using reference_semirings::PlusTimes;
+using Paths = reference_semirings::Paths<uint64_t>;
+
+// con = i + 2k + 3j + a * b: every position read, so a row block handed the wrong row numbers differs.
+struct Positional : reference_semirings::PolicyShape<int64_t, int64_t, int64_t, Monoid::sum, true, true> {
+  static int64_t con(int64_t a, int64_t b, long long i, long long k, long long j) { return i + 2 * k + 3 * j + a * b; }
+  static int64_t agg(int64_t x, int64_t y) { return x + y; }
+  static int64_t zero() { return 0; }
+  static int64_t terminal() { return 0; }
+};
+
+template <class T>
+void expect_same(const Csr<T>& got, const Csr<T>& want) {
+  EXPECT_EQ(got.n_rows(), want.n_rows());
+  EXPECT_EQ(got.n_cols(), want.n_cols());
+  const auto go = got.row_offsets(), wo = want.row_offsets();
+  EXPECT_TRUE(std::equal(go.begin(), go.end(), wo.begin(), wo.end()));
+  const auto gc = got.col_indices(), wc = want.col_indices();
+  EXPECT_TRUE(std::equal(gc.begin(), gc.end(), wc.begin(), wc.end()));
+  const auto gv = got.values(), wv = want.values();
+  EXPECT_TRUE(std::equal(gv.begin(), gv.end(), wv.begin(), wv.end()));
+}
+
+ReadOptions symmetric() {
+  ReadOptions o;
+  o.symmetrize = true;
+  return o;
+}
+
+TEST(DistMxm, FriendsOfFriendsOnKronecker) {
+  const auto G = generate_graph<bool>("kron:11", symmetric());
+  expect_same(dist::mxm<Paths>(world(), G, G), cpu::spgemm<Paths>(G, G));
+}
+
+TEST(DistMxm, ValuesAndRectangularShapes) {
+  const auto A = generate_graph<double>("urand:9:4");
+  const auto B = generate_graph<double>("urand:9:2");
+  expect_same(dist::mxm<PlusTimes<double>>(world(), A, B), cpu::spgemm<PlusTimes<double>>(A, B));
+  // Fewer rows than ranks: some ranks multiply none.
+  const auto tall = dist::rows_of(A, {0, 1});
+  expect_same(dist::mxm<PlusTimes<double>>(world(), tall, B), cpu::spgemm<PlusTimes<double>>(tall, B));
+  const Csr<double> empty(0, A.n_rows());
+  expect_same(dist::mxm<PlusTimes<double>>(world(), empty, B), cpu::spgemm<PlusTimes<double>>(empty, B));
+}
+
+TEST(DistMxm, PositionalSemiringSeesTheRowsOfA) {
+  const auto A = generate_graph<int64_t>("urand:8:3");
+  expect_same(dist::mxm<Positional>(world(), A, A), cpu::spgemm<Positional>(A, A));
+}
+
+TEST(DistMxm, RealGraph) {
+  if (!have_shared_data()) GTEST_SKIP() << "no shared data at " GQL_SHARED_DATA_DIR;
+  const auto G = read_graph<bool>(data_graph("ca-GrQc.csv"), symmetric());
+  expect_same(dist::mxm<Paths>(world(), G, G), cpu::spgemm<Paths>(G, G));
+}
+
+TEST(DistMxm, MismatchedShapesRefusedOnEveryRank) {
+  const Csr<double> A(4, 5), B(4, 4);
+  EXPECT_THROW(dist::mxm<PlusTimes<double>>(world(), A, B), Error);
+}
+
+}  // namespace
+}  // namespace gql::dist_test

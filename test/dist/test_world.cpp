@@ -1,0 +1,58 @@
+// The exchanges the distributed ops are built on, and how an error on some ranks reaches them all.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dist_test.hpp"
+#include "gql/error.hpp"
+
+namespace gql::dist_test {
+namespace {
+
+TEST(World, PartsOfEverySizeJoinInRankOrder) {
+  const auto& w = world();
+  // Rank r gives r * 3 bytes of value r (rank 0 gives none).
+  const std::vector<std::byte> mine(static_cast<size_t>(w.rank()) * 3, static_cast<std::byte>(w.rank()));
+  const std::vector<std::byte> all = w.all_parts(mine);
+  std::vector<std::byte> expected;
+  for (int r = 0; r < w.size(); ++r) expected.insert(expected.end(), static_cast<size_t>(r) * 3, static_cast<std::byte>(r));
+  EXPECT_EQ(all, expected);
+}
+
+TEST(World, WordsAreOredAndCountsSummed) {
+  const auto& w = world();
+  std::vector<uint64_t> words(3, 0);
+  words[static_cast<size_t>(w.rank()) % 3] = uint64_t{1} << w.rank();
+  w.or_words(words);
+  uint64_t all = 0;
+  for (int r = 0; r < w.size(); ++r) EXPECT_TRUE(words[static_cast<size_t>(r) % 3] >> r & 1);
+  for (uint64_t x : words) all |= x;
+  EXPECT_EQ(all, (uint64_t{1} << w.size()) - 1);
+  EXPECT_EQ(w.sum(w.rank() + 1), static_cast<int64_t>(w.size()) * (w.size() + 1) / 2);
+}
+
+TEST(World, AnErrorOnOneRankIsEveryRanksInTheSameWords) {
+  const auto& w = world();
+  const int last = w.size() - 1;
+  try {
+    w.on_every_rank([&] {
+      if (w.rank() == last) throw Error(ErrorKind::oom, "no room for the block", {"block.bin", 3});
+    });
+    ADD_FAILURE() << "every rank should have thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::oom);
+    EXPECT_EQ(e.reason(), "rank " + std::to_string(last) + ": block.bin:3: no room for the block");
+  }
+  // Two failing ranks: the lowest one's error, once.
+  try {
+    w.on_every_rank([&] { throw std::runtime_error("rank " + std::to_string(w.rank()) + " failed"); });
+    ADD_FAILURE() << "every rank should have thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::internal);
+    EXPECT_EQ(e.reason(), "rank 0: rank 0 failed");
+  }
+  EXPECT_NO_THROW(w.on_every_rank([] {}));
+}
+
+}  // namespace
+}  // namespace gql::dist_test

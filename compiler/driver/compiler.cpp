@@ -26,30 +26,37 @@ constexpr uintmax_t max_text_bytes = uintmax_t{1} << 20;
 
 std::string text_bound() { return "a spec and its imports may hold at most " + std::to_string(max_text_bytes >> 20) + " MiB together"; }
 
-// The text of a spec file of at most `limit` bytes, or why it cannot be read (in `why`).
-std::optional<std::string> read_file(const std::string& path, uintmax_t limit, std::string& why) {
+// Why a file was not read: too large for the bound (file-too-large), or unreadable.
+struct ReadFailure {
+  DiagnosticId id = DiagnosticId::unreadable_file;
+  std::string why;
+};
+
+// The text of a spec file of at most `limit` bytes, or why it cannot be read (in `failure`).
+std::optional<std::string> read_file(const std::string& path, uintmax_t limit, ReadFailure& failure) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (ec) {  // a missing file, or a folder on the way that cannot be searched
-    why = ec.message();
+    failure.why = ec.message();
     return std::nullopt;
   }
   if (!fs::is_regular_file(status)) {
-    why = fs::is_directory(status) ? "it is a folder" : "not a regular file";
+    failure.why = fs::is_directory(status) ? "it is a folder" : "not a regular file";
     return std::nullopt;
   }
   const auto too_big = [&](uintmax_t size) {
+    failure.id = DiagnosticId::file_too_large;
     const uintmax_t before = max_text_bytes - limit;
-    why = std::to_string(size) + " bytes" +
-          (before > 0 ? ", and the files read before it hold " + std::to_string(before) : std::string()) + "; " +
-          text_bound();
+    failure.why = std::to_string(size) + " bytes" +
+                  (before > 0 ? ", and the files read before it hold " + std::to_string(before) : std::string()) +
+                  "; " + text_bound();
     return std::nullopt;
   };
   const uintmax_t size = fs::file_size(path, ec);
   if (!ec && size > limit) return too_big(size);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    why = "cannot open it";
+    failure.why = "cannot open it";
     return std::nullopt;
   }
   // Read in pieces up to the limit, not by the size measured above: the file may grow meanwhile.
@@ -104,6 +111,7 @@ const char* default_stdlib_dir() noexcept {
 
 Compiler::Compiler(Options options) : options_(std::move(options)), diagnostics_(options_.max_errors) {
   if (options_.stdlib_dir.empty()) options_.stdlib_dir = default_stdlib_dir();
+  for (DiagnosticId id : options_.silenced_warnings) diagnostics_.silence(id);
 }
 
 Compiler::~Compiler() = default;
@@ -111,10 +119,10 @@ Compiler::~Compiler() = default;
 const ast::File* Compiler::main_ast() const noexcept { return files_.empty() ? nullptr : files_.front().get(); }
 
 bool Compiler::compile_file(const std::string& path) {
-  std::string why;
-  auto text = read_file(path, max_text_bytes, why);
+  ReadFailure failure;
+  auto text = read_file(path, max_text_bytes, failure);
   if (!text) {
-    diagnostics_.error(Span{UINT32_MAX, 0, 0}, "cannot read '" + path + "': " + why);
+    diagnostics_.error(Span{UINT32_MAX, 0, 0}, failure.id, "cannot read '" + path + "': " + failure.why);
     failed_stage_ = Stage::read;
     return false;
   }
@@ -123,7 +131,7 @@ bool Compiler::compile_file(const std::string& path) {
 
 bool Compiler::compile_source(const std::string& path, std::string text) {
   if (text.size() > max_text_bytes) {
-    diagnostics_.error(Span{UINT32_MAX, 0, 0},
+    diagnostics_.error(Span{UINT32_MAX, 0, 0}, DiagnosticId::file_too_large,
                        "'" + path + "' holds " + std::to_string(text.size()) + " bytes; " + text_bound());
     failed_stage_ = Stage::read;
     return false;
@@ -181,17 +189,18 @@ void Compiler::load_imports(size_t file_index, int depth) {
   std::vector<ast::Import> imports = files_[file_index]->imports;
   for (const ast::Import& imp : imports) {
     if (depth >= max_import_depth || files_.size() >= max_files) {
-      diagnostics_.error(imp.span, "imports nest too deeply or name too many files");
+      diagnostics_.error(imp.span, DiagnosticId::too_many_imports, "imports nest too deeply or name too many files");
       return;
     }
     if (imp.path.find('\0') != std::string::npos) {  // the file system would read a shorter name
-      diagnostics_.error(imp.span, "an import path cannot hold a NUL byte");
+      diagnostics_.error(imp.span, DiagnosticId::import_not_found, "an import path cannot hold a NUL byte");
       continue;
     }
     auto path = resolve_import(imp.path, sources_.file(source).path);
     if (!path) {
-      diagnostics_.error(imp.span, "cannot find import \"" + imp.path + "\" (searched the file's folder, -I folders and " +
-                                       options_.stdlib_dir + ")");
+      diagnostics_.error(imp.span, DiagnosticId::import_not_found,
+                         "cannot find import \"" + imp.path + "\" (searched the file's folder, -I folders and " +
+                             options_.stdlib_dir + ")");
       continue;
     }
     std::string key = canonical(*path);
@@ -200,10 +209,10 @@ void Compiler::load_imports(size_t file_index, int depth) {
       direct_imports_[file_index].push_back(static_cast<size_t>(seen - canonical_paths_.begin()));
       continue;
     }
-    std::string why;
-    auto text = read_file(*path, max_text_bytes - text_bytes(sources_), why);
+    ReadFailure failure;
+    auto text = read_file(*path, max_text_bytes - text_bytes(sources_), failure);
     if (!text) {
-      diagnostics_.error(imp.span, "cannot read import '" + *path + "': " + why);
+      diagnostics_.error(imp.span, failure.id, "cannot read import '" + *path + "': " + failure.why);
       continue;
     }
     uint32_t id = sources_.add(*path, std::move(*text));

@@ -1,39 +1,34 @@
 #include "gql/compiler/diagnostic.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 
 namespace gql::compiler {
 
-const char* to_string(Severity s) noexcept {
-  switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::note: return "note";
-  }
-  return "error";
-}
-
-Diagnostic* Diagnostics::add(Severity severity, Span span, std::string message) {
+Diagnostic* Diagnostics::add(Severity severity, DiagnosticId id, Span span, std::string message) {
+  assert(diagnostic_info(id).severity == severity && "the diagnostics table gives the ID the other severity");
   if (errors_ >= max_errors_) return nullptr;
   if (severity == Severity::error) ++errors_;
   if (severity == Severity::warning) {
     if (warnings_ >= max_errors_) return nullptr;
     ++warnings_;
   }
-  list_.push_back(Diagnostic{severity, span, std::move(message), {}});
+  list_.push_back(Diagnostic{severity, id, span, std::move(message), {}});
   if (errors_ == max_errors_) {
-    list_.push_back(Diagnostic{Severity::error, span, "too many errors; stopping here", {}});
+    list_.push_back(
+        Diagnostic{Severity::error, DiagnosticId::too_many_errors, span, "too many errors; stopping here", {}});
     return &list_[list_.size() - 2];
   }
   return &list_.back();
 }
 
-Diagnostic* Diagnostics::error(Span span, std::string message) {
-  return add(Severity::error, span, std::move(message));
+Diagnostic* Diagnostics::error(Span span, DiagnosticId id, std::string message) {
+  return add(Severity::error, id, span, std::move(message));
 }
-Diagnostic* Diagnostics::warning(Span span, std::string message) {
-  return add(Severity::warning, span, std::move(message));
+Diagnostic* Diagnostics::warning(Span span, DiagnosticId id, std::string message) {
+  if (silenced_.test(static_cast<size_t>(id))) return nullptr;
+  return add(Severity::warning, id, span, std::move(message));
 }
 
 void Diagnostics::sort_by_location() {
@@ -49,17 +44,18 @@ namespace {
 // The most characters of a source line a diagnostic shows.
 constexpr size_t excerpt_width = 160;
 
-void render_one(std::string& out, Severity severity, Span span, const std::string& message,
+// `id` is the ID's name in brackets after the message (" [unknown-name]"), empty for a note.
+void render_one(std::string& out, Severity severity, Span span, const std::string& message, const std::string& id,
                 const SourceManager& sources) {
   if (span.file >= sources.size()) {
-    out += std::string(to_string(severity)) + ": " + message + "\n";
+    out += std::string(to_string(severity)) + ": " + message + id + "\n";
     return;
   }
   const SourceFile& file = sources.file(span.file);
   uint32_t begin = std::min<uint32_t>(span.begin, static_cast<uint32_t>(file.text.size()));
   LineColumn at = sources.line_column(span.file, begin);
   out += file.path + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
-         to_string(severity) + ": " + message + "\n";
+         to_string(severity) + ": " + message + id + "\n";
   // The excerpt: the line, or a window of it around the column when it is long (a one-line file of
   // megabytes would otherwise be echoed whole by every diagnostic).
   std::string_view line = sources.line_text(span.file, at.line);
@@ -84,8 +80,9 @@ void render_one(std::string& out, Severity severity, Span span, const std::strin
 
 std::string render(const Diagnostic& diagnostic, const SourceManager& sources) {
   std::string out;
-  render_one(out, diagnostic.severity, diagnostic.span, diagnostic.message, sources);
-  for (const Note& n : diagnostic.notes) render_one(out, Severity::note, n.span, n.message, sources);
+  const std::string id = " [" + std::string(to_string(diagnostic.id)) + "]";
+  render_one(out, diagnostic.severity, diagnostic.span, diagnostic.message, id, sources);
+  for (const Note& n : diagnostic.notes) render_one(out, Severity::note, n.span, n.message, "", sources);
   return out;
 }
 

@@ -76,7 +76,8 @@ class DirectiveReader {
   }
 
   void malformed(std::string message) {
-    into_.malformed.push_back(Diagnostic{Severity::error, Span{file_, begin_, end_}, std::move(message), {}});
+    into_.malformed.push_back(
+        Diagnostic{Severity::error, DiagnosticId::verify_directive, Span{file_, begin_, end_}, std::move(message), {}});
   }
 
   void read_no_diagnostics() {
@@ -90,6 +91,12 @@ class DirectiveReader {
     const auto line = expected_line(directive);
     if (!line) return;
     skip_blanks();
+    std::optional<DiagnosticId> id;
+    if (rest().starts_with("[")) {
+      id = expected_id(severity);
+      if (!id) return;
+      skip_blanks();
+    }
     if (!rest().starts_with("{{"))
       return malformed("'" + directive + "' takes the text of the diagnostic in '{{' and '}}'");
     const size_t close = rest().find("}}", 2);
@@ -99,7 +106,33 @@ class DirectiveReader {
     pos_ += static_cast<uint32_t>(close + 2);
     skip_blanks();
     if (pos_ < end_) return malformed("'" + directive + "' takes one '{{...}}' and nothing after it");
-    into_.expected.push_back(Expectation{severity, file_, *line, std::move(expected)});
+    into_.expected.push_back(Expectation{severity, file_, *line, std::move(expected), id});
+  }
+
+  // The ID in "[NAME]": one of the table's, of the directive's severity.
+  std::optional<DiagnosticId> expected_id(Severity severity) {
+    const size_t close = rest().find(']');
+    if (close == std::string_view::npos) {
+      malformed("'[' without a closing ']'");
+      return std::nullopt;
+    }
+    const std::string name(rest().substr(1, close - 1));
+    pos_ += static_cast<uint32_t>(close + 1);
+    if (severity == Severity::note) {
+      malformed("a note has no ID; 'expected-note' takes only '{{...}}'");
+      return std::nullopt;
+    }
+    const auto id = diagnostic_named(name);
+    if (!id) {
+      malformed("unknown diagnostic ID '" + name + "'; gqlc --list-diagnostics lists them");
+      return std::nullopt;
+    }
+    if (diagnostic_info(*id).severity != severity) {
+      malformed("'" + name + "' is an ID of " + to_string(diagnostic_info(*id).severity) + "s, not " +
+                to_string(severity) + "s");
+      return std::nullopt;
+    }
+    return id;
   }
 
   // The line the directive names: its own, or the one its @N, @+N or @-N says.
@@ -143,15 +176,21 @@ struct Seen {
   Severity severity;
   Span span;
   const std::string* message;
+  std::optional<DiagnosticId> id;  // none for a note
 };
 
 std::vector<Seen> everything_seen(const Diagnostics& found) {
   std::vector<Seen> seen;
   for (const Diagnostic& d : found.all()) {
-    seen.push_back({d.severity, d.span, &d.message});
-    for (const Note& n : d.notes) seen.push_back({Severity::note, n.span, &n.message});
+    seen.push_back({d.severity, d.span, &d.message, d.id});
+    for (const Note& n : d.notes) seen.push_back({Severity::note, n.span, &n.message, std::nullopt});
   }
   return seen;
+}
+
+// " [unknown-name]" after a message in the report, as its diagnostic shows it.
+std::string bracketed(std::optional<DiagnosticId> id) {
+  return id ? " [" + std::string(to_string(*id)) + "]" : "";
 }
 
 // 0 for a diagnostic that points into no file ("cannot read" the spec).
@@ -175,7 +214,8 @@ Expectations parse_expectations(const SourceManager& sources) {
       DirectiveReader(sources, file, comment, expectations).read();
   }
   if (expectations.no_diagnostics && !expectations.expected.empty())
-    expectations.malformed.push_back(Diagnostic{Severity::error, *expectations.no_diagnostics,
+    expectations.malformed.push_back(Diagnostic{Severity::error, DiagnosticId::verify_directive,
+                                                *expectations.no_diagnostics,
                                                 "'expected-no-diagnostics' goes with no other directive, but the "
                                                 "spec expects diagnostics",
                                                 {}});
@@ -197,7 +237,7 @@ std::string match_expectations(const Expectations& expectations, const Diagnosti
     for (size_t i = 0; i < expectations.expected.size() && !matched; ++i) {
       const Expectation& e = expectations.expected[i];
       matched = !met[i] && e.severity == s.severity && e.file == s.span.file && e.line == line &&
-                s.message->find(e.text) != std::string::npos;
+                s.message->find(e.text) != std::string::npos && (!e.id || e.id == s.id);
       if (matched) met[i] = true;
     }
     if (!matched) unexpected.push_back(&s);
@@ -208,11 +248,13 @@ std::string match_expectations(const Expectations& expectations, const Diagnosti
     std::string missing, extra;
     for (size_t i = 0; i < expectations.expected.size(); ++i) {
       const Expectation& e = expectations.expected[i];
-      if (!met[i] && e.severity == severity) missing += "  " + where(e.file, e.line, sources) + ": " + e.text + "\n";
+      if (!met[i] && e.severity == severity)
+        missing += "  " + where(e.file, e.line, sources) + ": " + e.text + bracketed(e.id) + "\n";
     }
     for (const Seen* s : unexpected) {
       if (s->severity == severity)
-        extra += "  " + where(s->span.file, line_of(s->span, sources), sources) + ": " + *s->message + "\n";
+        extra += "  " + where(s->span.file, line_of(s->span, sources), sources) + ": " + *s->message + bracketed(s->id) +
+                 "\n";
     }
     if (!missing.empty()) report += "error: 'expected-" + name + "' diagnostics expected but not seen:\n" + missing;
     if (!extra.empty()) report += "error: '" + name + "' diagnostics seen but not expected:\n" + extra;

@@ -53,9 +53,9 @@ class Lexer {
   // Reports the token [begin, pos_) when it is longer than max_token_chars.
   bool too_long(uint32_t begin, const char* what) {
     if (pos_ - begin <= max_token_chars) return false;
-    diagnostics_.error(span(begin, static_cast<uint32_t>(pos_)), std::string(what) + " of " + std::to_string(pos_ - begin) +
-                                                                     " characters; at most " +
-                                                                     std::to_string(max_token_chars));
+    diagnostics_.error(span(begin, static_cast<uint32_t>(pos_)), DiagnosticId::token_too_long,
+                       std::string(what) + " of " + std::to_string(pos_ - begin) + " characters; at most " +
+                           std::to_string(max_token_chars));
     return true;
   }
 
@@ -70,7 +70,7 @@ class Lexer {
         uint32_t begin = static_cast<uint32_t>(pos_);
         size_t close = text_.find("*/", pos_ + 2);
         if (close == std::string_view::npos) {
-          diagnostics_.error(span(begin, begin + 2), "unterminated block comment");
+          diagnostics_.error(span(begin, begin + 2), DiagnosticId::unterminated_token, "unterminated block comment");
           pos_ = text_.size();
         } else {
           pos_ = close + 2;
@@ -96,7 +96,8 @@ class Lexer {
       ++pos_;
       while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\n') ++pos_;
       if (pos_ >= text_.size() || text_[pos_] != '"') {
-        diagnostics_.error(span(begin, static_cast<uint32_t>(pos_)), "unterminated string");
+        diagnostics_.error(span(begin, static_cast<uint32_t>(pos_)), DiagnosticId::unterminated_token,
+                           "unterminated string");
         return Token{};
       }
       ++pos_;
@@ -119,7 +120,7 @@ class Lexer {
         std::string shown = std::isprint(static_cast<unsigned char>(c))
                                 ? std::string("'") + c + "'"
                                 : "byte " + std::to_string(static_cast<unsigned char>(c));
-        diagnostics_.error(span(begin, begin + 1), "unexpected character " + shown);
+        diagnostics_.error(span(begin, begin + 1), DiagnosticId::unexpected_character, "unexpected character " + shown);
         return Token{};
       }
       pos_ += length;
@@ -164,7 +165,7 @@ class Lexer {
       return t;
     }
     if (trailing) {
-      diagnostics_.error(t.span, "malformed number '" + std::string(t.text) + "'");
+      diagnostics_.error(t.span, DiagnosticId::malformed_number, "malformed number '" + std::string(t.text) + "'");
       return Token{};
     }
     std::string digits(t.text);
@@ -172,11 +173,13 @@ class Lexer {
     if (is_float) {
       t.kind = TokenKind::floating;
       t.floating = std::strtod(digits.c_str(), nullptr);
-      if (errno == ERANGE) diagnostics_.error(t.span, "floating-point literal out of range");
+      if (errno == ERANGE) diagnostics_.error(t.span, DiagnosticId::literal_out_of_range,
+                                              "floating-point literal out of range");
     } else {
       t.kind = TokenKind::integer;
       t.integer = std::strtoull(digits.c_str(), nullptr, 10);
-      if (errno == ERANGE) diagnostics_.error(t.span, "integer literal does not fit in 64 bits");
+      if (errno == ERANGE) diagnostics_.error(t.span, DiagnosticId::literal_out_of_range,
+                                              "integer literal does not fit in 64 bits");
     }
     return t;
   }

@@ -80,12 +80,12 @@ class Parser {
       default: return "'" + std::string(t.text) + "'";
     }
   }
-  [[noreturn]] void fail(const std::string& message) {
-    diagnostics_.error(peek().span, message);
+  [[noreturn]] void fail(DiagnosticId id, const std::string& message) {
+    diagnostics_.error(peek().span, id, message);
     throw SyntaxError{};
   }
   [[noreturn]] void fail_expected(const std::string& what) {
-    fail("expected " + what + ", found " + describe(peek()));
+    fail(DiagnosticId::syntax, "expected " + what + ", found " + describe(peek()));
   }
   void expect(std::string_view punct) {
     if (!accept(punct)) fail_expected("'" + std::string(punct) + "'");
@@ -104,7 +104,7 @@ class Parser {
     explicit Nest(Parser& p) : parser(p) {
       if (++parser.depth_ > max_nesting) {
         --parser.depth_;
-        parser.fail("nesting deeper than " + std::to_string(max_nesting) + " levels");
+        parser.fail(DiagnosticId::nesting_too_deep, "nesting deeper than " + std::to_string(max_nesting) + " levels");
       }
     }
     ~Nest() { --parser.depth_; }
@@ -157,8 +157,8 @@ class Parser {
     if (is_word("fn")) return function_decl();
     if (is_word("semiring")) return semiring_decl();
     if (is_word("kernel")) return kernel_decl();
-    if (is_word("schedule")) fail("a schedule must follow a kernel's body");
-    fail("expected a declaration (import, const, fn, semiring, kernel), found " + describe(t));
+    if (is_word("schedule")) fail(DiagnosticId::syntax, "a schedule must follow a kernel's body");
+    fail(DiagnosticId::syntax, "expected a declaration (import, const, fn, semiring, kernel), found " + describe(t));
   }
 
   void import_decl() {
@@ -519,7 +519,7 @@ class Parser {
       target = std::move(index);
     }
     s.target = std::move(target);
-    if (is("==")) fail("expected '=' in an assignment; a comparison is not a statement");
+    if (is("==")) fail(DiagnosticId::syntax, "expected '=' in an assignment; a comparison is not a statement");
     expect("=");
     s.value = expression();
     expect(";");
@@ -548,7 +548,8 @@ class Parser {
 
   // A left-leaning chain (a + b + c ...) nests one level per operator, however it was written.
   void chain_link(int& links) {
-    if (depth_ + ++links > max_nesting) fail("expression nested deeper than " + std::to_string(max_nesting) + " levels");
+    if (depth_ + ++links > max_nesting)
+      fail(DiagnosticId::nesting_too_deep, "expression nested deeper than " + std::to_string(max_nesting) + " levels");
   }
 
   ast::Expr binary(int min_precedence) {

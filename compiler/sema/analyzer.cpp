@@ -53,8 +53,9 @@ ir::Module Analyzer::run(const Program& program) {
     for (const ast::Kernel& k : program.main->kernels) {
       for (const ir::SemiringInstance& s : module_.semirings)
         if (s.name == k.name)
-          diagnostics_.error(k.name_span, "kernel '" + k.name + "' has the name of the generated instance of semiring '" +
-                                              s.semiring + "'; rename the kernel");
+          diagnostics_.error(k.name_span, DiagnosticId::reserved_name,
+                             "kernel '" + k.name + "' has the name of the generated instance of semiring '" +
+                                 s.semiring + "'; rename the kernel");
     }
   }
   return std::move(module_);

@@ -95,7 +95,9 @@ class Analyzer {
   // names.cpp
   void declare_globals(const ast::File& file, const Program& program);
   std::vector<std::string> global_value_names() const;
-  void report_unknown(Span span, const std::string& kind, const std::string& name,
+  // "unknown KIND 'NAME'", with the closest candidate as a guess; `id` says what the name was to be
+  // (unknown-name, or an unknown directive, member or named argument).
+  void report_unknown(Span span, DiagnosticId id, const std::string& kind, const std::string& name,
                       const std::vector<std::string>& candidates);
 
   // check_types.cpp: types and pure scalar expressions

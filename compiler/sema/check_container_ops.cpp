@@ -38,14 +38,16 @@ std::optional<int> KernelChecker::output(OpOutput& t, const Type& result, Span s
   if (t.destination.variable < 0) {
     int id = t.make(result);
     if (var(id).type != result) {
-      d_.error(span, "'" + var(id).name + "' is declared " + to_string(var(id).type) + " but its value is " + to_string(result));
+      d_.error(span, DiagnosticId::type_mismatch,
+               "'" + var(id).name + "' is declared " + to_string(var(id).type) + " but its value is " + to_string(result));
       return std::nullopt;
     }
     return id;
   }
   const ir::Variable& v = var(t.destination.variable);
   if (v.type != result) {
-    d_.error(span, "cannot assign " + to_string(result) + " to '" + v.name + "' of type " + to_string(v.type));
+    d_.error(span, DiagnosticId::type_mismatch,
+             "cannot assign " + to_string(result) + " to '" + v.name + "' of type " + to_string(v.type));
     return std::nullopt;
   }
   return v.id;
@@ -53,7 +55,7 @@ std::optional<int> KernelChecker::output(OpOutput& t, const Type& result, Span s
 
 bool KernelChecker::unmaskable(const OpOutput& t, const std::string& what, Span span) {
   if (!t.destination.mask) return true;
-  d_.error(span, what + " cannot be written through a mask");
+  d_.error(span, DiagnosticId::unmaskable, what + " cannot be written through a mask");
   return false;
 }
 
@@ -93,8 +95,9 @@ std::optional<Value> KernelChecker::container_op(const ast::Expr& e, OpOutput& t
 
 bool KernelChecker::operand_kind_ok(const ir::OpInfo& info, const Value& x, Span span) {
   if (ir::container_kind_bit(x.type.kind) & info.operand_kinds) return true;
-  d_.error(span, std::string(info.spec_name) + " takes " + ir::container_kinds_text(info.operand_kinds) + ", found " +
-                     to_string(x.type));
+  d_.error(span, DiagnosticId::argument_kind,
+           std::string(info.spec_name) + " takes " + ir::container_kinds_text(info.operand_kinds) + ", found " +
+               to_string(x.type));
   return false;
 }
 
@@ -149,14 +152,16 @@ std::optional<Value> KernelChecker::combine_op(const ir::OpInfo& info, const ast
   if (!x || !y || !operand_kind_ok(info, *x, e.args[0].span) || !operand_kind_ok(info, *y, e.args[1].span))
     return std::nullopt;
   if (x->type.kind != y->type.kind) {
-    d_.error(e.span, "'" + name + "' combines containers of one kind, found " + to_string(x->type) + " and " + to_string(y->type));
+    d_.error(e.span, DiagnosticId::argument_kind,
+             "'" + name + "' combines containers of one kind, found " + to_string(x->type) + " and " + to_string(y->type));
     return std::nullopt;
   }
   auto fn = element_function(e.args[2], {x->type.element, y->type.element});
   if (!fn) return std::nullopt;
   if (info.keeps_unmatched && (x->type.element != y->type.element || fn->result != x->type.element)) {
-    d_.error(e.args[2].span, name + " keeps the entries found in only one operand, so its operands and '" + fn->name +
-                                 "' must share one element type");
+    d_.error(e.args[2].span, DiagnosticId::element_function,
+             name + " keeps the entries found in only one operand, so its operands and '" + fn->name +
+                 "' must share one element type");
     return std::nullopt;
   }
   Type result = x->type;
@@ -173,8 +178,8 @@ std::optional<Value> KernelChecker::combine_op(const ir::OpInfo& info, const ast
 
 std::optional<Value> KernelChecker::construct(const ast::Expr& e, OpOutput& t, ir::Block& out) {
   if (!e.type_arg) {  // graph(...) without <T>: neither a constructor nor a conversion
-    d_.error(e.span, "a new " + e.text + " needs its element type: " + e.text + "<T>(" +
-                         (e.text == "vector" ? "n" : "rows, cols") + ")");
+    d_.error(e.span, DiagnosticId::malformed_type, "a new " + e.text + " needs its element type: " + e.text + "<T>(" +
+                                                       (e.text == "vector" ? "n" : "rows, cols") + ")");
     return std::nullopt;
   }
   auto type = a_.resolve_type(*e.type_arg, {});
@@ -186,11 +191,12 @@ std::optional<Value> KernelChecker::construct(const ast::Expr& e, OpOutput& t, i
   for (size_t i = 0; i < e.args.size(); ++i) {
     if (!e.arg_names[i].empty()) {
       if (e.arg_names[i] != "fill") {
-        a_.report_unknown(e.args[i].span, "argument", e.arg_names[i], {"fill"});
+        a_.report_unknown(e.args[i].span, DiagnosticId::named_argument, "argument", e.arg_names[i], {"fill"});
         return std::nullopt;
       }
       if (type->kind == TypeKind::graph) {
-        d_.error(e.args[i].span, "a new graph starts empty; it takes no fill (use matrix<T> for dense storage)");
+        d_.error(e.args[i].span, DiagnosticId::named_argument,
+                 "a new graph starts empty; it takes no fill (use matrix<T> for dense storage)");
         return std::nullopt;
       }
       auto v = value(e.args[i], out, 0);
@@ -204,8 +210,9 @@ std::optional<Value> KernelChecker::construct(const ast::Expr& e, OpOutput& t, i
     shape.push_back(std::move(*s));
   }
   if (shape.size() != dims) {
-    d_.error(e.span, "a new " + kind_name(*type) + " takes " + (dims == 1 ? "its length" : "rows and columns") +
-                         ", found " + std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s"));
+    d_.error(e.span, DiagnosticId::argument_count,
+             "a new " + kind_name(*type) + " takes " + (dims == 1 ? "its length" : "rows and columns") +
+                 ", found " + std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s"));
     return std::nullopt;
   }
   auto id = output(t, *type, e.span);
@@ -228,7 +235,8 @@ std::optional<Value> KernelChecker::product(const ast::Expr& e, OpOutput& t, ir:
   ir::OpKind kind;
   Type result;
   if (l->type.kind == TypeKind::vector && r->type.kind == TypeKind::vector) {
-    d_.error(e.span, "a product of two vectors is not supported; use reduce(intersect(u, v, times), sum)");
+    d_.error(e.span, DiagnosticId::argument_kind,
+             "a product of two vectors is not supported; use reduce(intersect(u, v, times), sum)");
     return std::nullopt;
   }
   if (l->type.kind == TypeKind::vector) {
@@ -258,18 +266,19 @@ std::optional<Value> KernelChecker::product(const ast::Expr& e, OpOutput& t, ir:
 std::optional<Value> KernelChecker::closure(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
   for (const std::string& n : e.arg_names) {
     if (!n.empty()) {
-      d_.error(e.span, "'closure' takes no named argument '" + n + "'");
+      d_.error(e.span, DiagnosticId::named_argument, "'closure' takes no named argument '" + n + "'");
       return std::nullopt;
     }
   }
   bool paths = e.args.size() == 2 && e.args[1].kind == ast::ExprKind::name && e.args[1].text == "paths";
   if (e.args.empty() || e.args.size() > 2 || (e.args.size() == 2 && !paths)) {
-    d_.error(e.span, "closure takes a matrix and its semiring, as in closure(D over min_plus) or closure(D over min_plus, paths)");
+    d_.error(e.span, DiagnosticId::argument_count,
+             "closure takes a matrix and its semiring, as in closure(D over min_plus) or closure(D over min_plus, paths)");
     return std::nullopt;
   }
   const ast::Expr& arg = e.args[0];
   if (arg.over.empty()) {
-    d_.error(arg.span, "closure needs a semiring: write closure(D over SEMIRING)");
+    d_.error(arg.span, DiagnosticId::over_clause, "closure needs a semiring: write closure(D over SEMIRING)");
     return std::nullopt;
   }
   ast::Expr operand = arg;
@@ -277,7 +286,8 @@ std::optional<Value> KernelChecker::closure(const ast::Expr& e, OpOutput& t, ir:
   auto d = container_argument(operand, out, depth, "the argument of 'closure'");
   if (!d) return std::nullopt;
   if (!d->type.is_two_dimensional()) {
-    d_.error(arg.span, "closure takes a square graph or matrix, found " + to_string(d->type));
+    d_.error(arg.span, DiagnosticId::argument_kind,
+             "closure takes a square graph or matrix, found " + to_string(d->type));
     return std::nullopt;
   }
   if (!unmaskable(t, "a closure", e.span)) return std::nullopt;
@@ -285,8 +295,9 @@ std::optional<Value> KernelChecker::closure(const ast::Expr& e, OpOutput& t, ir:
   if (s < 0) return std::nullopt;
   const ir::SemiringInstance& inst = a_.module_.semirings[static_cast<size_t>(s)];
   if (inst.value_type != d->type.element) {
-    d_.error(arg.over_span, "closure needs a semiring whose values have its operands' type; '" + arg.over + "' maps " +
-                                std::string(to_string(d->type.element)) + " to " + std::string(to_string(inst.value_type)));
+    d_.error(arg.over_span, DiagnosticId::semiring_operands,
+             "closure needs a semiring whose values have its operands' type; '" + arg.over + "' maps " +
+                 std::string(to_string(d->type.element)) + " to " + std::string(to_string(inst.value_type)));
     return std::nullopt;
   }
   ir::Op op = new_op(paths ? ir::OpKind::closure_paths : ir::OpKind::closure, t.destination, e.span);
@@ -310,22 +321,25 @@ std::optional<Value> KernelChecker::densify(const ast::Expr& e, OpOutput& t, ir:
   const bool shaped = e.args.size() == 2 && e.arg_names[0].empty() && e.arg_names[1] == "fill";
   if (!shaped) {
     if (e.args.size() == 2 && !e.arg_names[1].empty() && e.arg_names[1] != "fill") {
-      a_.report_unknown(e.args[1].span, "argument", e.arg_names[1], {"fill"});
+      a_.report_unknown(e.args[1].span, DiagnosticId::named_argument, "argument", e.arg_names[1], {"fill"});
       return std::nullopt;
     }
-    d_.error(e.span, "dense takes a graph and the value of its absent entries, as in dense(G, fill = inf)");
+    d_.error(e.span, DiagnosticId::argument_count,
+             "dense takes a graph and the value of its absent entries, as in dense(G, fill = inf)");
     return std::nullopt;
   }
   auto g = container_argument(e.args[0], out, depth, "the argument of 'dense'");
   if (!g) return std::nullopt;
   if (g->type.kind != TypeKind::graph) {
-    d_.error(e.args[0].span, "dense converts a graph to a matrix, found " + to_string(g->type));
+    d_.error(e.args[0].span, DiagnosticId::argument_kind,
+             "dense converts a graph to a matrix, found " + to_string(g->type));
     return std::nullopt;
   }
   auto v = value(e.args[1], out, depth + 1);
   if (!v) return std::nullopt;
   if (!v->type.is_scalar()) {
-    d_.error(e.args[1].span, "the fill of 'dense' is a scalar, found " + to_string(v->type));
+    d_.error(e.args[1].span, DiagnosticId::argument_kind,
+             "the fill of 'dense' is a scalar, found " + to_string(v->type));
     return std::nullopt;
   }
   auto fill = convert_element(std::move(*v), g->type.element, e.args[1].span);
@@ -345,7 +359,8 @@ std::optional<Value> KernelChecker::lu(const ast::Expr& e, OpOutput& t, ir::Bloc
   auto a = container_argument(e.args[0], out, depth, "the argument of 'lu'");
   if (!a) return std::nullopt;
   if (a->type.kind != TypeKind::matrix || !is_float(a->type.element)) {
-    d_.error(e.args[0].span, "lu factors a dense matrix<f32> or matrix<f64>, found " + to_string(a->type));
+    d_.error(e.args[0].span, DiagnosticId::argument_kind,
+             "lu factors a dense matrix<f32> or matrix<f64>, found " + to_string(a->type));
     return std::nullopt;
   }
   ir::Op op = new_op(ir::OpKind::lu, t.destination, e.span);
@@ -356,8 +371,9 @@ std::optional<Value> KernelChecker::lu(const ast::Expr& e, OpOutput& t, ir::Bloc
 // An op with two outputs can only feed a return (or a tuple); its outputs are temporaries.
 std::optional<Value> KernelChecker::tuple_result(ir::Op op, std::vector<Type> types, OpOutput& t, Span span, ir::Block& out) {
   if (t.destination.variable >= 0 || !t.destination.label.empty() || t.destination.mask) {
-    d_.error(span, std::string(ir::to_string(op.kind)) + " makes a tuple " + to_string(Type::tuple(types)) +
-                       "; return it directly, as in `return lu(A);`");
+    d_.error(span, DiagnosticId::tuple_use,
+             std::string(ir::to_string(op.kind)) + " makes a tuple " + to_string(Type::tuple(types)) +
+                 "; return it directly, as in `return lu(A);`");
     return std::nullopt;
   }
   Value v;
@@ -377,7 +393,8 @@ std::optional<Value> KernelChecker::tuple_result(ir::Op op, std::vector<Type> ty
 
 std::optional<ir::ElementFunction> KernelChecker::element_function(const ast::Expr& e, const std::vector<Scalar>& params) {
   if (e.kind != ast::ExprKind::name || !e.over.empty()) {
-    d_.error(e.span, "expected the name of a function (a fn, or a builtin such as min, plus, abs)");
+    d_.error(e.span, DiagnosticId::element_function,
+             "expected the name of a function (a fn, or a builtin such as min, plus, abs)");
     return std::nullopt;
   }
   ir::ElementFunction f;
@@ -390,8 +407,9 @@ std::optional<ir::ElementFunction> KernelChecker::element_function(const ast::Ex
       {"land", ir::BinaryOp::logical_and}, {"and", ir::BinaryOp::logical_and}};
   auto require_same = [&]() {
     if (params[0] == params[1]) return true;
-    d_.error(e.span, "'" + e.text + "' needs operands of one type, found " + std::string(to_string(params[0])) +
-                         " and " + std::string(to_string(params[1])));
+    d_.error(e.span, DiagnosticId::element_function,
+             "'" + e.text + "' needs operands of one type, found " + std::string(to_string(params[0])) +
+                 " and " + std::string(to_string(params[1])));
     return false;
   };
   if (binary && (e.text == "first" || e.text == "second")) {
@@ -441,14 +459,16 @@ std::optional<ir::ElementFunction> KernelChecker::element_function(const ast::Ex
         ? std::vector<std::string>{"plus", "minus", "times", "div", "min", "max", "first", "second", "lor", "land"}
         : std::vector<std::string>{"abs", "sqrt", "negate", "not", "identity"};
     for (const auto& [fn, index] : a_.functions_) candidates.push_back(fn);
-    a_.report_unknown(e.span, binary ? "binary function" : "unary function", e.text, candidates);
+    a_.report_unknown(e.span, DiagnosticId::unknown_name,
+                      binary ? "binary function" : "unary function", e.text, candidates);
     return std::nullopt;
   }
   const ir::Function& fn = a_.module_.functions[static_cast<size_t>(it->second)];
   if (fn.parameter_types != params) {
     std::string want = "(";
     for (size_t i = 0; i < params.size(); ++i) want += (i ? ", " : "") + std::string(to_string(params[i]));
-    d_.error(e.span, "function '" + fn.name + "' does not take the elements " + want + ")");
+    d_.error(e.span, DiagnosticId::element_function,
+             "function '" + fn.name + "' does not take the elements " + want + ")");
     return std::nullopt;
   }
   f.result = fn.result;

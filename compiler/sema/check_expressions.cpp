@@ -11,7 +11,8 @@ bool is_container_op(const ast::Expr& e) {
 
 std::optional<ir::Expr> KernelChecker::convert_element(Value v, Scalar to, Span span) {
   if (!v.type.is_scalar()) {
-    d_.error(span, "expected a " + std::string(to_string(to)) + " value, found " + to_string(v.type));
+    d_.error(span, DiagnosticId::type_mismatch,
+             "expected a " + std::string(to_string(to)) + " value, found " + to_string(v.type));
     return std::nullopt;
   }
   if (v.flexible) {
@@ -32,7 +33,8 @@ std::optional<ir::Expr> KernelChecker::shape_value(const ast::Expr& e, ir::Block
   auto v = value(e, out, 0);
   if (!v) return std::nullopt;
   if (!v->type.is_scalar() || !is_integer(v->type.element)) {
-    d_.error(e.span, what + " must be an integer, found " + (v->type.is_scalar() ? to_string(v->type) : to_string(v->type)));
+    d_.error(e.span, DiagnosticId::type_mismatch,
+             what + " must be an integer, found " + (v->type.is_scalar() ? to_string(v->type) : to_string(v->type)));
     return std::nullopt;
   }
   if (v->flexible) {
@@ -56,7 +58,8 @@ std::optional<Value> KernelChecker::value(const ast::Expr& e, ir::Block& out, in
     return produced;
   }
   if (!e.over.empty()) {
-    d_.error(e.over_span, "'over' applies only to a product of containers (A * B over S) or a closure");
+    d_.error(e.over_span, DiagnosticId::over_clause,
+             "'over' applies only to a product of containers (A * B over S) or a closure");
     return std::nullopt;
   }
   switch (e.kind) {
@@ -78,8 +81,9 @@ std::optional<Value> KernelChecker::value(const ast::Expr& e, ir::Block& out, in
       auto r = value(e.args[1], out, depth + 1);
       if (!l || !r) return std::nullopt;
       if (e.text == "*" && l->type.is_container() && r->type.is_container()) {
-        d_.error(e.span, "the product of " + to_string(l->type) + " and " + to_string(r->type) +
-                             " needs a semiring: write 'A * B over SEMIRING'");
+        d_.error(e.span, DiagnosticId::over_clause,
+                 "the product of " + to_string(l->type) + " and " + to_string(r->type) +
+                     " needs a semiring: write 'A * B over SEMIRING'");
         return std::nullopt;
       }
       return a_.scalar_binary(e.text, std::move(*l), std::move(*r), e.span);
@@ -95,7 +99,7 @@ std::optional<Value> KernelChecker::value(const ast::Expr& e, ir::Block& out, in
         auto v = value(m, out, depth + 1);
         if (!v) return std::nullopt;
         if (v->type.kind == TypeKind::tuple) {
-          d_.error(m.span, "tuples cannot be nested");
+          d_.error(m.span, DiagnosticId::tuple_use, "tuples cannot be nested");
           return std::nullopt;
         }
         types.push_back(v->type);
@@ -123,14 +127,16 @@ std::optional<Value> KernelChecker::name_value(const ast::Expr& e) {
   globals.what = "'" + e.text + "'";
   if (a_.constants_.count(e.text)) return a_.pure_value(e, globals, 0);
   if (a_.semirings_.count(e.text)) {
-    d_.error(e.span, "'" + e.text + "' is a semiring; use it after 'over', as in A * B over " + e.text);
+    d_.error(e.span, DiagnosticId::misused_name,
+             "'" + e.text + "' is a semiring; use it after 'over', as in A * B over " + e.text);
     return std::nullopt;
   }
   if (a_.function_decls_.count(e.text) || a_.kernels_.count(e.text)) {
-    d_.error(e.span, "'" + e.text + "' is a " + std::string(a_.kernels_.count(e.text) ? "kernel" : "function") + ", not a value");
+    d_.error(e.span, DiagnosticId::misused_name,
+             "'" + e.text + "' is a " + std::string(a_.kernels_.count(e.text) ? "kernel" : "function") + ", not a value");
     return std::nullopt;
   }
-  a_.report_unknown(e.span, "name", e.text, visible_names());
+  a_.report_unknown(e.span, DiagnosticId::unknown_name, "name", e.text, visible_names());
   return std::nullopt;
 }
 
@@ -138,8 +144,8 @@ std::optional<Value> KernelChecker::container_argument(const ast::Expr& e, ir::B
   auto v = value(e, out, depth + 1);
   if (!v) return std::nullopt;
   if (!v->type.is_container()) {
-    d_.error(e.span, what + " must be a graph, matrix or vector, found " +
-                         (v->flexible ? std::string("a literal") : to_string(v->type)));
+    d_.error(e.span, DiagnosticId::argument_kind, what + " must be a graph, matrix or vector, found " +
+                                                      (v->flexible ? std::string("a literal") : to_string(v->type)));
     return std::nullopt;
   }
   return v;
@@ -148,14 +154,16 @@ std::optional<Value> KernelChecker::container_argument(const ast::Expr& e, ir::B
 bool KernelChecker::positional_arguments(const ast::Expr& e, size_t min, size_t max) {
   for (size_t i = 0; i < e.args.size(); ++i) {
     if (!e.arg_names[i].empty()) {
-      d_.error(e.args[i].span, "'" + e.text + "' takes no named argument '" + e.arg_names[i] + "'");
+      d_.error(e.args[i].span, DiagnosticId::named_argument,
+               "'" + e.text + "' takes no named argument '" + e.arg_names[i] + "'");
       return false;
     }
   }
   if (e.args.size() < min || e.args.size() > max) {
     std::string count = min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max);
-    d_.error(e.span, "'" + e.text + "' takes " + count + " argument" + (max == 1 ? "" : "s") + ", found " +
-                         std::to_string(e.args.size()));
+    d_.error(e.span, DiagnosticId::argument_count,
+             "'" + e.text + "' takes " + count + " argument" + (max == 1 ? "" : "s") + ", found " +
+                 std::to_string(e.args.size()));
     return false;
   }
   return true;
@@ -168,7 +176,7 @@ std::optional<Value> KernelChecker::call_value(const ast::Expr& e, ir::Block& ou
     auto c = container_argument(e.args[0], out, depth, "the argument of '" + name + "'");
     if (!c) return std::nullopt;
     if (name == "cols" && c->type.kind == TypeKind::vector) {
-      d_.error(e.span, "a vector has no columns; use rows(v) for its length");
+      d_.error(e.span, DiagnosticId::argument_kind, "a vector has no columns; use rows(v) for its length");
       return std::nullopt;
     }
     ir::Expr dim;
@@ -189,14 +197,16 @@ std::optional<Value> KernelChecker::call_value(const ast::Expr& e, ir::Block& ou
     const ast::Expr& m = e.args[1];
     auto monoid = m.kind == ast::ExprKind::name ? monoid_named(m.text) : std::nullopt;
     if (!monoid) {
-      a_.report_unknown(m.span, "monoid", m.kind == ast::ExprKind::name ? m.text : "expression", monoid_words());
+      a_.report_unknown(m.span, DiagnosticId::unknown_name,
+                        "monoid", m.kind == ast::ExprKind::name ? m.text : "expression", monoid_words());
       return std::nullopt;
     }
     Scalar t = c->type.element;
     bool logical = *monoid == gql::Monoid::lor || *monoid == gql::Monoid::land;
     if (logical != (t == Scalar::bool_) && *monoid != gql::Monoid::any &&
         !(t == Scalar::bool_ && (*monoid == gql::Monoid::min || *monoid == gql::Monoid::max))) {
-      d_.error(m.span, "monoid '" + m.text + "' does not apply to " + std::string(to_string(t)) + " elements");
+      d_.error(m.span, DiagnosticId::monoid_type,
+               "monoid '" + m.text + "' does not apply to " + std::string(to_string(t)) + " elements");
       return std::nullopt;
     }
     int temp = builder_.add_temporary(Type::scalar(t), e.span);
@@ -212,13 +222,14 @@ std::optional<Value> KernelChecker::call_value(const ast::Expr& e, ir::Block& ou
     return v;
   }
   if (a_.kernels_.count(name)) {
-    d_.error(e.span, "a kernel cannot call kernel '" + name + "'");
+    d_.error(e.span, DiagnosticId::misused_name, "a kernel cannot call kernel '" + name + "'");
     return std::nullopt;
   }
   std::vector<Value> args;
   for (size_t i = 0; i < e.args.size(); ++i) {
     if (!e.arg_names[i].empty()) {
-      d_.error(e.args[i].span, "'" + name + "' takes no named argument '" + e.arg_names[i] + "'");
+      d_.error(e.args[i].span, DiagnosticId::named_argument,
+               "'" + name + "' takes no named argument '" + e.arg_names[i] + "'");
       return std::nullopt;
     }
     auto v = value(e.args[i], out, depth + 1);
@@ -229,7 +240,7 @@ std::optional<Value> KernelChecker::call_value(const ast::Expr& e, ir::Block& ou
       name != "sqrt" && !a_.function_decls_.count(name)) {
     std::vector<std::string> candidates = builtin_names();
     for (const auto& [fn, index] : a_.functions_) candidates.push_back(fn);
-    a_.report_unknown(e.span, "function", name, candidates);
+    a_.report_unknown(e.span, DiagnosticId::unknown_name, "function", name, candidates);
     return std::nullopt;
   }
   return a_.builtin_call(name, std::move(args), e.span);

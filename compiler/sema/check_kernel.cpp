@@ -35,7 +35,7 @@ std::optional<ir::Kernel> KernelChecker::run() {
     auto t = a_.resolve_type(*p.type, {});
     bool ok = t.has_value();
     if (ok && t->kind == TypeKind::tuple) {
-      d_.error(p.type->span, "a kernel parameter cannot be a tuple");
+      d_.error(p.type->span, DiagnosticId::tuple_use, "a kernel parameter cannot be a tuple");
       ok = false;
     }
     if (!ok) {
@@ -51,7 +51,8 @@ std::optional<ir::Kernel> KernelChecker::run() {
   }
   block(ast_.body, kernel_.body);
   if (!always_returns(ast_.body)) {
-    d_.error(ast_.name_span, "kernel '" + ast_.name + "' can reach its end without returning a value");
+    d_.error(ast_.name_span, DiagnosticId::missing_return,
+             "kernel '" + ast_.name + "' can reach its end without returning a value");
   }
   if (d_.error_count() != errors) return std::nullopt;
   a_.resolve_schedules(ast_, kernel_);
@@ -68,7 +69,7 @@ int KernelChecker::lookup(const std::string& name) const {
 
 bool KernelChecker::declare_name(const std::string& name, int id, Span span) {
   if (int previous = lookup(name); previous >= 0) {
-    if (Diagnostic* diag = d_.error(span, "'" + name + "' is already declared")) {
+    if (Diagnostic* diag = d_.error(span, DiagnosticId::redefinition, "'" + name + "' is already declared")) {
       diag->notes.push_back({builder_.variable(previous).span, "previous declaration"});
     }
     return false;
@@ -104,7 +105,8 @@ void KernelChecker::block(const std::vector<ast::Stmt>& list, ir::Block& out) {
 void KernelChecker::statement(const ast::Stmt& s, ir::Block& out) {
   if (!s.label.empty()) {
     if (auto it = labels_.find(s.label); it != labels_.end()) {
-      if (Diagnostic* diag = d_.error(s.label_span, "duplicate statement label '@" + s.label + "'")) {
+      if (Diagnostic* diag = d_.error(s.label_span, DiagnosticId::redefinition,
+                                      "duplicate statement label '@" + s.label + "'")) {
         diag->notes.push_back({it->second, "first used here"});
       }
     }
@@ -142,7 +144,8 @@ void KernelChecker::statement(const ast::Stmt& s, ir::Block& out) {
     case ast::StmtKind::require_: requirement(s, out); break;
   }
   if (!s.label.empty() && labelled_ops_ == ops_before) {
-    d_.error(s.label_span, "label '@" + s.label + "' marks no container operation to schedule");
+    d_.error(s.label_span, DiagnosticId::label_without_operation,
+             "label '@" + s.label + "' marks no container operation to schedule");
   }
 }
 
@@ -150,7 +153,7 @@ void KernelChecker::statement(const ast::Stmt& s, ir::Block& out) {
 void KernelChecker::requirement(const ast::Stmt& s, ir::Block& out) {
   auto c = condition(*s.value, out);
   if (s.message.empty()) {
-    d_.error(s.span, "the message of 'require' is empty; say what the failure means");
+    d_.error(s.span, DiagnosticId::require_message, "the message of 'require' is empty; say what the failure means");
     return;
   }
   if (!c) return;
@@ -204,14 +207,15 @@ void KernelChecker::declare_checked(const ast::Stmt& s, ir::Block& out) {
     declared = a_.resolve_type(*s.type, {});
     if (!declared) return;
     if (declared->kind == TypeKind::tuple) {
-      d_.error(s.type->span, "a variable cannot hold a tuple; tuples can only be returned");
+      d_.error(s.type->span, DiagnosticId::tuple_use, "a variable cannot hold a tuple; tuples can only be returned");
       return;
     }
   }
   if (!s.value) {
     if (!declared || !declared->is_scalar()) {
-      d_.error(s.span, "'" + s.name + "' needs a type and a value" +
-                           std::string(declared ? "; containers start from a constructor, as in graph<u64>(n, n)" : ""));
+      d_.error(s.span, DiagnosticId::missing_initializer,
+               "'" + s.name + "' needs a type and a value" +
+                   std::string(declared ? "; containers start from a constructor, as in graph<u64>(n, n)" : ""));
       return;
     }
     ir::Expr zero = ir::make_constant(declared->element, {}, s.span);
@@ -227,12 +231,13 @@ void KernelChecker::declare_checked(const ast::Stmt& s, ir::Block& out) {
   auto v = value(*s.value, out, 0);
   if (!v) return;
   if (v->type.kind == TypeKind::tuple) {
-    d_.error(s.value->span, "a variable cannot hold a tuple; tuples can only be returned");
+    d_.error(s.value->span, DiagnosticId::tuple_use, "a variable cannot hold a tuple; tuples can only be returned");
     return;
   }
   if (v->type.is_container()) {
     if (declared && *declared != v->type) {
-      d_.error(s.value->span, "'" + s.name + "' is declared " + to_string(*declared) + " but its value is " + to_string(v->type));
+      d_.error(s.value->span, DiagnosticId::type_mismatch,
+               "'" + s.name + "' is declared " + to_string(*declared) + " but its value is " + to_string(v->type));
       return;
     }
     OpOutput t = new_variable_target(s, declared, immutable, out);
@@ -241,7 +246,8 @@ void KernelChecker::declare_checked(const ast::Stmt& s, ir::Block& out) {
   }
   Scalar type = declared ? declared->element : v->scalar->type;
   if (declared && !declared->is_scalar()) {
-    d_.error(s.value->span, "'" + s.name + "' is declared " + to_string(*declared) + " but its value is a scalar");
+    d_.error(s.value->span, DiagnosticId::type_mismatch,
+             "'" + s.name + "' is declared " + to_string(*declared) + " but its value is a scalar");
     return;
   }
   if (!a_.coerce(*v, type, s.value->span, "the value of '" + s.name + "'")) return;
@@ -253,30 +259,34 @@ std::optional<ir::Mask> KernelChecker::mask(const ast::Mask& m, const Type& outp
   int id = lookup(m.name);
   if (poisoned(id)) return std::nullopt;
   if (id < 0) {
-    a_.report_unknown(m.span, "mask", m.name, visible_names());
+    a_.report_unknown(m.span, DiagnosticId::unknown_name, "mask", m.name, visible_names());
     return std::nullopt;
   }
   const ir::Variable& mv = var(id);
   if (!mv.type.is_container()) {
-    d_.error(m.span, "a mask must be a graph, matrix or vector, but '" + m.name + "' is " + to_string(mv.type));
+    d_.error(m.span, DiagnosticId::mask_type,
+             "a mask must be a graph, matrix or vector, but '" + m.name + "' is " + to_string(mv.type));
     return std::nullopt;
   }
   if (mv.type.is_two_dimensional() != output.is_two_dimensional()) {
-    d_.error(m.span, "mask '" + m.name + "' (" + to_string(mv.type) + ") does not have the shape of the " +
-                         to_string(output) + " it masks");
+    d_.error(m.span, DiagnosticId::mask_type,
+             "mask '" + m.name + "' (" + to_string(mv.type) + ") does not have the shape of the " +
+                 to_string(output) + " it masks");
     return std::nullopt;
   }
   // A dense matrix has an entry at every position: as a mask it would select everything, and as an
   // output it cannot lose the entries a masked assignment removes.
   if (mv.type.kind == TypeKind::matrix) {
-    d_.error(m.span, "mask '" + m.name + "' is a dense " + to_string(mv.type) +
-                         ", which has an entry everywhere and so masks nothing; mask with a graph");
+    d_.error(m.span, DiagnosticId::mask_type,
+             "mask '" + m.name + "' is a dense " + to_string(mv.type) +
+                 ", which has an entry everywhere and so masks nothing; mask with a graph");
     return std::nullopt;
   }
   if (output.kind == TypeKind::matrix) {
-    d_.error(m.span, "a dense " + to_string(output) +
-                         " cannot be written through a mask (it has an entry at every position); assign it whole, "
-                         "or write a graph through the mask");
+    d_.error(m.span, DiagnosticId::unmaskable,
+             "a dense " + to_string(output) +
+                 " cannot be written through a mask (it has an entry at every position); assign it whole, "
+                 "or write a graph through the mask");
     return std::nullopt;
   }
   return ir::Mask{id, m.complement, m.value};
@@ -288,13 +298,14 @@ void KernelChecker::assignment(const ast::Stmt& s, ir::Block& out) {
   int id = lookup(target.text);
   if (poisoned(id)) return;
   if (id < 0) {
-    a_.report_unknown(target.span, "variable", target.text, visible_names());
+    a_.report_unknown(target.span, DiagnosticId::unknown_name, "variable", target.text, visible_names());
     return;
   }
   const ir::Variable& v = var(id);
   if (v.immutable) {
-    d_.error(target.span, "cannot assign to '" + v.name + "': " +
-                              (v.role == ir::VariableRole::parameter ? "parameters are immutable" : "it is declared with 'let'"));
+    d_.error(target.span, DiagnosticId::assign_immutable,
+             "cannot assign to '" + v.name + "': " +
+                 (v.role == ir::VariableRole::parameter ? "parameters are immutable" : "it is declared with 'let'"));
     return;
   }
   Type type = v.type;
@@ -304,7 +315,8 @@ void KernelChecker::assignment(const ast::Stmt& s, ir::Block& out) {
   t.destination.label = s.label;
   if (s.mask) {
     if (!type.is_container()) {
-      d_.error(s.mask->span, "only containers can be masked; '" + v.name + "' is " + to_string(type));
+      d_.error(s.mask->span, DiagnosticId::unmaskable,
+               "only containers can be masked; '" + v.name + "' is " + to_string(type));
       return;
     }
     auto m = mask(*s.mask, type);
@@ -323,7 +335,7 @@ void KernelChecker::assignment(const ast::Stmt& s, ir::Block& out) {
     return;
   }
   if (value_->type.kind == TypeKind::tuple) {
-    d_.error(s.value->span, "a tuple can only be returned");
+    d_.error(s.value->span, DiagnosticId::tuple_use, "a tuple can only be returned");
     return;
   }
   if (type.is_container()) {
@@ -352,13 +364,16 @@ std::optional<Value> KernelChecker::element_read(const ast::Expr& e, ir::Block& 
   int id = base.kind == ast::ExprKind::name ? lookup(base.text) : -1;
   if (poisoned(id)) return std::nullopt;
   if (id < 0) {
-    if (base.kind == ast::ExprKind::name) a_.report_unknown(base.span, "variable", base.text, visible_names());
-    else d_.error(base.span, "only a named container's element can be read");
+    if (base.kind == ast::ExprKind::name) {
+      a_.report_unknown(base.span, DiagnosticId::unknown_name, "variable", base.text, visible_names());
+    } else {
+      d_.error(base.span, DiagnosticId::element_access, "only a named container's element can be read");
+    }
     return std::nullopt;
   }
   const ir::Variable& v = var(id);
   if (!v.type.is_container()) {
-    d_.error(base.span, "'" + v.name + "' is " + to_string(v.type) + ", not a container");
+    d_.error(base.span, DiagnosticId::element_access, "'" + v.name + "' is " + to_string(v.type) + ", not a container");
     return std::nullopt;
   }
   if (!element_count_ok(v, e)) return std::nullopt;
@@ -385,8 +400,9 @@ std::optional<Value> KernelChecker::element_read(const ast::Expr& e, ir::Block& 
 bool KernelChecker::element_count_ok(const ir::Variable& v, const ast::Expr& target) {
   const size_t want = v.type.is_two_dimensional() ? 2 : 1;
   if (target.args.size() - 1 == want) return true;
-  d_.error(target.span, "a " + kind_name(v.type) + " element takes " + std::to_string(want) + " index" +
-                            (want == 1 ? "" : "es") + ", found " + std::to_string(target.args.size() - 1));
+  d_.error(target.span, DiagnosticId::element_access,
+           "a " + kind_name(v.type) + " element takes " + std::to_string(want) + " index" +
+               (want == 1 ? "" : "es") + ", found " + std::to_string(target.args.size() - 1));
   return false;
 }
 
@@ -396,21 +412,22 @@ void KernelChecker::element_assignment(const ast::Stmt& s, ir::Block& out) {
   int id = base.kind == ast::ExprKind::name ? lookup(base.text) : -1;
   if (poisoned(id)) return;
   if (id < 0) {
-    a_.report_unknown(base.span, "variable", base.text, visible_names());
+    a_.report_unknown(base.span, DiagnosticId::unknown_name, "variable", base.text, visible_names());
     return;
   }
   const ir::Variable& v = var(id);
   if (!v.type.is_container()) {
-    d_.error(base.span, "'" + v.name + "' is " + to_string(v.type) + ", not a container");
+    d_.error(base.span, DiagnosticId::element_access, "'" + v.name + "' is " + to_string(v.type) + ", not a container");
     return;
   }
   if (v.immutable) {
-    d_.error(base.span, "cannot assign to an element of '" + v.name + "': it is immutable");
+    d_.error(base.span, DiagnosticId::assign_immutable,
+             "cannot assign to an element of '" + v.name + "': it is immutable");
     return;
   }
   if (!element_count_ok(v, target)) return;
   if (s.mask) {
-    d_.error(s.mask->span, "an element assignment takes no mask");
+    d_.error(s.mask->span, DiagnosticId::unmaskable, "an element assignment takes no mask");
     return;
   }
   ir::Op op = new_op(ir::OpKind::set_element, Destination{id, std::nullopt, false, s.label}, s.span);
@@ -433,8 +450,9 @@ void KernelChecker::return_statement(const ast::Stmt& s, ir::Block& out) {
   if (!v || !results_ok_) return;
   std::vector<Value> members = v->type.kind == TypeKind::tuple ? v->members : std::vector<Value>{*v};
   if (members.size() != kernel_.results.size()) {
-    d_.error(s.value->span, "kernel '" + kernel_.name + "' returns " + result_text() + ", but this returns " +
-                                std::to_string(members.size()) + " value" + (members.size() == 1 ? "" : "s"));
+    d_.error(s.value->span, DiagnosticId::return_mismatch,
+             "kernel '" + kernel_.name + "' returns " + result_text() + ", but this returns " +
+                 std::to_string(members.size()) + " value" + (members.size() == 1 ? "" : "s"));
     return;
   }
   ir::Stmt r;
@@ -445,16 +463,18 @@ void KernelChecker::return_statement(const ast::Stmt& s, ir::Block& out) {
     const Type& want = kernel_.results[i];
     if (m.type.is_container()) {
       if (m.type != want) {
-        d_.error(s.value->span, "return type mismatch: kernel '" + kernel_.name + "' returns " + result_text() +
-                                    ", found " + to_string(m.type) + (members.size() > 1 ? " as member " + std::to_string(i + 1) : ""));
+        d_.error(s.value->span, DiagnosticId::return_mismatch,
+                 "return type mismatch: kernel '" + kernel_.name + "' returns " + result_text() +
+                     ", found " + to_string(m.type) + (members.size() > 1 ? " as member " + std::to_string(i + 1) : ""));
         return;
       }
       r.results.push_back(m.variable);
       continue;
     }
     if (!want.is_scalar()) {
-      d_.error(s.value->span, "return type mismatch: kernel '" + kernel_.name + "' returns " + result_text() +
-                                  ", found " + (m.flexible ? std::string("a scalar literal") : to_string(m.type)));
+      d_.error(s.value->span, DiagnosticId::return_mismatch,
+               "return type mismatch: kernel '" + kernel_.name + "' returns " + result_text() +
+                   ", found " + (m.flexible ? std::string("a scalar literal") : to_string(m.type)));
       return;
     }
     if (!a_.coerce(m, want.element, s.value->span, "return type mismatch: the value returned by '" + kernel_.name + "'")) return;

@@ -64,30 +64,33 @@ void Analyzer::check_laws(const ir::SemiringInstance& s) {
     for (const ir::Value& x : values) {
       if (identity && (!same(apply(zero, x), x) || !same(apply(x, zero), x))) {
         identity = false;
-        diagnostics_.warning(s.zero.span, "zero " + text(zero) + " is not an identity of the " + who + ": agg(" +
-                                              text(zero) + ", " + text(x) + ") = " + text(apply(zero, x)));
+        diagnostics_.warning(s.zero.span, DiagnosticId::agg_zero_not_identity,
+                             "zero " + text(zero) + " is not an identity of the " + who + ": agg(" +
+                                 text(zero) + ", " + text(x) + ") = " + text(apply(zero, x)));
       }
       for (const ir::Value& y : values) {
         if (commutative && !same(apply(x, y), apply(y, x))) {
           commutative = false;
-          diagnostics_.warning(agg.span, who + " is not commutative: agg(" + text(x) + ", " + text(y) + ") = " +
-                                             text(apply(x, y)) + " but agg(" + text(y) + ", " + text(x) +
-                                             ") = " + text(apply(y, x)));
+          diagnostics_.warning(agg.span, DiagnosticId::agg_not_commutative,
+                               who + " is not commutative: agg(" + text(x) + ", " + text(y) + ") = " +
+                                   text(apply(x, y)) + " but agg(" + text(y) + ", " + text(x) +
+                                   ") = " + text(apply(y, x)));
         }
         for (const ir::Value& z : values) {
           if (!associative) break;
           ir::Value left = apply(apply(x, y), z), right = apply(x, apply(y, z));
           if (!same(left, right)) {
             associative = false;
-            diagnostics_.warning(agg.span, who + " is not associative: agg(agg(" + text(x) + ", " + text(y) + "), " +
-                                               text(z) + ") = " + text(left) + " but agg(" + text(x) + ", agg(" +
-                                               text(y) + ", " + text(z) + ")) = " + text(right));
+            diagnostics_.warning(agg.span, DiagnosticId::agg_not_associative,
+                                 who + " is not associative: agg(agg(" + text(x) + ", " + text(y) + "), " +
+                                     text(z) + ") = " + text(left) + " but agg(" + text(x) + ", agg(" +
+                                     text(y) + ", " + text(z) + ")) = " + text(right));
           }
         }
       }
     }
   } catch (const Error& error) {
-    diagnostics_.warning(agg.span, "could not sample the " + who + ": " + error.reason());
+    diagnostics_.warning(agg.span, DiagnosticId::agg_unsampled, "could not sample the " + who + ": " + error.reason());
   }
 }
 
@@ -100,13 +103,15 @@ bool Analyzer::check_terminal(const ir::SemiringInstance& s, Span span) {
         const ir::Value got = ir::evaluate(*s.agg, module_, left ? std::vector{terminal, x} : std::vector{x, terminal});
         if (same(got, terminal)) continue;
         const std::string call = "agg(" + text(left ? terminal : x) + ", " + text(left ? x : terminal) + ")";
-        diagnostics_.error(span, who + ", " + text(terminal) + ", does not absorb: " + call + " = " + text(got) +
-                                     "; an op stops aggregating once it reaches its terminal");
+        diagnostics_.error(span, DiagnosticId::terminal_not_absorbing,
+                           who + ", " + text(terminal) + ", does not absorb: " + call + " = " + text(got) +
+                               "; an op stops aggregating once it reaches its terminal");
         return false;
       }
     }
   } catch (const Error& error) {
-    diagnostics_.error(span, "could not check the " + who + ": " + error.reason());
+    diagnostics_.error(span, DiagnosticId::terminal_not_absorbing,
+                       "could not check the " + who + ": " + error.reason());
     return false;
   }
   return true;

@@ -18,7 +18,7 @@ class PurityChecker {
 
   void fail(Span span, const std::string& why) {
     ok = false;
-    diagnostics_.error(span, what_ + " must be pure: " + why);
+    diagnostics_.error(span, DiagnosticId::impure_body, what_ + " must be pure: " + why);
   }
 
   void expr(const ast::Expr& e) {

@@ -117,19 +117,21 @@ class ScheduleChecker {
       if (d.name == s.name) spec = &s;
     }
     if (!spec) {
-      a_.report_unknown(d.name_span, "schedule directive", d.name, names);
+      a_.report_unknown(d.name_span, DiagnosticId::unknown_directive, "schedule directive", d.name, names);
       return std::nullopt;
     }
     bool cuda = target_ == ir::Target::cuda;
     if (cuda ? !spec->cuda : !spec->openmp) {
-      d_.error(d.name_span, "directive '" + d.name + "' is not available for target " + ir::to_string(target_));
+      d_.error(d.name_span, DiagnosticId::directive_target,
+               "directive '" + d.name + "' is not available for target " + ir::to_string(target_));
       return std::nullopt;
     }
     Setting s;
     s.source = &d;
     s.spec = spec;
     if (d.has_block != (d.name == "rows")) {
-      d_.error(d.span, d.has_block ? "only 'rows' takes a { ... } block" : "'rows' takes its classes in a { ... } block");
+      d_.error(d.span, DiagnosticId::directive_value,
+               d.has_block ? "only 'rows' takes a { ... } block" : "'rows' takes its classes in a { ... } block");
       return std::nullopt;
     }
     const std::string& n = d.name;
@@ -146,7 +148,7 @@ class ScheduleChecker {
         const ast::DirectiveValue* base = &d.values[0];
         if (base->has_arguments && base->ident == "recursive") {
           if (base->arguments.size() != 1 || (base->argument_names[0] != "base" && !base->argument_names[0].empty())) {
-            d_.error(base->span, "recursive takes one argument, base = N");
+            d_.error(base->span, DiagnosticId::directive_value, "recursive takes one argument, base = N");
             return std::nullopt;
           }
           base = &base->arguments[0];
@@ -192,7 +194,7 @@ class ScheduleChecker {
       s.method = static_cast<ir::TraversalMethod>(*c);
       std::map<std::string, double> args = {{"delta", 0.0}};
       if (s.method != ir::TraversalMethod::delta_stepping && v.has_arguments) {
-        d_.error(v.span, "'" + v.ident + "' takes no arguments");
+        d_.error(v.span, DiagnosticId::directive_value, "'" + v.ident + "' takes no arguments");
         return std::nullopt;
       }
       if (!arguments(v, args, 0.0, 1e30, false)) return std::nullopt;
@@ -240,7 +242,7 @@ class ScheduleChecker {
         s.register_cols = extent(v.ident.substr(x + 1));
       }
       if (v.is_number || v.has_arguments || x == std::string::npos || s.register_rows == 0 || s.register_cols == 0) {
-        d_.error(v.span, "register_tile takes a shape ROWSxCOLS, such as 8x16");
+        d_.error(v.span, DiagnosticId::directive_value, "register_tile takes a shape ROWSxCOLS, such as 8x16");
         return std::nullopt;
       }
       return s;
@@ -270,9 +272,10 @@ class ScheduleChecker {
   bool count(const ast::Directive& d, size_t min, size_t max = 0) {
     if (max < min) max = min;
     if (d.values.size() >= min && d.values.size() <= max) return true;
-    d_.error(d.span, "directive '" + d.name + "' takes " + (max == 0 ? std::string("no value") :
-                         std::to_string(min) + (max > min ? " or " + std::to_string(max) : "") + " value" + (max == 1 ? "" : "s")) +
-                         ", found " + std::to_string(d.values.size()));
+    d_.error(d.span, DiagnosticId::directive_value,
+             "directive '" + d.name + "' takes " + (max == 0 ? std::string("no value") :
+                 std::to_string(min) + (max > min ? " or " + std::to_string(max) : "") + " value" + (max == 1 ? "" : "s")) +
+                 ", found " + std::to_string(d.values.size()));
     return false;
   }
 
@@ -280,12 +283,14 @@ class ScheduleChecker {
 
   bool integer(const ast::DirectiveValue& v, int64_t lo, int64_t hi, const std::string& what, bool pow2) {
     if (!v.is_number || !v.is_integer || v.has_arguments) {
-      d_.error(v.span, what + " takes an integer" + (what == "threads" ? " or auto" : ""));
+      d_.error(v.span, DiagnosticId::directive_value,
+               what + " takes an integer" + (what == "threads" ? " or auto" : ""));
       return false;
     }
     if (v.integer < lo || v.integer > hi || (pow2 && !power_of_two(v.integer))) {
-      d_.error(v.span, what + " must be " + (pow2 ? "a power of two " : "") + "in " + std::to_string(lo) + ".." +
-                           std::to_string(hi) + ", found " + std::to_string(v.integer));
+      d_.error(v.span, DiagnosticId::directive_value,
+               what + " must be " + (pow2 ? "a power of two " : "") + "in " + std::to_string(lo) + ".." +
+                   std::to_string(hi) + ", found " + std::to_string(v.integer));
       return false;
     }
     return true;
@@ -295,21 +300,21 @@ class ScheduleChecker {
     std::string all;
     for (const std::string& o : options) all += (all.empty() ? "" : ", ") + o;
     if (v.is_number) {
-      d_.error(v.span, "expected one of " + all);
+      d_.error(v.span, DiagnosticId::directive_value, "expected one of " + all);
       return std::nullopt;
     }
     for (size_t i = 0; i < options.size(); ++i) {
       if (v.ident == options[i]) {
         if (v.has_arguments && !arguments_ok) {
-          d_.error(v.span, "'" + v.ident + "' takes no arguments here");
+          d_.error(v.span, DiagnosticId::directive_value, "'" + v.ident + "' takes no arguments here");
           return std::nullopt;
         }
         return static_cast<int>(i);
       }
     }
     std::string guess = closest_name(v.ident, options);
-    d_.error(v.span, "unknown value '" + v.ident + "'; expected one of " + all +
-                         (guess.empty() ? "" : "; did you mean '" + guess + "'?"));
+    d_.error(v.span, DiagnosticId::directive_value, "unknown value '" + v.ident + "'; expected one of " + all +
+                                                        (guess.empty() ? "" : "; did you mean '" + guess + "'?"));
     return std::nullopt;
   }
 
@@ -323,14 +328,16 @@ class ScheduleChecker {
       const ast::DirectiveValue& a = v.arguments[i];
       if (name.empty() || !args.count(name)) {
         std::string guess = closest_name(name, names);
-        d_.error(a.span, (name.empty() ? "'" + v.ident + "' takes named arguments" : "unknown argument '" + name + "' of '" + v.ident + "'") +
-                             (guess.empty() ? "" : "; did you mean '" + guess + "'?"));
+        d_.error(a.span, DiagnosticId::directive_value,
+                 (name.empty() ? "'" + v.ident + "' takes named arguments" : "unknown argument '" + name + "' of '" + v.ident + "'") +
+                     (guess.empty() ? "" : "; did you mean '" + guess + "'?"));
         return false;
       }
       if (!a.is_number || (integral && !a.is_integer) || a.number <= lo || a.number > hi) {
-        d_.error(a.span, name + " must be a" + std::string(integral ? "n integer" : " number") + " in " +
-                             (integral ? std::to_string(static_cast<int>(lo)) + ".." : "(0, ") +
-                             std::to_string(static_cast<int64_t>(hi)) + (integral ? "" : "]"));
+        d_.error(a.span, DiagnosticId::directive_value,
+                 name + " must be a" + std::string(integral ? "n integer" : " number") + " in " +
+                     (integral ? std::to_string(static_cast<int>(lo)) + ".." : "(0, ") +
+                     std::to_string(static_cast<int64_t>(hi)) + (integral ? "" : "]"));
         return false;
       }
       args[name] = a.number;
@@ -340,11 +347,11 @@ class ScheduleChecker {
 
   std::optional<Setting> rows(const ast::Directive& d, Setting s) {
     if (!d.values.empty()) {
-      d_.error(d.values[0].span, "'rows' takes only its { ... } block");
+      d_.error(d.values[0].span, DiagnosticId::row_classes, "'rows' takes only its { ... } block");
       return std::nullopt;
     }
     if (d.rows.empty()) {
-      d_.error(d.span, "'rows' needs at least one class, as in rows { all: hash; }");
+      d_.error(d.span, DiagnosticId::row_classes, "'rows' needs at least one class, as in rows { all: hash; }");
       return std::nullopt;
     }
     std::optional<int64_t> previous;
@@ -352,16 +359,18 @@ class ScheduleChecker {
       const ast::RowClass& r = d.rows[i];
       bool last = i + 1 == d.rows.size();
       if (!last && !r.threshold) {
-        d_.error(r.span, "row class '" + r.name + "' needs a threshold (>= N); only the last class takes the rest");
+        d_.error(r.span, DiagnosticId::row_classes,
+                 "row class '" + r.name + "' needs a threshold (>= N); only the last class takes the rest");
         return std::nullopt;
       }
       if (last && r.threshold && *r.threshold != 0) {
-        d_.error(r.threshold_span, "the last row class takes every remaining row; write '" + r.name + ": ...' without a threshold");
+        d_.error(r.threshold_span, DiagnosticId::row_classes,
+                 "the last row class takes every remaining row; write '" + r.name + ": ...' without a threshold");
         return std::nullopt;
       }
       int64_t threshold = r.threshold.value_or(0);
       if (previous && threshold >= *previous) {
-        d_.error(r.threshold_span.end ? r.threshold_span : r.span,
+        d_.error(r.threshold_span.end ? r.threshold_span : r.span, DiagnosticId::row_classes,
                  "row class thresholds out of order: '" + r.name + " >= " + std::to_string(threshold) +
                      "' must be below the class before it (>= " + std::to_string(*previous) + ")");
         return std::nullopt;
@@ -372,7 +381,8 @@ class ScheduleChecker {
       rc.min_work = threshold;
       auto c = choice(r.accumulator, {"auto", "dense", "hash", "sort"}, true);
       if (!c || *c == 0) {
-        if (c) d_.error(r.accumulator.span, "a row class names its accumulator: dense, hash or sort(chunk = N)");
+        if (c) d_.error(r.accumulator.span, DiagnosticId::row_classes,
+                        "a row class names its accumulator: dense, hash or sort(chunk = N)");
         return std::nullopt;
       }
       rc.accumulator = static_cast<ir::Accumulator>(*c);
@@ -382,12 +392,12 @@ class ScheduleChecker {
         if (!arguments(r.accumulator, args, 0, 65536, true)) return std::nullopt;
         rc.chunk = static_cast<int64_t>(args["chunk"]);
         if (std::find(gpu_sort_chunks.begin(), gpu_sort_chunks.end(), rc.chunk) == gpu_sort_chunks.end()) {
-          d_.error(r.accumulator.span,
+          d_.error(r.accumulator.span, DiagnosticId::directive_value,
                    "chunk must be one of " + listed(gpu_sort_chunks) + " (the sort chunks that fit shared memory)");
           return std::nullopt;
         }
       } else if (r.accumulator.has_arguments) {
-        d_.error(r.accumulator.span, "'" + r.accumulator.ident + "' takes no arguments");
+        d_.error(r.accumulator.span, DiagnosticId::directive_value, "'" + r.accumulator.ident + "' takes no arguments");
         return std::nullopt;
       }
       s.rows.push_back(std::move(rc));
@@ -516,11 +526,13 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
   std::map<std::string, Span> seen_targets;
   for (const ast::Schedule& sched : k.schedules) {
     if (sched.target != "cuda" && sched.target != "openmp") {
-      report_unknown(sched.target_span, "schedule target", sched.target, {"cuda", "openmp"});
+      report_unknown(sched.target_span, DiagnosticId::unknown_name,
+                     "schedule target", sched.target, {"cuda", "openmp"});
       continue;
     }
     if (auto it = seen_targets.find(sched.target); it != seen_targets.end()) {
-      if (Diagnostic* d = diagnostics_.error(sched.target_span, "kernel '" + k.name + "' has two schedules for " + sched.target)) {
+      if (Diagnostic* d = diagnostics_.error(sched.target_span, DiagnosticId::redefinition,
+                                             "kernel '" + k.name + "' has two schedules for " + sched.target)) {
         d->notes.push_back({it->second, "the first one"});
       }
       continue;
@@ -535,8 +547,9 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
       for (const ast::Directive& d : sched.directives) {
         if (!d.label.empty() && !labelled.count(d.label)) {
           std::string guess = closest_name(d.label, labels);
-          diagnostics_.error(d.label_span, "schedule label '@" + d.label + "' names no statement of kernel '" + k.name + "'" +
-                                               (guess.empty() ? "" : "; did you mean '@" + guess + "'?"));
+          diagnostics_.error(d.label_span, DiagnosticId::unknown_label,
+                             "schedule label '@" + d.label + "' names no statement of kernel '" + k.name + "'" +
+                                 (guess.empty() ? "" : "; did you mean '@" + guess + "'?"));
           continue;
         }
         if (auto s = checker.parse(d)) settings.push_back(std::move(*s));
@@ -556,8 +569,9 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
           if (!wide && s.source->label != op->label) continue;
           if (!applies(s, category)) {
             if (!wide) {
-              diagnostics_.error(s.source->name_span, "directive '" + s.source->name + "' does not apply to @" + op->label +
-                                                          ", which is " + category_name(category));
+              diagnostics_.error(s.source->name_span, DiagnosticId::directive_operation,
+                                 "directive '" + s.source->name + "' does not apply to @" + op->label +
+                                     ", which is " + category_name(category));
             }
             continue;
           }
@@ -575,6 +589,7 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule)) {
         if (c->tile > gpu_closure_k_blocks.back())
           diagnostics_.error(written_at([](const std::string& name) { return name == "tile"; }),
+                             DiagnosticId::directive_value,
                              "a closure's tile (its k-block) is a power of two in 8.." +
                                  std::to_string(gpu_closure_k_blocks.back()) + ", found " + std::to_string(c->tile));
         if (c->parallelism == ir::ClosureParallelism::recursive && c->recursive_base == 0) c->recursive_base = c->tile;
@@ -613,15 +628,16 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
                                return what == "register_tile" ? name == "register_tile"
                                                               : name == "tile" || name == "per_thread";
                              }),
-                             why);
+                             DiagnosticId::directive_value, why);
         }
       }
       if (target == options_.target) op->schedule = std::move(schedule);
     }
     for (size_t i = 0; i < settings.size(); ++i) {
       if (!used[i] && settings[i].source->label.empty()) {
-        diagnostics_.warning(settings[i].source->name_span, "directive '" + settings[i].source->name +
-                                                                "' applies to no operation of kernel '" + k.name + "'");
+        diagnostics_.warning(settings[i].source->name_span, DiagnosticId::unused_directive,
+                             "directive '" + settings[i].source->name +
+                                 "' applies to no operation of kernel '" + k.name + "'");
       }
     }
   }

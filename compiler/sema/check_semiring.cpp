@@ -105,27 +105,32 @@ static std::optional<gql::Monoid> monoid_spelled(const ir::Expr& agg, const ir::
 void Analyzer::check_semiring_declaration(const ast::Semiring& s) {
   size_t errors = diagnostics_.error_count();
   if (s.type_params.size() > 1) {
-    diagnostics_.error(s.name_span, "semiring '" + s.name + "' has more than one type parameter; one (T) is allowed");
+    diagnostics_.error(s.name_span, DiagnosticId::semiring_definition,
+                       "semiring '" + s.name + "' has more than one type parameter; one (T) is allowed");
   }
   if (!s.params.empty() && s.params.size() != 2) {
-    diagnostics_.error(s.name_span, "the signature of semiring '" + s.name + "' names two operands (a: A, b: B)");
+    diagnostics_.error(s.name_span, DiagnosticId::semiring_definition,
+                       "the signature of semiring '" + s.name + "' names two operands (a: A, b: B)");
   }
   if (!s.type_params.empty() && !s.params.empty()) {
     bool bound = false;
     for (const ast::Param& p : s.params) bound = bound || (p.type && p.type->name == s.type_params[0]);
-    if (!bound) diagnostics_.error(s.name_span, "type parameter '" + s.type_params[0] + "' must be the type of an operand");
+    if (!bound) diagnostics_.error(s.name_span, DiagnosticId::semiring_definition,
+                                   "type parameter '" + s.type_params[0] + "' must be the type of an operand");
   }
   if (s.type_params.empty() && s.params.empty()) {
-    diagnostics_.error(s.name_span, "semiring '" + s.name + "' needs a type parameter <T> or a signature (a: A, b: B) -> V");
+    diagnostics_.error(s.name_span, DiagnosticId::semiring_definition,
+                       "semiring '" + s.name + "' needs a type parameter <T> or a signature (a: A, b: B) -> V");
   }
   std::map<std::string, Span> seen;
   for (const ast::SemiringMember& m : s.members) {
     if (std::find(member_names.begin(), member_names.end(), m.name) == member_names.end()) {
-      report_unknown(m.span, "semiring member", m.name, member_names);
+      report_unknown(m.span, DiagnosticId::semiring_definition, "semiring member", m.name, member_names);
       continue;
     }
     if (auto it = seen.find(m.name); it != seen.end()) {
-      if (Diagnostic* d = diagnostics_.error(m.span, "semiring '" + s.name + "' defines '" + m.name + "' twice")) {
+      if (Diagnostic* d = diagnostics_.error(m.span, DiagnosticId::redefinition,
+                                             "semiring '" + s.name + "' defines '" + m.name + "' twice")) {
         d->notes.push_back({it->second, "first defined here"});
       }
       continue;
@@ -133,26 +138,33 @@ void Analyzer::check_semiring_declaration(const ast::Semiring& s) {
     seen[m.name] = m.span;
     bool wants_params = m.name == "con" || (m.name == "agg" && m.has_params);
     if (wants_params && m.params.size() != 2) {
-      diagnostics_.error(m.span, "'" + m.name + "' takes two operands, as in " + m.name +
-                                     (m.name == "con" ? "(a, b)" : "(x, y)"));
+      diagnostics_.error(m.span, DiagnosticId::semiring_definition,
+                         "'" + m.name + "' takes two operands, as in " + m.name +
+                             (m.name == "con" ? "(a, b)" : "(x, y)"));
     }
-    if (!wants_params && m.has_params) diagnostics_.error(m.span, "'" + m.name + "' takes no operands");
+    if (!wants_params && m.has_params) diagnostics_.error(m.span, DiagnosticId::semiring_definition,
+                                                          "'" + m.name + "' takes no operands");
     if (m.name == "agg" && is_builtin_agg(m)) {
       const std::string& monoid = m.body.value->text;
-      if (!monoid_named(monoid)) report_unknown(m.body.value->span, "monoid", monoid, monoid_words());
+      if (!monoid_named(monoid)) report_unknown(m.body.value->span, DiagnosticId::unknown_name,
+                                                "monoid", monoid, monoid_words());
       continue;
     }
     if (m.name == "agg" && !m.has_params) {
-      diagnostics_.error(m.span, "agg is a builtin monoid (agg = min) or a function of two operands (agg(x, y) = ...)");
+      diagnostics_.error(m.span, DiagnosticId::semiring_definition,
+                         "agg is a builtin monoid (agg = min) or a function of two operands (agg(x, y) = ...)");
       continue;
     }
     check_pure_body(m.body, m.name + " of semiring '" + s.name + "'");
   }
   const ast::SemiringMember* agg = find_member(s, "agg");
-  if (!find_member(s, "con")) diagnostics_.error(s.name_span, "semiring '" + s.name + "' has no 'con'");
-  if (!agg) diagnostics_.error(s.name_span, "semiring '" + s.name + "' has no 'agg'");
+  if (!find_member(s, "con")) diagnostics_.error(s.name_span, DiagnosticId::semiring_definition,
+                                                 "semiring '" + s.name + "' has no 'con'");
+  if (!agg) diagnostics_.error(s.name_span, DiagnosticId::semiring_definition,
+                               "semiring '" + s.name + "' has no 'agg'");
   if (agg && agg->has_params && !find_member(s, "zero")) {
-    if (Diagnostic* d = diagnostics_.error(agg->span, "semiring '" + s.name + "' has a user-written agg but no 'zero'")) {
+    if (Diagnostic* d = diagnostics_.error(agg->span, DiagnosticId::semiring_definition,
+                                           "semiring '" + s.name + "' has a user-written agg but no 'zero'")) {
       d->notes.push_back({s.name_span, "add `zero = ...;`, the identity of agg"});
     }
   }
@@ -164,7 +176,7 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
   if (found == semirings_.end()) {
     std::vector<std::string> names;
     for (const auto& [n, decl] : semirings_) names.push_back(n);
-    report_unknown(use, "semiring", name, names);
+    report_unknown(use, DiagnosticId::unknown_name, "semiring", name, names);
     return -1;
   }
   const ast::Semiring& s = *found->second;
@@ -175,8 +187,9 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
   Scalar a_type = a, b_type = b;
   if (s.params.empty()) {
     if (a != b) {
-      diagnostics_.error(use, "the operands of '" + name + "<" + s.type_params[0] + ">' must have one element type, found " +
-                                  std::string(to_string(a)) + " and " + std::string(to_string(b)));
+      diagnostics_.error(use, DiagnosticId::semiring_operands,
+                         "the operands of '" + name + "<" + s.type_params[0] + ">' must have one element type, found " +
+                             std::string(to_string(a)) + " and " + std::string(to_string(b)));
       return -1;
     }
     bound[s.type_params[0]] = a;
@@ -186,7 +199,8 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
       const ast::TypeExpr& t = *s.params[i].type;
       if (!s.type_params.empty() && t.name == s.type_params[0]) {
         if (auto it = bound.find(t.name); it != bound.end() && it->second != actual[i]) {
-          diagnostics_.error(use, "the operands of '" + name + "' must share their element type " + t.name);
+          diagnostics_.error(use, DiagnosticId::semiring_operands,
+                             "the operands of '" + name + "' must share their element type " + t.name);
           return -1;
         }
         bound[t.name] = actual[i];
@@ -195,15 +209,16 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
     std::optional<Type> declared[2] = {resolve_type(*s.params[0].type, bound), resolve_type(*s.params[1].type, bound)};
     if (!declared[0] || !declared[1]) return -1;
     if (!declared[0]->is_scalar() || !declared[1]->is_scalar()) {
-      diagnostics_.error(s.name_span, "the operands of a semiring are scalars");
+      diagnostics_.error(s.name_span, DiagnosticId::semiring_definition, "the operands of a semiring are scalars");
       return -1;
     }
     a_type = declared[0]->element;
     b_type = declared[1]->element;
     if (a_type != a || b_type != b) {
-      diagnostics_.error(use, "semiring '" + name + "' takes " + std::string(to_string(a_type)) + " x " +
-                                  std::string(to_string(b_type)) + " operands, but the product's elements are " +
-                                  std::string(to_string(a)) + " x " + std::string(to_string(b)));
+      diagnostics_.error(use, DiagnosticId::semiring_operands,
+                         "semiring '" + name + "' takes " + std::string(to_string(a_type)) + " x " +
+                             std::string(to_string(b_type)) + " operands, but the product's elements are " +
+                             std::string(to_string(a)) + " x " + std::string(to_string(b)));
       return -1;
     }
   }
@@ -212,7 +227,8 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
     auto t = resolve_type(*s.result, bound);
     if (!t) return -1;
     if (!t->is_scalar()) {
-      diagnostics_.error(s.result->span, "a semiring's values are scalars, not " + to_string(*t));
+      diagnostics_.error(s.result->span, DiagnosticId::semiring_definition,
+                         "a semiring's values are scalars, not " + to_string(*t));
       return -1;
     }
     result = t->element;
@@ -265,14 +281,16 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
     inst.monoid = *monoid_named(agg.body.value->text);
     bool logical = inst.monoid == gql::Monoid::lor || inst.monoid == gql::Monoid::land;
     if (logical && v != Scalar::bool_) {
-      diagnostics_.error(agg.span, "monoid '" + agg.body.value->text + "' needs bool values, but con of '" + name +
-                                       "' makes " + std::string(to_string(v)));
+      diagnostics_.error(agg.span, DiagnosticId::monoid_type,
+                         "monoid '" + agg.body.value->text + "' needs bool values, but con of '" + name +
+                             "' makes " + std::string(to_string(v)));
       return -1;
     }
     if (!logical && inst.monoid != gql::Monoid::any && v == Scalar::bool_ &&
         (inst.monoid == gql::Monoid::sum || inst.monoid == gql::Monoid::prod)) {
-      diagnostics_.error(agg.span, "monoid '" + agg.body.value->text + "' needs numbers, but con of '" + name +
-                                       "' makes bool; use 'or' or 'and'");
+      diagnostics_.error(agg.span, DiagnosticId::monoid_type,
+                         "monoid '" + agg.body.value->text + "' needs numbers, but con of '" + name +
+                             "' makes bool; use 'or' or 'and'");
       return -1;
     }
     inst.zero = monoid_identity(inst.monoid, v);
@@ -287,8 +305,9 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
         same = false;
       }
       if (!same) {
-        diagnostics_.error(zero->span, "zero of semiring '" + name + "' is not the identity of the builtin monoid '" +
-                                           agg.body.value->text + "'; leave it out, it is implied");
+        diagnostics_.error(zero->span, DiagnosticId::zero_not_monoid_identity,
+                           "zero of semiring '" + name + "' is not the identity of the builtin monoid '" +
+                               agg.body.value->text + "'; leave it out, it is implied");
         return -1;
       }
     }
@@ -329,9 +348,10 @@ int Analyzer::instantiate(const std::string& name, Span use, Scalar a, Scalar b)
         same = false;
       }
       if (!same) {
-        diagnostics_.error(terminal->span, "terminal of semiring '" + name + "' does not absorb under the builtin monoid '" +
-                                               monoid + "'" + (inst.terminal ? "; leave it out, its terminal is implied"
-                                                                             : ", which has no absorbing value; leave it out"));
+        diagnostics_.error(terminal->span, DiagnosticId::terminal_not_absorbing,
+                           "terminal of semiring '" + name + "' does not absorb under the builtin monoid '" +
+                               monoid + "'" + (inst.terminal ? "; leave it out, its terminal is implied"
+                                                             : ", which has no absorbing value; leave it out"));
         return -1;
       }
     }

@@ -39,7 +39,7 @@ std::optional<Type> Analyzer::resolve_type(const ast::TypeExpr& t, const std::ma
       auto r = resolve_type(m, type_params);
       if (!r) return std::nullopt;
       if (r->kind == TypeKind::tuple) {
-        diagnostics_.error(m.span, "tuples cannot be nested");
+        diagnostics_.error(m.span, DiagnosticId::tuple_use, "tuples cannot be nested");
         return std::nullopt;
       }
       members.push_back(*r);
@@ -48,13 +48,15 @@ std::optional<Type> Analyzer::resolve_type(const ast::TypeExpr& t, const std::ma
   }
   if (t.name == "graph" || t.name == "matrix" || t.name == "vector") {
     if (t.args.size() != 1) {
-      diagnostics_.error(t.span, "'" + t.name + "' needs an element type, as in " + t.name + "<f64>");
+      diagnostics_.error(t.span, DiagnosticId::malformed_type,
+                         "'" + t.name + "' needs an element type, as in " + t.name + "<f64>");
       return std::nullopt;
     }
     auto element = resolve_type(t.args[0], type_params);
     if (!element) return std::nullopt;
     if (!element->is_scalar()) {
-      diagnostics_.error(t.args[0].span, "the elements of a " + t.name + " must be scalars, not " + to_string(*element));
+      diagnostics_.error(t.args[0].span, DiagnosticId::malformed_type,
+                         "the elements of a " + t.name + " must be scalars, not " + to_string(*element));
       return std::nullopt;
     }
     if (t.name == "graph") return Type::graph(element->element);
@@ -62,7 +64,7 @@ std::optional<Type> Analyzer::resolve_type(const ast::TypeExpr& t, const std::ma
     return Type::vector(element->element);
   }
   if (!t.args.empty()) {
-    diagnostics_.error(t.span, "type '" + t.name + "' takes no element type");
+    diagnostics_.error(t.span, DiagnosticId::malformed_type, "type '" + t.name + "' takes no element type");
     return std::nullopt;
   }
   if (auto s = scalar_from_name(t.name)) return Type::scalar(*s);
@@ -70,25 +72,27 @@ std::optional<Type> Analyzer::resolve_type(const ast::TypeExpr& t, const std::ma
   std::vector<std::string> names = {"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
                                     "f32", "f64", "vertex", "graph", "matrix", "vector"};
   for (const auto& [name, s] : type_params) names.push_back(name);
-  report_unknown(t.span, "type", t.name, names);
+  report_unknown(t.span, DiagnosticId::unknown_name, "type", t.name, names);
   return std::nullopt;
 }
 
 bool Analyzer::coerce(Value& v, Scalar to, Span span, const std::string& what) {
   if (!v.type.is_scalar()) {
-    diagnostics_.error(span, what + " must be " + std::string(to_string(to)) + ", found " + to_string(v.type));
+    diagnostics_.error(span, DiagnosticId::type_mismatch,
+                       what + " must be " + std::string(to_string(to)) + ", found " + to_string(v.type));
     return false;
   }
   if (!v.flexible) {
     if (v.type.element == to) return true;
-    diagnostics_.error(span, what + " must be " + std::string(to_string(to)) + ", found " + to_string(v.type) +
-                                 "; write " + std::string(to_string(to)) + "(...) to convert");
+    diagnostics_.error(span, DiagnosticId::type_mismatch,
+                       what + " must be " + std::string(to_string(to)) + ", found " + to_string(v.type) +
+                           "; write " + std::string(to_string(to)) + "(...) to convert");
     return false;
   }
   const ir::Expr& e = *v.scalar;
   if (e.kind == ir::ExprKind::infinity) {
     if (to == Scalar::bool_) {
-      diagnostics_.error(span, what + " must be bool, found inf");
+      diagnostics_.error(span, DiagnosticId::type_mismatch, what + " must be bool, found inf");
       return false;
     }
     ir::Expr r = e;
@@ -122,8 +126,9 @@ bool Analyzer::coerce(Value& v, Scalar to, Span span, const std::string& what) {
     fits = same && negative(value) == negative(converted);
   }
   if (!fits) {
-    diagnostics_.error(span, what + " must be " + std::string(to_string(to)) + ", but the literal " + shown +
-                                 " is not a valid " + std::string(to_string(to)));
+    diagnostics_.error(span, DiagnosticId::literal_out_of_range,
+                       what + " must be " + std::string(to_string(to)) + ", but the literal " + shown +
+                           " is not a valid " + std::string(to_string(to)));
     return false;
   }
   ir::Value converted = ir::convert(value, to);
@@ -142,7 +147,8 @@ static Value fold_flexible(const ir::Module& module, ir::Expr e) {
 std::optional<Value> Analyzer::negated_big_literal(const ir::Expr& literal, Span span) {
   const uint64_t magnitude = literal.value.unsigned_;
   if (magnitude > uint64_t{1} << 63) {
-    diagnostics_.error(span, "the literal -" + std::to_string(magnitude) + " is below the lowest i64, -9223372036854775808");
+    diagnostics_.error(span, DiagnosticId::literal_out_of_range,
+                       "the literal -" + std::to_string(magnitude) + " is below the lowest i64, -9223372036854775808");
     return std::nullopt;
   }
   ir::Constant c;
@@ -152,17 +158,18 @@ std::optional<Value> Analyzer::negated_big_literal(const ir::Expr& literal, Span
 
 std::optional<Value> Analyzer::scalar_unary(const std::string& op, Value v, Span span) {
   if (!v.type.is_scalar()) {
-    diagnostics_.error(span, "operator '" + op + "' needs a scalar, found " + to_string(v.type));
+    diagnostics_.error(span, DiagnosticId::operand_type,
+                       "operator '" + op + "' needs a scalar, found " + to_string(v.type));
     return std::nullopt;
   }
   Scalar t = v.type.element;
   if (op == "!") {
     if (t != Scalar::bool_) {
-      diagnostics_.error(span, "operator '!' needs a bool, found " + type_text(v));
+      diagnostics_.error(span, DiagnosticId::operand_type, "operator '!' needs a bool, found " + type_text(v));
       return std::nullopt;
     }
   } else if (!is_numeric(t) || t == Scalar::vertex || (!is_signed(t) && !v.flexible)) {
-    diagnostics_.error(span, "operator '-' needs a signed number, found " + type_text(v));
+    diagnostics_.error(span, DiagnosticId::operand_type, "operator '-' needs a signed number, found " + type_text(v));
     return std::nullopt;
   }
   if (v.flexible && v.scalar->kind == ir::ExprKind::infinity) {
@@ -184,7 +191,8 @@ std::optional<Value> Analyzer::scalar_binary(const std::string& op, Value l, Val
   if (!l.type.is_scalar() || !r.type.is_scalar()) {
     const Value& bad = l.type.is_scalar() ? r : l;
     std::string hint = op == "*" && bad.type.is_container() ? " (a product of containers needs 'over SEMIRING')" : "";
-    diagnostics_.error(span, "operator '" + op + "' needs scalars, found " + to_string(bad.type) + hint);
+    diagnostics_.error(span, DiagnosticId::operand_type,
+                       "operator '" + op + "' needs scalars, found " + to_string(bad.type) + hint);
     return std::nullopt;
   }
   static const std::map<std::string, ir::BinaryOp> ops = {
@@ -210,21 +218,24 @@ std::optional<Value> Analyzer::scalar_binary(const std::string& op, Value l, Val
   }
   Scalar t = l.type.element;
   if (r.type.element != t) {
-    diagnostics_.error(span, "operands of '" + op + "' have different types " + to_string(l.type) + " and " +
-                                 to_string(r.type) + "; convert one, as in " + std::string(to_string(t)) + "(...)");
+    diagnostics_.error(span, DiagnosticId::type_mismatch,
+                       "operands of '" + op + "' have different types " + to_string(l.type) + " and " +
+                           to_string(r.type) + "; convert one, as in " + std::string(to_string(t)) + "(...)");
     return std::nullopt;
   }
   if (logical && t != Scalar::bool_) {
-    diagnostics_.error(span, "operator '" + op + "' needs bool operands, found " + to_string(l.type));
+    diagnostics_.error(span, DiagnosticId::operand_type,
+                       "operator '" + op + "' needs bool operands, found " + to_string(l.type));
     return std::nullopt;
   }
   if (!logical && !comparison && (t == Scalar::bool_ || t == Scalar::vertex)) {
-    diagnostics_.error(span, "operator '" + op + "' needs numbers, found " + to_string(l.type) +
-                                 (t == Scalar::vertex ? "; convert vertex ids with i64(...)" : ""));
+    diagnostics_.error(span, DiagnosticId::operand_type,
+                       "operator '" + op + "' needs numbers, found " + to_string(l.type) +
+                           (t == Scalar::vertex ? "; convert vertex ids with i64(...)" : ""));
     return std::nullopt;
   }
   if (comparison && t == Scalar::bool_ && kind != ir::BinaryOp::eq && kind != ir::BinaryOp::ne) {
-    diagnostics_.error(span, "operator '" + op + "' does not order bool values");
+    diagnostics_.error(span, DiagnosticId::operand_type, "operator '" + op + "' does not order bool values");
     return std::nullopt;
   }
   ir::Expr e;
@@ -240,7 +251,7 @@ std::optional<Value> Analyzer::scalar_binary(const std::string& op, Value l, Val
       if (comparison) folded.flexible = false;
       return folded;
     } catch (const Error& error) {
-      diagnostics_.error(span, error.reason());
+      diagnostics_.error(span, DiagnosticId::constant_evaluation, error.reason());
       return std::nullopt;
     }
   }
@@ -250,14 +261,15 @@ std::optional<Value> Analyzer::scalar_binary(const std::string& op, Value l, Val
 std::optional<Value> Analyzer::builtin_call(const std::string& name, std::vector<Value> args, Span span) {
   for (const Value& a : args) {
     if (!a.type.is_scalar()) {
-      diagnostics_.error(span, "'" + name + "' takes scalars, found " + to_string(a.type));
+      diagnostics_.error(span, DiagnosticId::argument_kind, "'" + name + "' takes scalars, found " + to_string(a.type));
       return std::nullopt;
     }
   }
   auto arity = [&](size_t n) {
     if (args.size() == n) return true;
-    diagnostics_.error(span, "'" + name + "' takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
-                                 ", found " + std::to_string(args.size()));
+    diagnostics_.error(span, DiagnosticId::argument_count,
+                       "'" + name + "' takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") +
+                           ", found " + std::to_string(args.size()));
     return false;
   };
   if (auto cast_to = scalar_from_name(name)) {
@@ -291,8 +303,9 @@ std::optional<Value> Analyzer::builtin_call(const std::string& name, std::vector
         if (!coerce(args[0], Scalar::f64, span, "argument") || !coerce(args[1], Scalar::f64, span, "argument")) return std::nullopt;
       }
       if (args[0].type.element != args[1].type.element) {
-        diagnostics_.error(span, "arguments of '" + name + "' have different types " + to_string(args[0].type) +
-                                     " and " + to_string(args[1].type));
+        diagnostics_.error(span, DiagnosticId::type_mismatch,
+                           "arguments of '" + name + "' have different types " + to_string(args[0].type) +
+                               " and " + to_string(args[1].type));
         return std::nullopt;
       }
     }
@@ -301,12 +314,15 @@ std::optional<Value> Analyzer::builtin_call(const std::string& name, std::vector
       if (args[0].flexible && coerce(args[0], Scalar::f64, span, "argument of sqrt")) {
         t = Scalar::f64;
       } else {
-        if (!args[0].flexible) diagnostics_.error(span, "'sqrt' needs f32 or f64, found " + to_string(args[0].type) + "; write sqrt(f64(...))");
+        if (!args[0].flexible)
+          diagnostics_.error(span, DiagnosticId::operand_type,
+                             "'sqrt' needs f32 or f64, found " + to_string(args[0].type) + "; write sqrt(f64(...))");
         return std::nullopt;
       }
     }
     if ((name == "abs" && (!is_numeric(t) || t == Scalar::vertex)) || (binary && t == Scalar::vertex)) {
-      diagnostics_.error(span, "'" + name + "' needs numbers, found " + to_string(args[0].type));
+      diagnostics_.error(span, DiagnosticId::operand_type,
+                         "'" + name + "' needs numbers, found " + to_string(args[0].type));
       return std::nullopt;
     }
     ir::Expr e;
@@ -322,13 +338,14 @@ std::optional<Value> Analyzer::builtin_call(const std::string& name, std::vector
   auto it = functions_.find(name);
   if (it == functions_.end()) {
     if (function_decls_.count(name)) {
-      diagnostics_.error(span, "function '" + name + "' is used before its definition (or its definition has errors); "
-                               "a function may call only functions defined above it");
+      diagnostics_.error(span, DiagnosticId::use_before_definition,
+                         "function '" + name + "' is used before its definition (or its definition has errors); "
+                         "a function may call only functions defined above it");
       return std::nullopt;
     }
     std::vector<std::string> candidates(std::begin(builtin_functions), std::end(builtin_functions));
     for (const auto& [fn, index] : functions_) candidates.push_back(fn);
-    report_unknown(span, "function", name, candidates);
+    report_unknown(span, DiagnosticId::unknown_name, "function", name, candidates);
     return std::nullopt;
   }
   const ir::Function& f = module_.functions.at(static_cast<size_t>(it->second));
@@ -347,7 +364,8 @@ std::optional<Value> Analyzer::builtin_call(const std::string& name, std::vector
 
 std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& context, int depth) {
   if (!e.over.empty()) {
-    diagnostics_.error(e.over_span, "'over' applies only to products and closures of containers");
+    diagnostics_.error(e.over_span, DiagnosticId::over_clause,
+                       "'over' applies only to products and closures of containers");
     return std::nullopt;
   }
   switch (e.kind) {
@@ -381,7 +399,8 @@ std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& conte
           const bool within = *context.inlined_nodes <= max_inlined_nodes;  // said once, where it crosses
           *context.inlined_nodes += node_count(it->second);
           if (*context.inlined_nodes > max_inlined_nodes) {
-            if (within) diagnostics_.error(e.span, context.what + " grows past " + std::to_string(max_inlined_nodes) +
+            if (within) diagnostics_.error(e.span, DiagnosticId::expression_too_large,
+                                           context.what + " grows past " + std::to_string(max_inlined_nodes) +
                                            " operations here: each use of a 'let' copies its value; use each "
                                            "value fewer times or split the body into functions");
             return std::nullopt;
@@ -397,17 +416,19 @@ std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& conte
         return scalar_value(std::move(found), constant_flexible_[e.text]);
       }
       if ((e.text == "i" || e.text == "k" || e.text == "j") && !context.positions) {
-        diagnostics_.error(e.span, "positional '" + e.text + "' is only available in a semiring's con");
+        diagnostics_.error(e.span, DiagnosticId::misused_name,
+                           "positional '" + e.text + "' is only available in a semiring's con");
         return std::nullopt;
       }
       if (constant_decls_.count(e.text)) {
-        diagnostics_.error(e.span, "constant '" + e.text + "' is used before its definition (or its definition has errors)");
+        diagnostics_.error(e.span, DiagnosticId::use_before_definition,
+                           "constant '" + e.text + "' is used before its definition (or its definition has errors)");
         return std::nullopt;
       }
       std::vector<std::string> candidates;
       for (const auto& [name, value] : context.names) candidates.push_back(name);
       for (const auto& [name, value] : constants_) candidates.push_back(name);
-      report_unknown(e.span, "name", e.text, candidates);
+      report_unknown(e.span, DiagnosticId::unknown_name, "name", e.text, candidates);
       return std::nullopt;
     }
     case ast::ExprKind::unary: {
@@ -426,7 +447,8 @@ std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& conte
       bool ok = true;
       for (size_t i = 0; i < e.args.size(); ++i) {
         if (!e.arg_names[i].empty()) {
-          diagnostics_.error(e.args[i].span, "'" + e.text + "' takes no named argument '" + e.arg_names[i] + "'");
+          diagnostics_.error(e.args[i].span, DiagnosticId::named_argument,
+                             "'" + e.text + "' takes no named argument '" + e.arg_names[i] + "'");
           ok = false;
           continue;
         }
@@ -439,7 +461,7 @@ std::optional<Value> Analyzer::pure_value(const ast::Expr& e, PureContext& conte
     }
     case ast::ExprKind::index:
     case ast::ExprKind::tuple:
-      diagnostics_.error(e.span, context.what + " must be a scalar expression");
+      diagnostics_.error(e.span, DiagnosticId::scalar_expected, context.what + " must be a scalar expression");
       return std::nullopt;
   }
   return std::nullopt;
@@ -470,7 +492,7 @@ std::optional<ir::Expr> Analyzer::lower_pure_body(const ast::Body& body, PureCon
       auto t = resolve_type(*s.type, {});
       if (!t) return std::nullopt;
       if (!t->is_scalar()) {
-        diagnostics_.error(s.type->span, context.what + " may only hold scalars");
+        diagnostics_.error(s.type->span, DiagnosticId::scalar_expected, context.what + " may only hold scalars");
         return std::nullopt;
       }
       declared = t->element;
@@ -479,7 +501,7 @@ std::optional<ir::Expr> Analyzer::lower_pure_body(const ast::Body& body, PureCon
     if (!value) return std::nullopt;
     inner.names[s.name] = std::move(*value);
   }
-  diagnostics_.error(body.span, context.what + " ends without 'return'");
+  diagnostics_.error(body.span, DiagnosticId::missing_return, context.what + " ends without 'return'");
   return std::nullopt;
 }
 
@@ -490,7 +512,8 @@ void Analyzer::check_constant(const ast::Const& c) {
     auto t = resolve_type(*c.type, {});
     if (!t) return;
     if (!t->is_scalar()) {
-      diagnostics_.error(c.type->span, "a constant must be a scalar, not " + to_string(*t));
+      diagnostics_.error(c.type->span, DiagnosticId::scalar_expected,
+                         "a constant must be a scalar, not " + to_string(*t));
       return;
     }
     auto v = lower_pure(c.value, context, t->element);
@@ -502,7 +525,7 @@ void Analyzer::check_constant(const ast::Const& c) {
       constant_flexible_[c.name] = false;
       module_.constants.push_back({c.name, e, c.span});
     } catch (const Error& error) {
-      diagnostics_.error(c.value.span, context.what + ": " + error.reason());
+      diagnostics_.error(c.value.span, DiagnosticId::constant_evaluation, context.what + ": " + error.reason());
     }
     return;
   }
@@ -518,7 +541,7 @@ void Analyzer::check_constant(const ast::Const& c) {
     constant_flexible_[c.name] = v->flexible;
     module_.constants.push_back({c.name, e, c.span});
   } catch (const Error& error) {
-    diagnostics_.error(c.value.span, context.what + ": " + error.reason());
+    diagnostics_.error(c.value.span, DiagnosticId::constant_evaluation, context.what + ": " + error.reason());
   }
 }
 
@@ -538,12 +561,13 @@ void Analyzer::check_function(const ast::Function& f) {
       continue;
     }
     if (!t->is_scalar()) {
-      diagnostics_.error(p.type->span, "parameters of a function must be scalars, not " + to_string(*t));
+      diagnostics_.error(p.type->span, DiagnosticId::scalar_expected,
+                         "parameters of a function must be scalars, not " + to_string(*t));
       ok = false;
       continue;
     }
     if (context.names.count(p.name)) {
-      diagnostics_.error(p.span, "duplicate parameter '" + p.name + "'");
+      diagnostics_.error(p.span, DiagnosticId::redefinition, "duplicate parameter '" + p.name + "'");
       ok = false;
     }
     ir::Expr param;
@@ -559,7 +583,8 @@ void Analyzer::check_function(const ast::Function& f) {
     auto t = resolve_type(*f.result, {});
     if (!t) return;
     if (!t->is_scalar()) {
-      diagnostics_.error(f.result->span, "a function returns a scalar, not " + to_string(*t));
+      diagnostics_.error(f.result->span, DiagnosticId::scalar_expected,
+                         "a function returns a scalar, not " + to_string(*t));
       return;
     }
     result = t->element;

@@ -140,12 +140,12 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
   return best;
 }
 
-void Analyzer::report_unknown(Span span, const std::string& kind, const std::string& name,
+void Analyzer::report_unknown(Span span, DiagnosticId id, const std::string& kind, const std::string& name,
                               const std::vector<std::string>& candidates) {
   std::string message = "unknown " + kind + " '" + name + "'";
   std::string guess = closest_name(name, candidates);
   if (!guess.empty()) message += "; did you mean '" + guess + "'?";
-  diagnostics_.error(span, message);
+  diagnostics_.error(span, id, message);
 }
 
 std::vector<std::string> Analyzer::global_value_names() const {
@@ -182,15 +182,17 @@ void Analyzer::declare_globals(const ast::File& file, const Program& program) {
   auto claim = [&](const std::string& what, const std::string& name, Span name_span, Span whole, Span first,
                    Span first_name) {
     if (first.file == whole.file) {
-      if (Diagnostic* d = diagnostics_.error(name_span, "redefinition of " + what + " '" + name + "'")) {
+      if (Diagnostic* d = diagnostics_.error(name_span, DiagnosticId::redefinition,
+                                             "redefinition of " + what + " '" + name + "'")) {
         d->notes.push_back({first_name, "'" + name + "' was first defined here"});
       }
       return Claim::reject;
     }
     if (imports(whole.file, first.file)) return Claim::declare;
     if (same_text(whole, first)) return Claim::keep_first;
-    if (Diagnostic* d = diagnostics_.error(name_span, "conflicting definitions of " + what + " '" + name +
-                                                          "' in files that do not import each other")) {
+    if (Diagnostic* d = diagnostics_.error(name_span, DiagnosticId::conflicting_definition,
+                                           "conflicting definitions of " + what + " '" + name +
+                                               "' in files that do not import each other")) {
       d->notes.push_back({first_name, "the other definition of '" + name + "'; rename one, or move it to one file both import"});
     }
     return Claim::reject;
@@ -210,7 +212,8 @@ void Analyzer::declare_globals(const ast::File& file, const Program& program) {
   // A declaration named like a builtin would never be reached: a call of that name is the builtin's.
   auto not_builtin = [&](const std::string& what, const std::string& name, Span name_span) {
     if (!is_builtin_name(name)) return true;
-    diagnostics_.error(name_span, "'" + name + "' is a builtin of the language; a " + what + " cannot take its name");
+    diagnostics_.error(name_span, DiagnosticId::reserved_name,
+                       "'" + name + "' is a builtin of the language; a " + what + " cannot take its name");
     return false;
   };
   for (const ast::Const& c : file.consts) {
@@ -224,8 +227,9 @@ void Analyzer::declare_globals(const ast::File& file, const Program& program) {
   for (const ast::Kernel& k : file.kernels) {
     if (!not_builtin("kernel", k.name, k.name_span)) continue;
     if (const std::string why = reserved_in_generated_code(k.name); !why.empty()) {
-      diagnostics_.error(k.name_span, "kernel '" + k.name + "' cannot be named so: it is " + why +
-                                          ", and a kernel's name is a C++ function's in the generated code");
+      diagnostics_.error(k.name_span, DiagnosticId::reserved_name,
+                         "kernel '" + k.name + "' cannot be named so: it is " + why +
+                             ", and a kernel's name is a C++ function's in the generated code");
       continue;
     }
     if (declare("kernel", k.name, k.name_span, k.span)) kernels_[k.name] = &k;

@@ -1,4 +1,5 @@
 // gqlc: the command line over gql::compiler. Argument parsing and printing only.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -9,6 +10,7 @@
 
 #include "gql/compiler/codegen.hpp"
 #include "gql/compiler/compiler.hpp"
+#include "gql/compiler/diagnostic_ids.hpp"
 #include "gql/compiler/plan.hpp"
 #include "gql/compiler/toolchain.hpp"
 #include "gql/compiler/verify.hpp"
@@ -23,6 +25,7 @@ const char* usage =
     "       gqlc [options] FILE --emit kernels --kernels-out BASE\n"
     "       gqlc check [options] FILE\n"
     "       gqlc check -verify [options] FILE\n"
+    "       gqlc --list-diagnostics\n"
     "\n"
     "Compiles a .gql spec of semiring graph kernels.\n"
     "\n"
@@ -31,7 +34,9 @@ const char* usage =
     "options:\n"
     "  -verify            match the diagnostics against FILE's '// expected-error {{TEXT}}' comments\n"
     "                     (and expected-warning, expected-note; @N, @+N, @-N name another line;\n"
-    "                     expected-no-diagnostics); print only what differs, exit 1 if anything does\n"
+    "                     expected-no-diagnostics; [ID] before {{TEXT}} also matches the ID);\n"
+    "                     print only what differs, exit 1 if anything does\n"
+    "  -Wno-ID            leave out the warnings of this ID (as --list-diagnostics names it)\n"
     "  -o PROGRAM         build an executable: PROGRAM KERNEL --PARAM VALUE ... [--out FILE] [--stats]\n"
     "  --emit ast|ir|plan|source\n"
     "                     print the syntax tree, the typed IR, the plan per operation, or the\n"
@@ -45,6 +50,8 @@ const char* usage =
     "  --literal-loops    lower every loop as written (no BFS / Bellman-Ford loop recognition)\n"
     "  --no-fusion        keep every element-wise op apart (no apply or vxm fused into its reader)\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
+    "  --list-diagnostics\n"
+    "                     print every diagnostic ID: its name, error or warning, and what it reports\n"
     "  --help             print this help\n"
     "  --version          print the version\n";
 
@@ -60,6 +67,17 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
   out.close();
   if (!out) throw gql::Error(gql::ErrorKind::io, "cannot write the generated file", {path});
+}
+
+// One line per row of the diagnostics table: the name (what -Wno- and -verify's [ID] take, and what
+// ends a diagnostic's first line), error or warning, and what it reports.
+void list_diagnostics() {
+  size_t width = 0;
+  for (const gql::compiler::DiagnosticInfo& row : gql::compiler::diagnostic_table())
+    width = std::max(width, std::strlen(row.name));
+  for (const gql::compiler::DiagnosticInfo& row : gql::compiler::diagnostic_table())
+    std::printf("%-*s  %-7s  %s\n", static_cast<int>(width), row.name, gql::compiler::to_string(row.severity),
+                row.description);
 }
 
 // -verify: prints where the diagnostics and the spec's expectations differ, nothing when they agree.
@@ -83,6 +101,10 @@ int run(int argc, char** argv) {
     }
     if (arg == "--version") {
       std::printf("gqlc %s\n", gql::compiler::version());
+      return 0;
+    }
+    if (arg == "--list-diagnostics") {
+      list_diagnostics();
       return 0;
     }
     if (arg == "check" && file.empty() && !check) {
@@ -120,6 +142,14 @@ int run(int argc, char** argv) {
       }
     } else if (arg == "-verify") {
       verify_expectations = true;
+    } else if (arg.rfind("-Wno-", 0) == 0) {
+      const std::string name = arg.substr(5);
+      const auto id = gql::compiler::diagnostic_named(name);
+      if (!id)
+        return fail_usage("unknown diagnostic '" + name + "' in " + arg + "; gqlc --list-diagnostics lists them");
+      if (gql::compiler::diagnostic_info(*id).severity != gql::compiler::Severity::warning)
+        return fail_usage(arg + ": '" + name + "' is an error, and only warnings can be silenced");
+      options.silenced_warnings.push_back(*id);
     } else if (arg == "--keep-source") {
       keep_source = true;
     } else if (arg == "--literal-loops") {

@@ -312,6 +312,8 @@ TEST(FrontendBounds, ImportsShareTheSpecsBound) {
       << two.rendered_diagnostics();
   EXPECT_NE(two.rendered_diagnostics().find("and the files read before it hold"), std::string::npos)
       << two.rendered_diagnostics();
+  EXPECT_NE(two.rendered_diagnostics().find("MiB together [file-too-large]"), std::string::npos)
+      << two.rendered_diagnostics();
   std::filesystem::remove_all(dir);
 }
 

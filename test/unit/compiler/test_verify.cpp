@@ -49,6 +49,42 @@ TEST(VerifyParse, ReadsEachSeverityAndLocation) {
   EXPECT_FALSE(e.no_diagnostics);
 }
 
+TEST(VerifyParse, ReadsTheIdInBrackets) {
+  SourceManager sources;
+  const Expectations e = parse(sources,
+                               "x;  // expected-error [unknown-name] {{unknown name}}\n"
+                               "// expected-warning@+1 [agg-not-associative]{{not associative}}\n"
+                               "y;  // expected-error {{no id}}\n");
+  ASSERT_TRUE(e.malformed.empty()) << malformed(e, sources).front();
+  ASSERT_EQ(e.expected.size(), 3u);
+  EXPECT_EQ(e.expected[0].id, DiagnosticId::unknown_name);
+  EXPECT_EQ(e.expected[0].text, "unknown name");
+  EXPECT_EQ(e.expected[1].id, DiagnosticId::agg_not_associative);
+  EXPECT_EQ(e.expected[1].line, 3u);
+  EXPECT_FALSE(e.expected[2].id);
+}
+
+TEST(VerifyParse, ReportsMalformedIds) {
+  SourceManager sources;
+  const Expectations e = parse(sources,
+                               "// expected-error [unknown-name {{unclosed}}\n"
+                               "// expected-error [unknown-nam] {{misspelt}}\n"
+                               "// expected-error [] {{empty}}\n"
+                               "// expected-warning [unknown-name] {{an error's}}\n"
+                               "// expected-note [redefinition] {{a note's}}\n"
+                               "// expected-error [unknown-name]\n");
+  EXPECT_TRUE(e.expected.empty());
+  const std::vector<std::string> want = {
+      "1: '[' without a closing ']'",
+      "2: unknown diagnostic ID 'unknown-nam'; gqlc --list-diagnostics lists them",
+      "3: unknown diagnostic ID ''; gqlc --list-diagnostics lists them",
+      "4: 'unknown-name' is an ID of errors, not warnings",
+      "5: a note has no ID; 'expected-note' takes only '{{...}}'",
+      "6: 'expected-error' takes the text of the diagnostic in '{{' and '}}'",
+  };
+  EXPECT_EQ(malformed(e, sources), want);
+}
+
 TEST(VerifyParse, IgnoresOtherCommentsStringsAndBlockComments) {
   SourceManager sources;
   const Expectations e = parse(sources,
@@ -113,11 +149,11 @@ TEST(VerifyMatch, EveryDiagnosticMetIsSilent) {
   const Expectations e = parse(sources,
                                "fn f() = 1;  // expected-note {{first defined here}}\n"
                                "fn f() = 2;  // expected-error {{redefinition of function 'f'}}\n"
-                               "// expected-warning@-1 {{unused}}\n");
+                               "// expected-warning@-1 {{applies to no operation}}\n");
   Diagnostics found;
-  found.error(on_line(sources, 2), "redefinition of function 'f'")->notes.push_back(
+  found.error(on_line(sources, 2), DiagnosticId::redefinition, "redefinition of function 'f'")->notes.push_back(
       {on_line(sources, 1), "'f' was first defined here"});
-  found.warning(on_line(sources, 2), "'f' is unused");
+  found.warning(on_line(sources, 2), DiagnosticId::unused_directive, "directive 'tile' applies to no operation");
   EXPECT_EQ(match_expectations(e, found, sources), "");
 }
 
@@ -128,29 +164,44 @@ TEST(VerifyMatch, ListsWhatWasMissedAndWhatWasNotExpected) {
                                "b;  // expected-error {{unknown name 'b'}}\n"
                                "c;  // expected-note {{declared here}}\n");
   Diagnostics found;
-  found.error(on_line(sources, 1), "unknown name 'a'");
-  found.error(on_line(sources, 3), "unknown name 'b'");  // the right text on the wrong line
-  found.warning(on_line(sources, 3), "unused");
+  found.error(on_line(sources, 1), DiagnosticId::unknown_name, "unknown name 'a'");
+  found.error(on_line(sources, 3), DiagnosticId::unknown_name, "unknown name 'b'");  // the right text on the wrong line
+  found.warning(on_line(sources, 3), DiagnosticId::unused_directive, "directive 'tile' applies to no operation");
   EXPECT_EQ(match_expectations(e, found, sources),
             "error: 'expected-error' diagnostics expected but not seen:\n"
             "  File t.gql Line 2: unknown name 'b'\n"
             "error: 'error' diagnostics seen but not expected:\n"
-            "  File t.gql Line 3: unknown name 'b'\n"
+            "  File t.gql Line 3: unknown name 'b' [unknown-name]\n"
             "error: 'warning' diagnostics seen but not expected:\n"
-            "  File t.gql Line 3: unused\n"
+            "  File t.gql Line 3: directive 'tile' applies to no operation [unused-directive]\n"
             "error: 'expected-note' diagnostics expected but not seen:\n"
             "  File t.gql Line 3: declared here\n");
+}
+
+TEST(VerifyMatch, ANamedIdMustMatchToo) {
+  SourceManager sources;
+  const Expectations e = parse(sources,
+                               "a;  // expected-error [unknown-name] {{'a'}}\n"
+                               "b;  // expected-error [type-mismatch] {{'b'}}\n");
+  Diagnostics found;
+  found.error(on_line(sources, 1), DiagnosticId::unknown_name, "unknown name 'a'");
+  found.error(on_line(sources, 2), DiagnosticId::unknown_name, "unknown name 'b'");
+  EXPECT_EQ(match_expectations(e, found, sources),
+            "error: 'expected-error' diagnostics expected but not seen:\n"
+            "  File t.gql Line 2: 'b' [type-mismatch]\n"
+            "error: 'error' diagnostics seen but not expected:\n"
+            "  File t.gql Line 2: unknown name 'b' [unknown-name]\n");
 }
 
 TEST(VerifyMatch, EachExpectationMeetsOneDiagnostic) {
   SourceManager sources;
   const Expectations e = parse(sources, "x;  // expected-error {{bad}}\n");
   Diagnostics found;
-  found.error(on_line(sources, 1), "bad x");
-  found.error(on_line(sources, 1), "bad x");
+  found.error(on_line(sources, 1), DiagnosticId::syntax, "bad x");
+  found.error(on_line(sources, 1), DiagnosticId::syntax, "bad x");
   EXPECT_EQ(match_expectations(e, found, sources),
             "error: 'error' diagnostics seen but not expected:\n"
-            "  File t.gql Line 1: bad x\n");
+            "  File t.gql Line 1: bad x [syntax]\n");
 }
 
 TEST(VerifyMatch, MatchesByTheFileTheDiagnosticPointsInto) {
@@ -159,15 +210,15 @@ TEST(VerifyMatch, MatchesByTheFileTheDiagnosticPointsInto) {
   sources.add("lib.gql", "fn g() = y;  // expected-error {{unknown name 'y'}}\n");
   const Expectations e = parse_expectations(sources);
   Diagnostics found;
-  found.error(Span{1, 9, 10}, "unknown name 'y'");
+  found.error(Span{1, 9, 10}, DiagnosticId::unknown_name, "unknown name 'y'");
   EXPECT_EQ(match_expectations(e, found, sources), "");
   Diagnostics in_main;
-  in_main.error(Span{0, 0, 1}, "unknown name 'y'");
+  in_main.error(Span{0, 0, 1}, DiagnosticId::unknown_name, "unknown name 'y'");
   EXPECT_EQ(match_expectations(e, in_main, sources),
             "error: 'expected-error' diagnostics expected but not seen:\n"
             "  File lib.gql Line 1: unknown name 'y'\n"
             "error: 'error' diagnostics seen but not expected:\n"
-            "  File main.gql Line 1: unknown name 'y'\n");
+            "  File main.gql Line 1: unknown name 'y' [unknown-name]\n");
 }
 
 TEST(VerifyMatch, NoDirectivesAtAllIsAnError) {
@@ -181,23 +232,23 @@ TEST(VerifyMatch, NoDiagnosticsExpectedButOneSeen) {
   const Expectations e = parse(sources, "// expected-no-diagnostics\nx;\n");
   EXPECT_EQ(match_expectations(e, Diagnostics{}, sources), "");
   Diagnostics found;
-  found.error(on_line(sources, 2), "unknown name 'x'");
+  found.error(on_line(sources, 2), DiagnosticId::unknown_name, "unknown name 'x'");
   EXPECT_EQ(match_expectations(e, found, sources),
             "error: 'error' diagnostics seen but not expected:\n"
-            "  File t.gql Line 2: unknown name 'x'\n");
+            "  File t.gql Line 2: unknown name 'x' [unknown-name]\n");
 }
 
 TEST(Verify, PrintsMalformedDirectivesWithTheirSourceLine) {
   SourceManager sources;
   sources.add("t.gql", "x;  // expected-error@+5 {{x}}\n");
   Diagnostics found;
-  found.error(Span{0, 0, 1}, "unknown name 'x'");
+  found.error(Span{0, 0, 1}, DiagnosticId::unknown_name, "unknown name 'x'");
   EXPECT_EQ(verify_diagnostics(found, sources),
-            "t.gql:1:8: error: 'expected-error' names line 6, outside the file (lines 1 to 2)\n"
+            "t.gql:1:8: error: 'expected-error' names line 6, outside the file (lines 1 to 2) [verify-directive]\n"
             "x;  // expected-error@+5 {{x}}\n"
             "       ^~~~~~~~~~~~~~~~~~~~~~~\n"
             "error: 'error' diagnostics seen but not expected:\n"
-            "  File t.gql Line 1: unknown name 'x'\n");
+            "  File t.gql Line 1: unknown name 'x' [unknown-name]\n");
 }
 
 }  // namespace

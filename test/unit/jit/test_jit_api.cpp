@@ -335,7 +335,8 @@ TEST(JitApi, SpecErrorsCarryTheDiagnostics) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::parse);
-    EXPECT_EQ(std::string(e.what()).rfind("bad.gql:1:54: parse error: expected an expression, found ';'\n", 0), 0u)
+    EXPECT_EQ(std::string(e.what()).rfind("bad.gql:1:54: parse error: expected an expression, found ';' [syntax]\n", 0),
+              0u)
         << e.what();
   }
   try {
@@ -347,7 +348,7 @@ TEST(JitApi, SpecErrorsCarryTheDiagnostics) {
     EXPECT_EQ(e.where().line, 1);
     EXPECT_EQ(e.where().column, 50);
     // The position and the word "error" once each, then the source line and the caret.
-    EXPECT_EQ(std::string(e.what()), "typo.gql:1:50: type error: unknown name 'H'; did you mean 'G'?\n"
+    EXPECT_EQ(std::string(e.what()), "typo.gql:1:50: type error: unknown name 'H'; did you mean 'G'? [unknown-name]\n"
                                      "kernel f(G: graph<bool>) -> graph<bool> { return H; }\n"
                                      "                                                 ^")
         << e.what();

@@ -24,6 +24,7 @@ struct Options {
   bool recognize_traversals = true;       // BFS / Bellman-Ford loops become one traversal op each
   bool fuse_elementwise = true;           // OpenMP: applies and vxm results fused into their one reader
   size_t max_errors = 50;
+  std::vector<DiagnosticId> silenced_warnings;  // left unreported (gqlc -Wno-NAME)
 };
 
 // The stdlib folder this build was configured with.

@@ -1,19 +1,19 @@
-// Diagnostics: errors, warnings and notes with a source span, rendered clang-style:
-//   file:line:col: error: message
+// Diagnostics: errors and warnings with a source span and an ID (gql/compiler/diagnostics.def),
+// and their notes, rendered clang-style:
+//   file:line:col: error: message [unknown-name]
 //     source line
 //         ^~~~
 #pragma once
 
+#include <bitset>
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "gql/compiler/diagnostic_ids.hpp"
 #include "gql/compiler/source.hpp"
 
 namespace gql::compiler {
-
-enum class Severity { error, warning, note };
-const char* to_string(Severity s) noexcept;
 
 struct Note {
   Span span;
@@ -22,6 +22,7 @@ struct Note {
 
 struct Diagnostic {
   Severity severity = Severity::error;
+  DiagnosticId id{};
   Span span;
   std::string message;
   std::vector<Note> notes;
@@ -33,9 +34,12 @@ class Diagnostics {
  public:
   explicit Diagnostics(size_t max_errors = 50) : max_errors_(max_errors) {}
 
-  // Returns the recorded diagnostic (to attach notes) or nullptr when the cap dropped it.
-  Diagnostic* error(Span span, std::string message);
-  Diagnostic* warning(Span span, std::string message);
+  // Returns the recorded diagnostic (to attach notes) or nullptr when the cap dropped it or its
+  // warning is silenced. `id` is one of the table's errors (error) or warnings (warning).
+  Diagnostic* error(Span span, DiagnosticId id, std::string message);
+  Diagnostic* warning(Span span, DiagnosticId id, std::string message);
+  // Leaves out the warnings of `id` from now on (gqlc -Wno-NAME); errors are always reported.
+  void silence(DiagnosticId id) { silenced_.set(static_cast<size_t>(id)); }
 
   bool has_errors() const noexcept { return errors_ > 0; }
   size_t error_count() const noexcept { return errors_; }
@@ -46,16 +50,17 @@ class Diagnostics {
   void sort_by_location();
 
  private:
-  Diagnostic* add(Severity severity, Span span, std::string message);
+  Diagnostic* add(Severity severity, DiagnosticId id, Span span, std::string message);
 
   size_t max_errors_;
+  std::bitset<diagnostic_id_count> silenced_;
   size_t errors_ = 0;
   size_t warnings_ = 0;
   std::vector<Diagnostic> list_;
 };
 
-// "file:line:col: severity: message", the source line and a caret + tildes under the span,
-// then each note the same way.
+// "file:line:col: severity: message [id]", the source line and a caret + tildes under the span,
+// then each note the same way (a note has no ID).
 std::string render(const Diagnostic& diagnostic, const SourceManager& sources);
 std::string render_all(const Diagnostics& diagnostics, const SourceManager& sources);
 

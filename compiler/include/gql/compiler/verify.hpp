@@ -3,8 +3,10 @@
 //   x = y;  // expected-error {{unknown name 'y'}}       on the comment's own line
 //   // expected-warning@+1 {{not associative}}           on the next line (@-N: N lines above)
 //   // expected-note@3 {{first defined here}}            on line 3 of the comment's file
+//   x = y;  // expected-error [unknown-name] {{'y'}}      and of this ID (gql/compiler/diagnostics.def)
 //   // expected-no-diagnostics                           the spec compiles without any
-// An expectation matches a diagnostic of its severity, file and line whose message holds its text.
+// An expectation matches a diagnostic of its severity, file and line whose message holds its text,
+// and, when it names an ID in brackets, whose ID is that one (notes have none).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@ struct Expectation {
   uint32_t file = 0;  // the source id of the file the diagnostic must point into
   uint32_t line = 0;  // 1-based
   std::string text;   // a substring of the diagnostic's message
+  std::optional<DiagnosticId> id;  // when named, the diagnostic's ID
 };
 
 struct Expectations {

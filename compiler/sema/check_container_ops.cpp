@@ -75,6 +75,14 @@ std::optional<Value> KernelChecker::produced(int id) {
   return v;
 }
 
+std::optional<Value> KernelChecker::written(ir::Op op, const Type& result, OpOutput& t, ir::Block& out) {
+  auto id = output(t, result, op.span);
+  if (!id) return std::nullopt;
+  op.outputs.insert(op.outputs.begin(), *id);
+  emit(std::move(op), out);
+  return produced(*id);
+}
+
 std::optional<Value> KernelChecker::container_op(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
   if (e.kind == ast::ExprKind::binary) return product(e, t, out, depth);
   const std::string& name = e.text;
@@ -112,14 +120,10 @@ std::optional<Value> KernelChecker::structural_op(const ir::OpInfo& info, const 
   std::optional<ir::Expr> offset = ir::make_constant(Scalar::i64, ir::Constant{}, e.span);
   if (e.args.size() == 2) offset = shape_value(e.args[1], out, std::string(info.offset) + " of '" + name + "'");
   if (!offset) return std::nullopt;
-  auto id = output(t, x->type, e.span);
-  if (!id) return std::nullopt;
   ir::Op op = new_op(info.kind, t.destination, e.span);
-  op.outputs.push_back(*id);
   op.inputs.push_back(x->variable);
   if (takes_offset) op.value = std::move(*offset);
-  emit(std::move(op), out);
-  return produced(*id);
+  return written(std::move(op), x->type, t, out);
 }
 
 // NAME(X, f): apply.
@@ -132,14 +136,10 @@ std::optional<Value> KernelChecker::map_op(const ir::OpInfo& info, const ast::Ex
   if (!fn) return std::nullopt;
   Type result = x->type;
   result.element = fn->result;
-  auto id = output(t, result, e.span);
-  if (!id) return std::nullopt;
   ir::Op op = new_op(info.kind, t.destination, e.span);
-  op.outputs.push_back(*id);
   op.inputs.push_back(x->variable);
   op.function = std::move(fn);
-  emit(std::move(op), out);
-  return produced(*id);
+  return written(std::move(op), result, t, out);
 }
 
 // NAME(X, Y, f): union, intersect.
@@ -166,14 +166,10 @@ std::optional<Value> KernelChecker::combine_op(const ir::OpInfo& info, const ast
   }
   Type result = x->type;
   result.element = fn->result;
-  auto id = output(t, result, e.span);
-  if (!id) return std::nullopt;
   ir::Op op = new_op(info.kind, t.destination, e.span);
-  op.outputs.push_back(*id);
   op.inputs = {x->variable, y->variable};
   op.function = std::move(fn);
-  emit(std::move(op), out);
-  return produced(*id);
+  return written(std::move(op), result, t, out);
 }
 
 std::optional<Value> KernelChecker::construct(const ast::Expr& e, OpOutput& t, ir::Block& out) {
@@ -215,17 +211,13 @@ std::optional<Value> KernelChecker::construct(const ast::Expr& e, OpOutput& t, i
                  ", found " + std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s"));
     return std::nullopt;
   }
-  auto id = output(t, *type, e.span);
-  if (!id) return std::nullopt;
   ir::Op op = new_op(ir::OpKind::construct, t.destination, e.span);
-  op.outputs.push_back(*id);
   op.shape = std::move(shape);
   bool dense = type->kind == TypeKind::matrix || fill.has_value();
   if (dense && !fill) fill = ir::make_constant(type->element, {}, e.span);  // a new matrix is all zero
   op.dense = dense;
   op.value = std::move(fill);
-  emit(std::move(op), out);
-  return produced(*id);
+  return written(std::move(op), *type, t, out);
 }
 
 std::optional<Value> KernelChecker::product(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
@@ -253,14 +245,10 @@ std::optional<Value> KernelChecker::product(const ast::Expr& e, OpOutput& t, ir:
   int s = a_.instantiate(e.over, e.over_span, l->type.element, r->type.element);
   if (s < 0) return std::nullopt;
   result.element = a_.module_.semirings[static_cast<size_t>(s)].value_type;
-  auto id = output(t, result, e.span);
-  if (!id) return std::nullopt;
   ir::Op op = new_op(kind, t.destination, e.span);
-  op.outputs.push_back(*id);
   op.inputs = {l->variable, r->variable};
   op.semiring = s;
-  emit(std::move(op), out);
-  return produced(*id);
+  return written(std::move(op), result, t, out);
 }
 
 std::optional<Value> KernelChecker::closure(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {
@@ -303,13 +291,7 @@ std::optional<Value> KernelChecker::closure(const ast::Expr& e, OpOutput& t, ir:
   ir::Op op = new_op(paths ? ir::OpKind::closure_paths : ir::OpKind::closure, t.destination, e.span);
   op.inputs.push_back(d->variable);
   op.semiring = s;
-  if (!paths) {
-    auto id = output(t, d->type, e.span);
-    if (!id) return std::nullopt;
-    op.outputs.push_back(*id);
-    emit(std::move(op), out);
-    return produced(*id);
-  }
+  if (!paths) return written(std::move(op), d->type, t, out);
   Type predecessors = d->type;
   predecessors.element = Scalar::i32;
   return tuple_result(std::move(op), {d->type, predecessors}, t, e.span, out);
@@ -344,14 +326,10 @@ std::optional<Value> KernelChecker::densify(const ast::Expr& e, OpOutput& t, ir:
   }
   auto fill = convert_element(std::move(*v), g->type.element, e.args[1].span);
   if (!fill) return std::nullopt;
-  auto id = output(t, Type::matrix(g->type.element), e.span);
-  if (!id) return std::nullopt;
   ir::Op op = new_op(ir::OpKind::densify, t.destination, e.span);
-  op.outputs.push_back(*id);
   op.inputs.push_back(g->variable);
   op.value = std::move(fill);
-  emit(std::move(op), out);
-  return produced(*id);
+  return written(std::move(op), Type::matrix(g->type.element), t, out);
 }
 
 std::optional<Value> KernelChecker::lu(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth) {

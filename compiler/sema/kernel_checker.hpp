@@ -80,6 +80,9 @@ class KernelChecker {
   bool unmaskable(const OpOutput& t, const std::string& what, Span span);
   void copy_into(int source, OpOutput& t, Span span, ir::Block& out);
   std::optional<Value> produced(int id);
+  // `op` (its inputs and arguments set) writing a value of type `result` where `t` says: its output
+  // checked or made, the op emitted, and its output returned as the value.
+  std::optional<Value> written(ir::Op op, const Type& result, OpOutput& t, ir::Block& out);
   // A call of an op of the op table (gql/compiler/ops.def), checked by its form, or a product.
   std::optional<Value> container_op(const ast::Expr& e, OpOutput& t, ir::Block& out, int depth);
   bool operand_kind_ok(const ir::OpInfo& info, const Value& x, Span span);

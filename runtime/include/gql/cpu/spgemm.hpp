@@ -31,6 +31,7 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -267,6 +268,18 @@ inline void accumulate_count_row(CountAccumulator& acc, const Csr<TA>& A, const 
   });
 }
 
+// The products row i of A makes with B (a bound on its entries in A * B): the lengths of B's rows
+// at row i's columns, summed.
+inline int64_t row_products(std::span<const offset_t> a_off, std::span<const index_t> a_col,
+                            std::span<const offset_t> b_off, int64_t i) {
+  int64_t products = 0;
+  for (offset_t p = a_off[static_cast<size_t>(i)]; p < a_off[static_cast<size_t>(i) + 1]; ++p) {
+    const index_t k = a_col[static_cast<size_t>(p)];
+    products += b_off[static_cast<size_t>(k) + 1] - b_off[static_cast<size_t>(k)];
+  }
+  return products;
+}
+
 template <class S, class TA, class TB>
 Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const MatrixMask& mask = {},
                                    const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
@@ -295,11 +308,7 @@ Csr<typename S::value_type> spgemm(const Csr<TA>& A, const Csr<TB>& B, const Mat
     const auto b_off = B.row_offsets();
 #pragma omp parallel for schedule(static, 1024) reduction(max : max_count)
     for (int64_t i = 0; i < n; ++i) {
-      int64_t bound = 0;
-      for (offset_t p = a_off[static_cast<size_t>(i)]; p < a_off[static_cast<size_t>(i) + 1]; ++p) {
-        const index_t k = a_col[static_cast<size_t>(p)];
-        bound += b_off[static_cast<size_t>(k) + 1] - b_off[static_cast<size_t>(k)];
-      }
+      const int64_t bound = row_products(a_off, a_col, b_off, i);
       prefix[static_cast<size_t>(i) + 1] = bound;
       max_count = std::max(max_count, std::min(bound, a_off[static_cast<size_t>(i) + 1] - a_off[static_cast<size_t>(i)]));
     }

@@ -41,12 +41,7 @@ std::vector<int64_t> product_work(const Csr<TA>& A, const Csr<TB>& B) {
   std::vector<int64_t> prefix(static_cast<size_t>(n) + 1, 0);
 #pragma omp parallel for schedule(static, 1024) if (cpu::worth_threads(n))
   for (int64_t i = 0; i < n; ++i) {
-    int64_t work = 1;
-    for (offset_t p = a_off[static_cast<size_t>(i)]; p < a_off[static_cast<size_t>(i) + 1]; ++p) {
-      const index_t k = a_col[static_cast<size_t>(p)];
-      work += b_off[static_cast<size_t>(k) + 1] - b_off[static_cast<size_t>(k)];
-    }
-    prefix[static_cast<size_t>(i) + 1] = work;
+    prefix[static_cast<size_t>(i) + 1] = 1 + cpu::row_products(a_off, a_col, b_off, i);
   }
   for (size_t i = 0; i < static_cast<size_t>(n); ++i) prefix[i + 1] += prefix[i];
   return prefix;

@@ -428,6 +428,11 @@ class KernelEmitter {
       out += pad + "  " + n + "bfs_levels(" + name(o.outputs.at(0)) + ", " + G + ", " + source + ", " + direction +
              ", /*reads_transpose=*/" + bool_text(t.direction != ir::Direction::push) + ", &stats, " + bfs_schedule(t) +
              ", ctx);\n";
+    } else if (plan::distributed(o, kernel_, module_)) {
+      // Push steps over the ranks of the program's run: no transpose.
+      out += pad + "  " + n + "TraversalStats stats;\n";
+      out += pad + "  " + name(o.outputs.at(0)) + " = gql::dist::bfs_levels(gql::dist::program_world(), " + G + ", " +
+             source + ", &stats);\n";
     } else {
       std::string transposed = G;
       if (t.direction != ir::Direction::push) {
@@ -519,10 +524,27 @@ class KernelEmitter {
     out += pad + "}\n";
   }
 
+  // A product or closure over the ranks of the program's run (plan::distributed): every rank ends
+  // with the whole result.
+  void distributed_op(const ir::Op& o, const std::string& pad, std::string& out) const {
+    const std::string target = name(o.outputs.at(0)), world = "gql::dist::program_world()";
+    if (o.kind == ir::OpKind::mxm) {
+      out += pad + target + " = gql::dist::mxm<" + semiring(o) + ">(" + world + ", " + name(o.inputs.at(0)) + ", " +
+             name(o.inputs.at(1)) + ");\n";
+      return;
+    }
+    out += pad + target + " = " + name(o.inputs.at(0)) + ".clone();\n";
+    out += pad + "gql::dist::closure<" + semiring(o) + ">(" + world + ", " + target + ");\n";
+  }
+
   void op(const ir::Op& o, const std::string& pad, std::string& out) const {
     auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
     const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
+    if (plan::distributed(o, kernel_, module_) && o.kind != ir::OpKind::bfs_levels) {
+      distributed_op(o, pad, out);
+      return;
+    }
     // An op of a generic form is written from its row of the op table alone.
     const ir::OpInfo& info = ir::op_info(o.kind);
     const std::string function = ns(o) + info.function();  // gql::cpu::NAME or gql::gpu::NAME
@@ -645,7 +667,10 @@ std::string param_kind(const Type& t) {
 
 std::string emit_main(const ir::Module& module) {
   const bool cuda = module.target == ir::Target::cuda;
-  std::string out = "int main(int argc, char** argv) {\n  const gql::KernelEntry kernels[] = {\n";
+  std::string out = "int main(int argc, char** argv) {\n";
+  // Several processes: the ranks of the run, before the arguments are read (MPI may take some).
+  if (module.distributed) out += "  const gql::dist::ProgramWorld ranks(&argc, &argv);\n";
+  out += "  const gql::KernelEntry kernels[] = {\n";
   for (const ir::Kernel& k : module.kernels) {
     std::string params, loads, uploads, args;
     std::string first_graph;  // vertex arguments are checked against its number of rows
@@ -721,6 +746,10 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   if (has_op(module, {ir::OpKind::bfs_levels, ir::OpKind::single_source_paths}))
     out += "#include <" + dialect.traversal_header + ">\n";
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
+  if (module.distributed) {
+    out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
+    out += "#include <gql/dist/program.hpp>\n";
+  }
   if (with_main)
     out += module.target == ir::Target::cuda ? "#include <gql/device/program_run.hpp>\n" : "#include <gql/program.hpp>\n";
   out += "\nnamespace gqlgen {\n\n";

@@ -164,6 +164,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
     failed_stage_ = Stage::sema;
     return false;
   }
+  module.distributed = options_.distributed;
   if (options_.recognize_traversals) plan::recognize_traversals(module);
   if (options_.fuse_elementwise) plan::fuse_elementwise(module);
   module_ = std::move(module);

@@ -29,6 +29,11 @@ RuntimeLayout common() {
   layout.have_cuda = toolchain_paths::have_cuda;
   for (const char* dir : toolchain_paths::cuda_include_dirs)
     if (*dir) layout.cuda_include_dirs.emplace_back(dir);
+  layout.have_mpi = toolchain_paths::have_mpi;
+  for (const char* dir : toolchain_paths::mpi_include_dirs)
+    if (*dir) layout.mpi_include_dirs.emplace_back(dir);
+  for (const char* lib : toolchain_paths::mpi_link_libraries)
+    if (*lib) layout.mpi_link_libraries.emplace_back(lib);
   return layout;
 }
 
@@ -37,6 +42,8 @@ RuntimeLayout installed(const fs::path& prefix) {
   layout.root = prefix.string();
   layout.include_dirs = {(prefix / "include").string()};
   layout.runtime_library = (prefix / toolchain_paths::install_libdir / toolchain_paths::runtime_library_name).string();
+  if (layout.have_mpi)
+    layout.dist_library = (prefix / toolchain_paths::install_libdir / toolchain_paths::dist_library_name).string();
   layout.stdlib_dir = (prefix / "share" / "gql" / "stdlib").string();
   return layout;
 }
@@ -67,6 +74,7 @@ RuntimeLayout runtime_layout(const std::string& root, const std::string& package
     RuntimeLayout layout = common();
     layout.include_dirs = {toolchain_paths::runtime_include, toolchain_paths::core_include};
     layout.runtime_library = toolchain_paths::runtime_library;
+    layout.dist_library = toolchain_paths::dist_library;
     layout.stdlib_dir = toolchain_paths::stdlib_dir;
     return layout;
   }

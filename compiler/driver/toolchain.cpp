@@ -83,6 +83,8 @@ void build_executable(const std::string& source, const BuildOptions& options) tr
   const RuntimeLayout layout = runtime_layout();
   if (cuda && !layout.have_cuda)
     throw Error(ErrorKind::usage, "this gqlc was built without CUDA: --target cuda cannot build programs");
+  if (options.distributed && !layout.have_mpi)
+    throw Error(ErrorKind::usage, "this gqlc was built without MPI: --mpi cannot build programs");
   const std::string source_path = options.output + (cuda ? ".gql.cu" : ".gql.cpp");
   {
     std::ofstream file(source_path, std::ios::binary | std::ios::trunc);
@@ -101,8 +103,13 @@ void build_executable(const std::string& source, const BuildOptions& options) tr
   }
   argv.insert(argv.end(), layout.compile_definitions.begin(), layout.compile_definitions.end());
   for (const std::string& dir : layout.include_dirs) argv.push_back("-I" + dir);
-  argv.insert(argv.end(), {source_path, "-o", options.output, layout.runtime_library});
+  if (options.distributed)
+    for (const std::string& dir : layout.mpi_include_dirs) argv.push_back("-I" + dir);
+  argv.insert(argv.end(), {source_path, "-o", options.output});
+  if (options.distributed) argv.push_back(layout.dist_library);  // before the runtime, whose functions it calls
+  argv.push_back(layout.runtime_library);
   argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
+  if (options.distributed) argv.insert(argv.end(), layout.mpi_link_libraries.begin(), layout.mpi_link_libraries.end());
   if (cuda) argv.emplace_back("-lgomp");
   std::string log;
   const int status = run_command(argv, log);

@@ -285,6 +285,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
       p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") +
                         (o.mask->value ? "value, " : "structural, ") +
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
+    if (distributed(o, k, m)) p.lines.push_back(distribution_text(o));
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
         o.kind == ir::OpKind::component_labels) {
       recognized_lines(o, m, p.lines);

@@ -462,10 +462,28 @@ void keep_freed_memory() {
 #endif
 }
 
+// Takes what a quiet process would have said.
+struct Silence : std::streambuf {
+  int overflow(int c) override { return traits_type::not_eof(c); }
+};
+
+bool& writes_flag() {
+  static bool writes = true;
+  return writes;
+}
+
 }  // namespace
+
+void set_program_writes(bool writes) { writes_flag() = writes; }
+bool program_writes() { return writes_flag(); }
 
 int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
   keep_freed_memory();
+  static Silence silence;
+  if (!program_writes()) {
+    std::cout.rdbuf(&silence);
+    std::cerr.rdbuf(&silence);
+  }
   const char* program = argc > 0 ? argv[0] : "prog";
   auto usage_error = [&](const std::string& message) {
     std::cerr << program << ": " << message << '\n';

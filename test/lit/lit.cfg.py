@@ -17,6 +17,13 @@ config.substitutions.append(("%stdlib", os.path.join(config.gql_source_dir, "std
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 if config.gql_have_cuda:
     config.available_features.add("cuda")
+# Programs for several processes (gqlc --mpi) run under mpiexec: one OpenMP thread per rank, and Open
+# MPI told to allow root and more ranks than cores (CI's containers).
+if config.gql_have_mpi:
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpiexec", "env OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
+                                 "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
+                                 config.mpiexec))
 # A device whose writes fail as on a full disk.
 if os.path.exists("/dev/full"):
     config.available_features.add("dev-full")

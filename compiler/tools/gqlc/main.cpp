@@ -49,6 +49,8 @@ const char* usage =
     "                     default $GQL_CUDA_ARCH, else this machine's GPUs, else 80,86,89,90\n"
     "  --literal-loops    lower every loop as written (no BFS / Bellman-Ford loop recognition)\n"
     "  --no-fusion        keep every element-wise op apart (no apply or vxm fused into its reader)\n"
+    "  --mpi              openmp: a program for several processes (mpiexec -n N PROGRAM ...): its\n"
+    "                     products, BFS levels and closures run over the ranks, rank 0 writes\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
     "  --list-diagnostics\n"
     "                     print every diagnostic ID: its name, error or warning, and what it reports\n"
@@ -156,6 +158,8 @@ int run(int argc, char** argv) {
       options.recognize_traversals = false;
     } else if (arg == "--no-fusion") {
       options.fuse_elementwise = false;
+    } else if (arg == "--mpi") {
+      options.distributed = true;
     } else if (!arg.empty() && arg[0] == '-') {
       return fail_usage("unknown option '" + arg + "'");
     } else if (file.empty()) {
@@ -165,6 +169,8 @@ int run(int argc, char** argv) {
     }
   }
   if (file.empty()) return fail_usage("no input file");
+  if (options.distributed && options.target != gql::compiler::ir::Target::openmp)
+    return fail_usage("--mpi builds OpenMP programs; the CUDA target runs on one process");
   if ((emit == "kernels") != !kernels_out.empty()) return fail_usage("--emit kernels goes with --kernels-out BASE");
   if (verify_expectations && (!emit.empty() || !output.empty()))
     return fail_usage("-verify checks the diagnostics of the front end; it takes no -o or --emit");
@@ -203,7 +209,9 @@ int run(int argc, char** argv) {
                                    ? gql::compiler::generate_cuda(module, codegen)
                                    : gql::compiler::generate_openmp(module, codegen);
     if (emit == "source") std::fputs(source.c_str(), stdout);
-    if (!output.empty()) gql::compiler::build_executable(source, {options.target, output, "", keep_source, cuda_archs});
+    if (!output.empty()) gql::compiler::build_executable(
+        source, {.target = options.target, .output = output, .compiler = "", .keep_source = keep_source,
+                 .cuda_archs = cuda_archs, .distributed = options.distributed});
   } catch (const gql::Error& e) {
     std::fprintf(stderr, "gqlc: %s\n", e.what());
     return 1;

@@ -167,6 +167,12 @@ struct KernelEntry {
   std::function<void(Invocation&)> run;
 };
 
+// Whether this process writes what the program says: its results, summary, --stats, --explain and
+// errors (the default). In a distributed run (gql/dist/program.hpp) every rank computes the same
+// results and only rank 0 writes them.
+void set_program_writes(bool writes);
+bool program_writes();
+
 // Parses argv, runs the chosen kernel, and returns the process exit status (0 ok, 1 runtime
 // error, 2 usage error). Never throws.
 int run_program(int argc, char** argv, std::span<const KernelEntry> kernels);
@@ -251,6 +257,7 @@ std::string Invocation::write(const R& result, int64_t run) {
   std::string summary;
   if constexpr (is_tuple<R>::value) summary = "(" + tuple_summary(result, ", ", std::make_index_sequence<std::tuple_size_v<R>>{}) + ")";
   else summary = result_summary(result);
+  if (!program_writes()) return summary;
   if (path.empty()) {
     // Without --out, a scalar result is printed (each run's), a tuple of scalars as its values on a line.
     if constexpr (std::is_arithmetic_v<R>) write_result(std::string("-"), result);

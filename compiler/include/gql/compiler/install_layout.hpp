@@ -20,6 +20,11 @@ struct RuntimeLayout {
   std::string cuda_compiler;                // empty without CUDA
   std::vector<std::string> cuda_include_dirs;  // the CUDA runtime's headers; empty without CUDA
   bool have_cuda = false;
+  // Programs for several processes (gqlc --mpi): libgql_dist, MPI's headers and libraries; empty
+  // where this build found no MPI.
+  std::string dist_library;
+  std::vector<std::string> mpi_include_dirs, mpi_link_libraries;
+  bool have_mpi = false;
 };
 
 // The first of: `root` when given; $GQL_ROOT; `package_root` when given (the installation a program

@@ -340,6 +340,9 @@ struct Kernel {
 
 struct Module {
   Target target = Target::openmp;
+  // OpenMP, built for several processes (gqlc --mpi): the ops plan::distributed names run over the
+  // MPI ranks of the program's run.
+  bool distributed = false;
   std::vector<ConstantDecl> constants;
   std::vector<Function> functions;
   std::vector<SemiringInstance> semirings;

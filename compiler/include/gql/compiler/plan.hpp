@@ -47,6 +47,14 @@ bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Targe
 // with cuBLAS ready and the kernels loaded lazily (gql::DeviceStart).
 bool calls_cublas(const ir::Kernel& kernel);
 
+// Whether `op` of an OpenMP kernel built for several processes runs over the MPI ranks (gql/dist/):
+// a product of graphs into the semiring's values without a mask, the BFS-levels traversal, the
+// closure of a dense matrix (plan/distribution.cpp). Every other op runs whole on every rank, over
+// the values every rank holds.
+bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
+// How a distributed op divides its work and what the ranks exchange, for the plan.
+std::string distribution_text(const ir::Op& op);
+
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);
 

@@ -16,6 +16,8 @@ struct BuildOptions {
   bool keep_source = false;  // leave OUTPUT.cpp (or .cu) next to the executable
   // CUDA: the compute capabilities to build for (80 = sm_80); empty: cuda_build_archs' choice.
   std::vector<int> cuda_archs;
+  // OpenMP, for several processes (gqlc --mpi): links libgql_dist and MPI.
+  bool distributed = false;
 };
 
 // The architectures a CUDA program is built for: `asked` when given, else $GQL_CUDA_ARCH (e.g.

@@ -1,0 +1,40 @@
+// Which ops of an OpenMP kernel built for several processes (gqlc --mpi) run over the MPI ranks: the
+// ops with a distributed twin in gql/dist/ whose result is the one-process op's. Every value is whole
+// on every rank, so an op without a twin runs on each rank as in one process.
+#include "gql/compiler/plan.hpp"
+
+namespace gql::compiler::plan {
+
+bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
+  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
+  switch (op.kind) {
+    case ir::OpKind::mxm: {
+      // dist::mxm makes the whole product in the semiring's values: C = A * B with no mask, cast or fused work.
+      const Type& c = kernel.variables.at(static_cast<size_t>(op.outputs.at(0))).type;
+      return !op.mask && !op.replace && op.folded.empty() && c.kind == TypeKind::graph &&
+             kind(op.inputs.at(0)) == TypeKind::graph && kind(op.inputs.at(1)) == TypeKind::graph &&
+             c.element == module.semirings.at(static_cast<size_t>(op.semiring)).value_type;
+    }
+    case ir::OpKind::bfs_levels: return true;
+    case ir::OpKind::closure: return kind(op.inputs.at(0)) == TypeKind::matrix;
+    default: return false;
+  }
+}
+
+std::string distribution_text(const ir::Op& op) {
+  switch (op.kind) {
+    case ir::OpKind::mxm:
+      return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, each rank's "
+             "rows of the result joined on every rank";
+    case ir::OpKind::bfs_levels:
+      return "distributed over the MPI ranks (gql::dist::bfs_levels, push steps only): the frontier's vertices in "
+             "row blocks of equal edges, the next frontier's bits or-ed across the ranks at every level";
+    case ir::OpKind::closure:
+      return "distributed over the MPI ranks (gql::dist::closure): blocked Floyd-Warshall over row blocks of "
+             "whole 64-row k-blocks, each k-block's rows broadcast by their rank";
+    default: return "";
+  }
+}
+
+}  // namespace gql::compiler::plan

@@ -429,10 +429,10 @@ class KernelEmitter {
              ", /*reads_transpose=*/" + bool_text(t.direction != ir::Direction::push) + ", &stats, " + bfs_schedule(t) +
              ", ctx);\n";
     } else if (plan::distributed(o, kernel_, module_)) {
-      // Push steps over the ranks of the program's run: no transpose.
+      // Over the ranks of the program's run, pushing and pulling as the one-process search chooses.
       out += pad + "  " + n + "TraversalStats stats;\n";
       out += pad + "  " + name(o.outputs.at(0)) + " = gql::dist::bfs_levels(gql::dist::program_world(), " + G + ", " +
-             source + ", &stats);\n";
+             source + ", &stats, " + direction + ");\n";
     } else {
       std::string transposed = G;
       if (t.direction != ir::Direction::push) {

@@ -28,8 +28,8 @@ std::string distribution_text(const ir::Op& op) {
       return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, each rank's "
              "rows of the result joined on every rank";
     case ir::OpKind::bfs_levels:
-      return "distributed over the MPI ranks (gql::dist::bfs_levels, push steps only): the frontier's vertices in "
-             "row blocks of equal edges, the next frontier's bits or-ed across the ranks at every level";
+      return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
+             "edges, the next frontier's bits or-ed across the ranks at every level";
     case ir::OpKind::closure:
       return "distributed over the MPI ranks (gql::dist::closure): blocked Floyd-Warshall over row blocks of "
              "whole 64-row k-blocks, each k-block's rows broadcast by their rank";

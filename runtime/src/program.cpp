@@ -462,11 +462,6 @@ void keep_freed_memory() {
 #endif
 }
 
-// Takes what a quiet process would have said.
-struct Silence : std::streambuf {
-  int overflow(int c) override { return traits_type::not_eof(c); }
-};
-
 bool& writes_flag() {
   static bool writes = true;
   return writes;
@@ -479,10 +474,8 @@ bool program_writes() { return writes_flag(); }
 
 int run_program(int argc, char** argv, std::span<const KernelEntry> kernels) {
   keep_freed_memory();
-  static Silence silence;
-  if (!program_writes()) {
-    std::cout.rdbuf(&silence);
-    std::cerr.rdbuf(&silence);
+  if (!program_writes()) {  // both streams, whichever of C's and C++'s output writes to them
+    if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr)) return 1;
   }
   const char* program = argc > 0 ? argv[0] : "prog";
   auto usage_error = [&](const std::string& message) {

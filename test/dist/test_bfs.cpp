@@ -1,5 +1,5 @@
-// The distributed BFS against the one-process search: the same levels, on symmetric and directed
-// graphs, from sources with and without edges, and the edges it examined.
+// The distributed BFS against the one-process search: the same levels pushing, pulling and choosing,
+// on symmetric and directed graphs, from sources with and without edges, and the edges it examined.
 #include <cstdint>
 
 #include "dist_test.hpp"
@@ -13,17 +13,25 @@ namespace gql::dist_test {
 namespace {
 
 void expect_same_levels(const Csr<bool>& G, int64_t source) {
-  common::TraversalStats stats;
-  const Vector<int32_t> got = dist::bfs_levels(world(), G, source, &stats);
   const Vector<int32_t> want = cpu::bfs_levels(G, cpu::transpose_of(G), source);
-  const auto gi = got.indices(), wi = want.indices();
-  const auto gv = got.values(), wv = want.values();
-  EXPECT_TRUE(std::equal(gi.begin(), gi.end(), wi.begin(), wi.end())) << "source " << source;
-  EXPECT_TRUE(std::equal(gv.begin(), gv.end(), wv.begin(), wv.end())) << "source " << source;
-  // Every reached vertex's out-edges are read once, when it is in the frontier.
-  int64_t reached_edges = 0;
-  for (index_t v : wi) reached_edges += G.row_degree(v);
-  EXPECT_EQ(stats.edges_examined, reached_edges);
+  const auto wi = want.indices();
+  const auto wv = want.values();
+  for (common::Direction direction : {common::Direction::push, common::Direction::pull, common::Direction::automatic}) {
+    common::TraversalStats stats;
+    common::DirectionOptions options;
+    options.direction = direction;
+    const Vector<int32_t> got = dist::bfs_levels(world(), G, source, &stats, options);
+    const auto gi = got.indices();
+    const auto gv = got.values();
+    EXPECT_TRUE(std::equal(gi.begin(), gi.end(), wi.begin(), wi.end())) << "source " << source;
+    EXPECT_TRUE(std::equal(gv.begin(), gv.end(), wv.begin(), wv.end())) << "source " << source;
+    if (direction != common::Direction::push) continue;
+    // Pushing, every reached vertex's out-edges are read once, when it is in the frontier.
+    int64_t reached_edges = 0;
+    for (index_t v : wi) reached_edges += G.row_degree(v);
+    EXPECT_EQ(stats.edges_examined, reached_edges);
+    EXPECT_EQ(stats.pull_steps, 0);
+  }
 }
 
 TEST(DistBfs, KroneckerSymmetric) {

@@ -76,21 +76,30 @@ void World::on_every_rank(const std::function<void()>& local) const {
 }
 
 std::vector<std::byte> World::all_parts(std::span<const std::byte> mine) const {
-  std::vector<int64_t> sizes(static_cast<size_t>(size_));
-  const auto own = static_cast<int64_t>(mine.size());
-  check(MPI_Allgather(&own, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  const std::vector<int64_t> sizes = part_sizes(static_cast<int64_t>(mine.size()));
   int64_t total = 0;
   for (int64_t s : sizes) total += s;
   std::vector<std::byte> joined;
   on_every_rank([&] { joined.resize(static_cast<size_t>(total)); });  // a rank without the memory fails them all
+  join_parts(mine, sizes, joined);
+  return joined;
+}
+
+std::vector<int64_t> World::part_sizes(int64_t mine) const {
+  std::vector<int64_t> sizes(static_cast<size_t>(size_));
+  check(MPI_Allgather(&mine, 1, MPI_INT64_T, sizes.data(), 1, MPI_INT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  return sizes;
+}
+
+void World::join_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes,
+                       std::span<std::byte> joined) const {
   size_t at = 0;
   for (int r = 0; r < size_; ++r) {
-    const auto part = std::span<std::byte>(joined).subspan(at, static_cast<size_t>(sizes[static_cast<size_t>(r)]));
+    const auto part = joined.subspan(at, static_cast<size_t>(sizes[static_cast<size_t>(r)]));
     if (r == rank_) std::copy(mine.begin(), mine.end(), part.begin());
     broadcast(part, r);
     at += part.size();
   }
-  return joined;
 }
 
 void World::or_words(std::span<uint64_t> words) const {

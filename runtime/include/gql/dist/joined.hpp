@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -12,18 +11,23 @@
 
 namespace gql::dist::detail {
 
-// The items each rank gives, joined in rank order.
+// The items each rank gives, joined in rank order, received in place (the array is not zeroed first).
 template <class T>
 Array<T> all_items(const World& world, std::span<const T> mine) {
-  const std::vector<std::byte> joined = world.all_parts(std::as_bytes(mine));
-  Array<T> items(joined.size() / sizeof(T));
-  if (!joined.empty()) std::memcpy(items.data(), joined.data(), joined.size());
+  const std::vector<int64_t> sizes = world.part_sizes(static_cast<int64_t>(mine.size_bytes()));
+  int64_t total = 0;
+  for (int64_t s : sizes) total += s;
+  Array<T> items;
+  world.on_every_rank([&] { items.resize(static_cast<size_t>(total) / sizeof(T)); });  // fails every rank alike
+  world.join_parts(std::as_bytes(mine), sizes, std::as_writable_bytes(std::span<T>(items)));
   return items;
 }
 
-// The graph whose rows are every rank's `block` in rank order; n_cols columns.
+// The graph whose rows are every rank's `block` in rank order; n_cols columns. One rank's block is
+// the whole graph already.
 template <class T>
-Csr<T> joined_rows(const World& world, const Csr<T>& block, int64_t n_cols) {
+Csr<T> joined_rows(const World& world, Csr<T>&& block, int64_t n_cols) {
+  if (world.size() == 1) return std::move(block);
   const auto offsets = block.row_offsets();
   std::vector<offset_t> lengths(static_cast<size_t>(block.n_rows()));
   for (size_t r = 0; r < lengths.size(); ++r) lengths[r] = offsets[r + 1] - offsets[r];
@@ -38,15 +42,21 @@ Csr<T> joined_rows(const World& world, const Csr<T>& block, int64_t n_cols) {
                 std::move(values));
 }
 
-// D's rows [begin, end) on this rank, and every other rank's own rows, joined into D on every rank.
+// D's rows [begin, end) on this rank, and every other rank's own rows, joined into D on every rank:
+// each rank's rows broadcast into their place (the rows come in rank order, so a rank's are after the
+// ranks' before it).
 template <class T>
 void join_dense_rows(const World& world, Matrix<T>& D, int64_t begin, int64_t end) {
-  const auto all = D.data();
-  const auto n = static_cast<size_t>(D.n_cols());
-  const auto own = std::span<const storage_t<T>>(all.data() + static_cast<size_t>(begin) * n,
-                                                 static_cast<size_t>(end - begin) * n);
-  const Array<storage_t<T>> rows = all_items<storage_t<T>>(world, own);
-  std::copy(rows.begin(), rows.end(), all.begin());
+  if (world.size() == 1) return;
+  const auto bytes = std::as_writable_bytes(D.data());
+  const auto row_bytes = static_cast<int64_t>(D.n_cols() * sizeof(storage_t<T>));
+  const std::vector<int64_t> sizes = world.part_sizes((end - begin) * row_bytes);
+  size_t at = 0;
+  for (int r = 0; r < world.size(); ++r) {
+    const auto size = static_cast<size_t>(sizes[static_cast<size_t>(r)]);
+    world.broadcast(bytes.subspan(at, size), r);
+    at += size;
+  }
 }
 
 }  // namespace gql::dist::detail

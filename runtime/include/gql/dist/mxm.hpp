@@ -68,7 +68,7 @@ Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<
       block = cpu::spgemm<S>(rows, B, {}, options);
     }
   });
-  return detail::joined_rows(world, block, B.n_cols());
+  return detail::joined_rows(world, std::move(block), B.n_cols());
 }
 
 }  // namespace gql::dist

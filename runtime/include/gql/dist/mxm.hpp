@@ -58,6 +58,10 @@ Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<
                                       std::to_string(B.n_rows()) + ")");
   Csr<V> block;
   world.on_every_rank([&] {
+    if (world.size() == 1) {  // the whole of A: no block to cut out
+      block = cpu::spgemm<S>(A, B, {}, options);
+      return;
+    }
     const std::vector<int64_t> work = detail::product_work(A, B);
     const RowRange mine = rows_by_work(work, world.size(), world.rank());
     const Csr<TA> rows = rows_of(A, mine);

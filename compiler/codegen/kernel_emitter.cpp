@@ -528,9 +528,12 @@ class KernelEmitter {
   // with the whole result.
   void distributed_op(const ir::Op& o, const std::string& pad, std::string& out) const {
     const std::string target = name(o.outputs.at(0)), world = "gql::dist::program_world()";
-    if (o.kind == ir::OpKind::mxm) {
-      out += pad + target + " = gql::dist::mxm<" + semiring(o) + ">(" + world + ", " + name(o.inputs.at(0)) + ", " +
-             name(o.inputs.at(1)) + ");\n";
+    if (o.kind == ir::OpKind::mxm) {  // the product through the mask, then written as one process writes it
+      out += pad + "{\n" + pad + "  const gql::cpu::MatrixMask mask = gql::cpu::as_matrix_mask(" + mask(o) + ");\n";
+      out += pad + "  gql::cpu::assign_result(" + target + ", gql::dist::mxm<" + semiring(o) + ">(" + world + ", " +
+             name(o.inputs.at(0)) + ", " + name(o.inputs.at(1)) + ", mask, " + product_options(o) + "), mask, " +
+             bool_text(o.replace) +
+             ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }
     out += pad + target + " = " + name(o.inputs.at(0)) + ".clone();\n";

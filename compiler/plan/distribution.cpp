@@ -9,13 +9,9 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
   if (!module.distributed || module.target != ir::Target::openmp) return false;
   const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
   switch (op.kind) {
-    case ir::OpKind::mxm: {
-      // dist::mxm makes the whole product in the semiring's values: C = A * B with no mask, cast or fused work.
-      const Type& c = kernel.variables.at(static_cast<size_t>(op.outputs.at(0))).type;
-      return !op.mask && !op.replace && op.folded.empty() && c.kind == TypeKind::graph &&
-             kind(op.inputs.at(0)) == TypeKind::graph && kind(op.inputs.at(1)) == TypeKind::graph &&
-             c.element == module.semirings.at(static_cast<size_t>(op.semiring)).value_type;
-    }
+    case ir::OpKind::mxm:  // graphs into a graph, through any mask: dist::mxm, then the assignment on each rank
+      return kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
+             kind(op.inputs.at(1)) == TypeKind::graph;
     case ir::OpKind::bfs_levels: return true;
     case ir::OpKind::closure: return kind(op.inputs.at(0)) == TypeKind::matrix;
     default: return false;
@@ -25,8 +21,9 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
 std::string distribution_text(const ir::Op& op) {
   switch (op.kind) {
     case ir::OpKind::mxm:
-      return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, each rank's "
-             "rows of the result joined on every rank";
+      return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, multiplied "
+             "through the mask's same rows, each rank's rows of the product joined on every rank, then written "
+             "into the output on each";
     case ir::OpKind::bfs_levels:
       return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
              "edges, the next frontier's bits or-ed across the ranks at every level";

@@ -1,9 +1,11 @@
 // The distributed product against the one-process OpenMP product: the same entries in the same
-// order, on generated and real graphs, with a positional semiring (con reads the row) and with more
-// rows than ranks and fewer.
+// order, on generated and real graphs, through a mask and its complement, with a positional semiring
+// (con reads the row) and with more rows than ranks and fewer.
 #include <cstdint>
 
 #include "dist_test.hpp"
+#include "gql/cpu/elementwise.hpp"
+#include "gql/cpu/ops.hpp"
 #include "gql/cpu/spgemm.hpp"
 #include "gql/dist/mxm.hpp"
 #include "gql/generate.hpp"
@@ -56,6 +58,18 @@ TEST(DistMxm, ValuesAndRectangularShapes) {
   expect_same(dist::mxm<PlusTimes<double>>(world(), tall, B), cpu::spgemm<PlusTimes<double>>(tall, B));
   const Csr<double> empty(0, A.n_rows());
   expect_same(dist::mxm<PlusTimes<double>>(world(), empty, B), cpu::spgemm<PlusTimes<double>>(empty, B));
+}
+
+TEST(DistMxm, ThroughAMaskAndItsComplement) {
+  const auto G = generate_graph<bool>("kron:10", symmetric());
+  const auto L = cpu::triangle(G, cpu::Triangle::lower, -1);
+  const auto U = cpu::triangle(G, cpu::Triangle::upper, 1);
+  for (bool complement : {false, true}) {
+    const cpu::MatrixMask mask = cpu::mask(L, complement);
+    expect_same(dist::mxm<Paths>(world(), L, U, mask), cpu::spgemm<Paths>(L, U, mask));
+  }
+  const Csr<bool> wrong(3, 3);
+  EXPECT_THROW(dist::mxm<Paths>(world(), L, U, cpu::mask(wrong, false)), Error);
 }
 
 TEST(DistMxm, PositionalSemiringSeesTheRowsOfA) {

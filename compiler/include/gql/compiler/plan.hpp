@@ -48,8 +48,8 @@ bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Targe
 bool calls_cublas(const ir::Kernel& kernel);
 
 // Whether `op` of an OpenMP kernel built for several processes runs over the MPI ranks (gql/dist/):
-// a product of graphs into the semiring's values without a mask, the BFS-levels traversal, the
-// closure of a dense matrix (plan/distribution.cpp). Every other op runs whole on every rank, over
+// a product of graphs into a graph, the BFS-levels traversal, the closure of a dense matrix
+// (plan/distribution.cpp). Every other op runs whole on every rank, over
 // the values every rank holds.
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
 // How a distributed op divides its work and what the ranks exchange, for the plan.

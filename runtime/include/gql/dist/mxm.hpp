@@ -1,13 +1,14 @@
-// C = A * B over S on every rank, the rows of A divided among the ranks by their work (the products
-// each row makes); each rank multiplies its rows by the whole of B with the OpenMP product
-// (gql/cpu/spgemm.hpp) and the blocks are joined on every rank. The entries are those of the product
-// on one process, in the same order.
+// C<mask> = A * B over S on every rank, the rows of A divided among the ranks by their work (the
+// products each row makes); each rank multiplies its rows by the whole of B through the mask's same
+// rows with the OpenMP product (gql/cpu/spgemm.hpp), and the blocks are joined on every rank. The
+// entries are those of the product on one process, in the same order.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "gql/cpu/ops.hpp"
 #include "gql/cpu/parallel.hpp"
 #include "gql/cpu/spgemm.hpp"
 #include "gql/dist/joined.hpp"
@@ -31,6 +32,16 @@ struct RowsFrom : S {
   }
 };
 
+// Rows [range.begin, range.end) of a mask, as the mask of those rows multiplied on their own: its
+// row offsets still index the whole mask's columns.
+inline cpu::MatrixMask mask_rows(const cpu::MatrixMask& mask, RowRange range) {
+  if (mask.mode() == cpu::MaskMode::none) return mask;
+  cpu::MatrixMask rows = mask;
+  rows.row_offsets = mask.row_offsets.subspan(static_cast<size_t>(range.begin), static_cast<size_t>(range.size()) + 1);
+  rows.n_rows = range.size();
+  return rows;
+}
+
 // The products each row of A makes (one at least, for rows without any): prefix[i] for rows [0, i).
 template <class TA, class TB>
 std::vector<int64_t> product_work(const Csr<TA>& A, const Csr<TB>& B) {
@@ -51,25 +62,32 @@ std::vector<int64_t> product_work(const Csr<TA>& A, const Csr<TB>& B) {
 
 template <class S, class TA, class TB>
 Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<TB>& B,
-                                const cpu::SpgemmOptions& options = {}) {
+                                const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {}) {
   using V = typename S::value_type;
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
                                       std::to_string(B.n_rows()) + ")");
+  cpu::check_mask_shape(mask, A.n_rows(), B.n_cols(), "mxm");  // before any rank cuts its rows out of it
+  // The OpenMP product's schedule: its threads and accumulator. Through a mask it runs by rows (no
+  // masked method by the mask's entries here).
+  const cpu::ThreadScope threads(options.threads);
+  cpu::SpgemmOptions spgemm;
+  spgemm.accumulator = options.accumulator;
   Csr<V> block;
   world.on_every_rank([&] {
     if (world.size() == 1) {  // the whole of A: no block to cut out
-      block = cpu::spgemm<S>(A, B, {}, options);
+      block = cpu::spgemm<S>(A, B, mask, spgemm);
       return;
     }
     const std::vector<int64_t> work = detail::product_work(A, B);
     const RowRange mine = rows_by_work(work, world.size(), world.rank());
     const Csr<TA> rows = rows_of(A, mine);
+    const cpu::MatrixMask rows_mask = detail::mask_rows(mask, mine);
     if constexpr (S::positional) {
       detail::RowsFrom<S>::first_row = mine.begin;
-      block = cpu::spgemm<detail::RowsFrom<S>>(rows, B, {}, options);
+      block = cpu::spgemm<detail::RowsFrom<S>>(rows, B, rows_mask, spgemm);
     } else {
-      block = cpu::spgemm<S>(rows, B, {}, options);
+      block = cpu::spgemm<S>(rows, B, rows_mask, spgemm);
     }
   });
   return detail::joined_rows(world, std::move(block), B.n_cols());

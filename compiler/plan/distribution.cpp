@@ -22,8 +22,8 @@ std::string distribution_text(const ir::Op& op) {
   switch (op.kind) {
     case ir::OpKind::mxm:
       return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, multiplied "
-             "through the mask's same rows, each rank's rows of the product joined on every rank, then written "
-             "into the output on each";
+             "through the mask's same rows by the method chosen for the whole product, each rank's rows of the "
+             "product joined on every rank, then written into the output on each";
     case ir::OpKind::bfs_levels:
       return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
              "edges, the next frontier's bits or-ed across the ranks at every level";

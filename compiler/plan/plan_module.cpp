@@ -40,10 +40,8 @@ std::string masked_line(const ir::ProductSchedule& p, const ir::Op& o) {
          "products of the rows the mask keeps, else by rows";
 }
 
-void product_lines(const ir::ProductSchedule& p, const ir::Op& o, ir::Target target, bool over_ranks,
-                   std::vector<std::string>& lines) {
-  if (over_ranks && o.mask) lines.push_back("masked: by rows on each rank, the mask filtering every product");
-  else if (std::string line = masked_line(p, o); !line.empty()) lines.push_back(std::move(line));
+void product_lines(const ir::ProductSchedule& p, const ir::Op& o, ir::Target target, std::vector<std::string>& lines) {
+  if (std::string line = masked_line(p, o); !line.empty()) lines.push_back(std::move(line));
   if (target == ir::Target::openmp) {
     lines.push_back("rows in parallel in chunks of equal work (work of a row = sum of its neighbours' degrees)" +
                     std::string(p.threads ? ", " + std::to_string(p.threads) + " threads" : ""));
@@ -305,7 +303,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     if (is_dense_product(o, k)) {
       dense_product_lines(o, m, k, p.lines);
     } else if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) {
-      product_lines(*ps, o, m.target, distributed(o, k, m), p.lines);
+      product_lines(*ps, o, m.target, p.lines);
     } else if (const auto* ts = std::get_if<ir::TraversalSchedule>(&o.schedule)) {
       traversal_lines(*ts, p.lines);
       if (m.target == ir::Target::cuda) p.lines.push_back(balance_line(ts->balance));

@@ -68,15 +68,21 @@ Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
                                       std::to_string(B.n_rows()) + ")");
   cpu::check_mask_shape(mask, A.n_rows(), B.n_cols(), "mxm");  // before any rank cuts its rows out of it
-  // The OpenMP product's schedule: its threads and accumulator. Through a mask it runs by rows (no
-  // masked method by the mask's entries here).
+  // The OpenMP product's schedule: its threads, its accumulator, and through a mask its method, chosen
+  // for the whole product (every rank alike, as one process chooses it).
   const cpu::ThreadScope threads(options.threads);
   cpu::SpgemmOptions spgemm;
   spgemm.accumulator = options.accumulator;
+  const cpu::MaskedChoice choice = cpu::choose_masked_method(A, B, mask, options.masked);
+  const auto multiply = [&]<class P>(const Csr<TA>& rows, const cpu::MatrixMask& rows_mask) {
+    if (choice.method == cpu::MaskedMethod::dot)
+      return cpu::masked_dot_product<P>(rows, B, cpu::transpose_of(B), rows_mask);
+    return cpu::spgemm<P>(rows, B, rows_mask, spgemm);
+  };
   Csr<V> block;
   world.on_every_rank([&] {
     if (world.size() == 1) {  // the whole of A: no block to cut out
-      block = cpu::spgemm<S>(A, B, mask, spgemm);
+      block = multiply.template operator()<S>(A, mask);
       return;
     }
     const std::vector<int64_t> work = detail::product_work(A, B);
@@ -85,9 +91,9 @@ Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<
     const cpu::MatrixMask rows_mask = detail::mask_rows(mask, mine);
     if constexpr (S::positional) {
       detail::RowsFrom<S>::first_row = mine.begin;
-      block = cpu::spgemm<detail::RowsFrom<S>>(rows, B, rows_mask, spgemm);
+      block = multiply.template operator()<detail::RowsFrom<S>>(rows, rows_mask);
     } else {
-      block = cpu::spgemm<S>(rows, B, rows_mask, spgemm);
+      block = multiply.template operator()<S>(rows, rows_mask);
     }
   });
   return detail::joined_rows(world, std::move(block), B.n_cols());

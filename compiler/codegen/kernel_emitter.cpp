@@ -532,8 +532,7 @@ class KernelEmitter {
       out += pad + "{\n" + pad + "  const gql::cpu::MatrixMask mask = gql::cpu::as_matrix_mask(" + mask(o) + ");\n";
       out += pad + "  gql::cpu::assign_result(" + target + ", gql::dist::mxm<" + semiring(o) + ">(" + world + ", " +
              name(o.inputs.at(0)) + ", " + name(o.inputs.at(1)) + ", mask, " + product_options(o) + "), mask, " +
-             bool_text(o.replace) +
-             ", /*within_mask=*/true);\n" + pad + "}\n";
+             bool_text(o.replace) + ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }
     out += pad + target + " = " + name(o.inputs.at(0)) + ".clone();\n";

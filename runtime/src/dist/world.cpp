@@ -96,7 +96,7 @@ void World::join_parts(std::span<const std::byte> mine, std::span<const int64_t>
   size_t at = 0;
   for (int r = 0; r < size_; ++r) {
     const auto part = joined.subspan(at, static_cast<size_t>(sizes[static_cast<size_t>(r)]));
-    if (r == rank_) std::copy(mine.begin(), mine.end(), part.begin());
+    if (r == rank_ && mine.data() != part.data()) std::copy(mine.begin(), mine.end(), part.begin());
     broadcast(part, r);
     at += part.size();
   }

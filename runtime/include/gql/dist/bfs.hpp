@@ -19,6 +19,7 @@
 #include "gql/common/traversal_stats.hpp"
 #include "gql/cpu/parallel.hpp"
 #include "gql/cpu/transpose.hpp"
+#include "gql/cpu/traversal.hpp"
 #include "gql/dist/row_blocks.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/graph.hpp"
@@ -36,7 +37,7 @@ Vector<int32_t> bfs_levels(const World& world, const Csr<TG>& G, int64_t source,
   common::check_source(n, source, "bfs");
   constexpr int32_t unseen = std::numeric_limits<int32_t>::max();
   const auto words = static_cast<size_t>((n + 63) / 64);
-  std::vector<int32_t> level;
+  Array<int32_t> level;
   std::vector<uint64_t> frontier, next;
   world.on_every_rank([&] {
     level.assign(static_cast<size_t>(n), unseen);
@@ -111,14 +112,7 @@ Vector<int32_t> bfs_levels(const World& world, const Csr<TG>& G, int64_t source,
     total.searched_edges += gv.degree(source);
     *stats = total;
   }
-  Array<index_t> idx;
-  Array<int32_t> val;
-  for (int64_t v = 0; v < n; ++v)
-    if (level[static_cast<size_t>(v)] != unseen) {
-      idx.push_back(static_cast<index_t>(v));
-      val.push_back(level[static_cast<size_t>(v)]);
-    }
-  return Vector<int32_t>::sparse(n, std::move(idx), std::move(val));
+  return cpu::detail::reached_levels(level);  // unseen is the type's greatest value there too
 }
 
 }  // namespace gql::dist

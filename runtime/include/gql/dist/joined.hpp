@@ -43,20 +43,14 @@ Csr<T> joined_rows(const World& world, Csr<T>&& block, int64_t n_cols) {
 }
 
 // D's rows [begin, end) on this rank, and every other rank's own rows, joined into D on every rank:
-// each rank's rows broadcast into their place (the rows come in rank order, so a rank's are after the
-// ranks' before it).
+// each rank's rows broadcast into their place (the rows come in rank order).
 template <class T>
 void join_dense_rows(const World& world, Matrix<T>& D, int64_t begin, int64_t end) {
   if (world.size() == 1) return;
   const auto bytes = std::as_writable_bytes(D.data());
-  const auto row_bytes = static_cast<int64_t>(D.n_cols() * sizeof(storage_t<T>));
-  const std::vector<int64_t> sizes = world.part_sizes((end - begin) * row_bytes);
-  size_t at = 0;
-  for (int r = 0; r < world.size(); ++r) {
-    const auto size = static_cast<size_t>(sizes[static_cast<size_t>(r)]);
-    world.broadcast(bytes.subspan(at, size), r);
-    at += size;
-  }
+  const auto row_bytes = static_cast<size_t>(D.n_cols()) * sizeof(storage_t<T>);
+  const auto mine = bytes.subspan(static_cast<size_t>(begin) * row_bytes, static_cast<size_t>(end - begin) * row_bytes);
+  world.join_parts(mine, world.part_sizes(static_cast<int64_t>(mine.size())), bytes);
 }
 
 }  // namespace gql::dist::detail

@@ -36,7 +36,8 @@ class World {
   // The bytes each rank gives, joined in rank order on every rank (any sizes; no 2 GiB limit).
   std::vector<std::byte> all_parts(std::span<const std::byte> mine) const;
   // The same in two steps, for a caller that allocates the joined bytes itself: every rank's size,
-  // then every rank's part put in its place of `joined` (whose size is their sum).
+  // then every rank's part put in its place of `joined` (whose size is their sum; `mine` may already
+  // be in its place there).
   std::vector<int64_t> part_sizes(int64_t mine) const;
   void join_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes, std::span<std::byte> joined) const;
   // Every rank's `words` become their bitwise or, in place.

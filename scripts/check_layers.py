@@ -56,7 +56,8 @@ ALLOWED = {
     ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/dense_products.hpp"):
         "built by a host compiler alone, a dense product runs the OpenMP register-tiled GEMM",
     ("runtime/include/gql/device/matrix_ops.hpp", "gql/cpu/ops.hpp"):
-        "a dense matrix current on the host is copied by the OpenMP op",
+        "a dense matrix current on the host is copied by the OpenMP op; built by a host compiler alone, the dense "
+        "matrices' other ops run the OpenMP ops",
     ("runtime/include/gql/device/element_ops.hpp", "gql/cpu/ops.hpp"):
         "a value current on the host is read and stored into by the OpenMP ops (the same checks and errors)",
     ("runtime/include/gql/device/product_on_device.hpp", "gql/cpu/assign.hpp"):

@@ -579,11 +579,13 @@ class KernelEmitter {
         else if (o.dense) value = container_type(t) + "(" + args + ", " + expr(*o.value) + ")";
         else value = container_type(t) + "(" + args + ")";
         const std::string made = name(o.outputs[0]);
-        if (takes_residents(o)) {  // a vector (on the host in a build without nvcc) or an empty graph made on the device
+        if (takes_residents(o)) {  // made on the device (a vector or matrix: on the host in a build without nvcc)
           const std::string e = cpp_scalar_type(t.element);
-          value = t.kind == TypeKind::graph ? "gql::gpu::empty_graph<" + e + ">(" + args + ", stream)"
-                  : o.dense ? "gql::gpu::filled_vector_of<" + e + ">(" + args + ", " + expr(*o.value) + ", stream)"
-                            : "gql::gpu::empty_vector<" + e + ">(" + args + ")";
+          const std::string fill = o.dense ? ", " + expr(*o.value) : "";
+          value = t.kind == TypeKind::graph    ? "gql::gpu::empty_graph<" + e + ">(" + args + ", stream)"
+                  : t.kind == TypeKind::matrix ? "gql::gpu::filled_matrix_of<" + e + ">(" + args + fill + ", stream)"
+                  : o.dense                    ? "gql::gpu::filled_vector_of<" + e + ">(" + args + fill + ", stream)"
+                                               : "gql::gpu::empty_vector<" + e + ">(" + args + ")";
           out += pad + made + " = " + value_type(t) + "(" + value + ");\n";
           return;
         }
@@ -636,7 +638,7 @@ class KernelEmitter {
                ", ctx);\n";
         return;
       case ir::OpKind::densify:
-        out += pad + function + "(" + target + ", " + in(0) + ", " + expr(*o.value) + ");\n";
+        out += pad + function + "(" + target + ", " + in(0) + ", " + expr(*o.value) + stream_argument(o) + ");\n";
         return;
       case ir::OpKind::bfs_levels:
         bfs_levels(o, pad, out);

@@ -21,6 +21,7 @@
 #include "gql/cpu/lu.hpp"
 #include "gql/cpu/lu_options.hpp"
 #include "gql/cpu/mask.hpp"
+#include "gql/cpu/matrix_ops.hpp"
 #include "gql/cpu/spgemm.hpp"
 #include "gql/cpu/spgemm_dot.hpp"
 #include "gql/cpu/transpose.hpp"

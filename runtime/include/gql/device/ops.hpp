@@ -2,8 +2,9 @@
 // products mxm, vxm and mxv, products of dense matrices (device/dense_products.hpp), closures, LU, the vectors'
 // element-wise ops, assignments and reductions of gql/device/vector_ops.hpp, the graphs' constructors,
 // copies, element-wise ops, tril, triu, transpose, scalar assignments and reductions, masked or not,
-// of gql/device/graph_ops.hpp, the dense matrices' copies of gql/device/matrix_ops.hpp, and the
-// element reads and stores of gql/device/element_ops.hpp); every other op of a CUDA program runs
+// of gql/device/graph_ops.hpp, the dense matrices' constructors, copies, element-wise ops, transposes,
+// reductions and dense(G) of gql/device/matrix_ops.hpp, and the element reads and stores of
+// gql/device/element_ops.hpp); every other op of a CUDA program runs
 // through gql/cpu/ops.hpp on the host (the plan says which runs where). The device ops take the kernel's
 // values as Residents (gql/device/resident.hpp), read on the side they run on.
 //

@@ -162,7 +162,14 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
   }
 }
 
-void closure_lines(const ir::ClosureSchedule& c, ir::Target target, std::vector<std::string>& lines) {
+void closure_lines(const ir::ClosureSchedule& c, ir::Target target, bool paths, std::vector<std::string>& lines) {
+  if (paths && target == ir::Target::cuda) {  // gql/device/closure.hpp: predecessors run one kernel, in core
+    lines.push_back("closure with predecessors: the global-memory kernel, one launch per k (the schedule's tiles "
+                    "apply to closures without paths)");
+    lines.push_back("in core only: the matrix and its predecessors stay in device memory; a matrix beyond the "
+                    "device budget, or out_of_core on, is an error");
+    return;
+  }
   lines.push_back("blocked 3-stage closure, tile " +
                   (c.tile == 0 ? "auto (k-block 128 below n = 16384, 256 from there)" : std::to_string(c.tile)));
   if (target == ir::Target::openmp) {
@@ -289,6 +296,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
         o.kind == ir::OpKind::component_labels) {
       recognized_lines(o, m, p.lines);
+      if (m.target == ir::Target::cuda) p.lines.push_back(placement_line(o, k));
       out.push_back(std::move(p));
       continue;
     }
@@ -308,7 +316,8 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
       traversal_lines(*ts, p.lines);
       if (m.target == ir::Target::cuda) p.lines.push_back(balance_line(ts->balance));
     }
-    if (const auto* cs = std::get_if<ir::ClosureSchedule>(&o.schedule)) closure_lines(*cs, m.target, p.lines);
+    if (const auto* cs = std::get_if<ir::ClosureSchedule>(&o.schedule))
+      closure_lines(*cs, m.target, o.kind == ir::OpKind::closure_paths, p.lines);
     if (const auto* ls = std::get_if<ir::LuSchedule>(&o.schedule))
       p.lines.push_back("right-looking LU with partial pivoting, panel " + std::to_string(ls->tile) +
                         ", trailing update by " + (ls->gemm == ir::Gemm::vendor ? "vendor BLAS gemm" : "generated gemm"));

@@ -29,7 +29,9 @@ std::string ClosurePlan::describe() const {
 
 #define GQL_CLOSURE_DRIVER(V)                                                                          \
   template void closure_in_place<V>(const ClosureKernelTable<V>&, V*, int32_t*, const ClosurePlan&, Stream); \
-  template void closure_of_device_matrix<V>(const ClosureKernelTable<V>&, V*, const ClosurePlan&, const Stream&);
+  template void closure_of_device_matrix<V>(const ClosureKernelTable<V>&, V*, const ClosurePlan&, const Stream&); \
+  template void closure_paths_of_device_matrix<V>(const ClosureKernelTable<V>&, V*, int32_t*, const ClosurePlan&,  \
+                                                  const Stream&);
 GQL_CLOSURE_VALUE_TYPES(GQL_CLOSURE_DRIVER)
 #undef GQL_CLOSURE_DRIVER
 

@@ -66,6 +66,7 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
   out.push_back({Slot::fill, 0, false, "&" + ns + "fill<" + value_type + ">"});
   if (predecessors) {  // the global-memory kernel in core, whatever the schedule
     out.push_back({Slot::fill_predecessors, 0, false, "&" + ns + "fill<int>"});
+    out.push_back({Slot::initial_predecessors, 0, false, "&" + ns + "initial_predecessors" + of_values + ">"});
     out.push_back({Slot::global_step, 1, false, "&" + ns + "fw_global_step" + of_values + ", true>"});
     return out;
   }

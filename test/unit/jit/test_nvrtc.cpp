@@ -203,9 +203,11 @@ TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
   const std::vector<ClosureKernelName> paths =
       closure_kernel_names("S", "float", 4, gpu::ClosureSchedule{64, {8, 16}, 0}, true);
   EXPECT_EQ(expressions(paths), (std::vector<std::string>{ns + "fill<float>", ns + "fill<int>",
+                                                          ns + "initial_predecessors<S, float>",
                                                           ns + "fw_global_step<S, float, true>"}));
-  EXPECT_EQ(paths[2].slot, Slot::global_step);
-  EXPECT_EQ(paths[2].index, 1);
+  EXPECT_EQ(paths[2].slot, Slot::initial_predecessors);
+  EXPECT_EQ(paths[3].slot, Slot::global_step);
+  EXPECT_EQ(paths[3].index, 1);
 }
 
 // A closure's kernels through NVRTC, the GEMM's DPX variant chosen by the semiring's own

@@ -388,6 +388,22 @@ void closure_of_device_matrix(const ClosureKernelTable<V>& k, V* d, const Closur
   detail::copy_block(d, n, padded.data(), ld, n, n, cudaMemcpyDeviceToDevice, s);
 }
 
+// The in-core closure with predecessors under `plan` of the n x n row-major matrix at `d` in device
+// memory (leading dimension n), in place, into the n x n predecessors at `pred`, which it starts from
+// the matrix's edges (as common::initial_predecessors): the global-memory kernel reads any leading
+// dimension, so nothing is padded or copied, and no host memory is touched.
+template <class V>
+void closure_paths_of_device_matrix(const ClosureKernelTable<V>& k, V* d, int32_t* pred, const ClosurePlan& plan,
+                                    const Stream& stream) {
+  const int64_t n = plan.n;
+  if (n == 0) return;
+  if (plan.out_of_core || !plan.predecessors)
+    throw Error(ErrorKind::internal, "closure paths of a device matrix: in core and with predecessors only");
+  launch_grid(k.initial_predecessors, dim3(1024), dim3(256), 0, stream.get(), static_cast<const V*>(d), pred,
+              static_cast<device::closure::index>(n), static_cast<device::closure::index>(n));
+  detail::global_closure(k, d, pred, n, n, 0, stream.get());
+}
+
 // The library holds the driver for these value types (runtime/src/cuda/closure_driver.cpp), so that
 // code calling a closure only compiles the few lines of closure() below (a second of the JIT's host
 // compile otherwise).
@@ -395,7 +411,9 @@ void closure_of_device_matrix(const ClosureKernelTable<V>& k, V* d, const Closur
 #define GQL_CLOSURE_DRIVER(V)                                                                                 \
   extern template void closure_in_place<V>(const ClosureKernelTable<V>&, V*, int32_t*, const ClosurePlan&, Stream); \
   extern template void closure_of_device_matrix<V>(const ClosureKernelTable<V>&, V*, const ClosurePlan&,           \
-                                                   const Stream&);
+                                                   const Stream&);                                                \
+  extern template void closure_paths_of_device_matrix<V>(const ClosureKernelTable<V>&, V*, int32_t*,               \
+                                                         const ClosurePlan&, const Stream&);
 GQL_CLOSURE_VALUE_TYPES(GQL_CLOSURE_DRIVER)
 #undef GQL_CLOSURE_DRIVER
 

@@ -42,6 +42,7 @@ ClosureKernelTable<typename S::value_type> closure_kernels() {
   ClosureKernelTable<V> t = closure_table_facts<S>();
   t.fill = kernel_handle(k::fill<V>);
   t.fill_predecessors = kernel_handle(k::fill<int>);
+  t.initial_predecessors = kernel_handle(k::initial_predecessors<S, V>);
   t.global_step = {kernel_handle(k::fw_global_step<S, V, false>), kernel_handle(k::fw_global_step<S, V, true>)};
   detail::fill_tile_kernels<S>(t, std::make_index_sequence<closure_tile_shapes.size()>());
   detail::fill_gemm_kernels<S, false>(t);

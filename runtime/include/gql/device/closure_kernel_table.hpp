@@ -47,6 +47,7 @@ struct ClosureKernelTable {
   using GemmArgs = device::closure::GemmArgs<V>;
   KernelHandle<V*, index, V> fill;
   KernelHandle<int*, index, int> fill_predecessors;
+  KernelHandle<const V*, int*, index, index> initial_predecessors;
   std::array<KernelHandle<V*, int*, index, index, index, index>, 2> global_step;  // [with predecessors]
   using TileStage = KernelHandle<V*, index, index, index, index, bool>;
   struct TileStages {

@@ -30,6 +30,18 @@ __global__ void fill(T* data, index count, T value) {
     data[i] = value;
 }
 
+// pred(i, j) = i where D(i, j) is an edge (not S::zero()) and i != j, otherwise -1, over the n x n
+// matrix at d (leading dimension ld; pred's too): the predecessors a closure with paths starts from,
+// as gql::common::initial_predecessors makes them on the host.
+template <class S, class T>
+__global__ void initial_predecessors(const T* d, int* pred, index n, index ld) {
+  for (index e = blockIdx.x * static_cast<index>(blockDim.x) + threadIdx.x; e < n * n;
+       e += static_cast<index>(gridDim.x) * blockDim.x) {
+    const index i = e / n, j = e % n;
+    pred[i * ld + j] = i != j && d[i * ld + j] != S::zero() ? static_cast<int>(i) : -1;
+  }
+}
+
 // ---- the global-memory design ----------------------------------------------------------------------
 
 // D(i, j) = agg(D(i, j), con(D(i, k), D(k, j))) for all i, j < n; pred(i, j) = pred(k, j) where the

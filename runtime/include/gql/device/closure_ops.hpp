@@ -4,6 +4,8 @@
 // the matrix stayed in device memory or was streamed through it. LU's op is in device/lu_factor.hpp.
 // closure() takes the kernel's values (Residents): in core it works on the device copy of the matrix
 // (uploaded once, or the caller's) and leaves the result there; out of core it streams host memory.
+// closure_paths() works on the device copy likewise and leaves the distances and predecessors there;
+// it runs in core only.
 // Host code; compiles with nvcc or a host compiler (the JIT's NVRTC path).
 #pragma once
 
@@ -11,7 +13,6 @@
 #include <string>
 #include <type_traits>
 
-#include "gql/common/closure_predecessors.hpp"
 #include "gql/device/closure.hpp"
 #include "gql/device/resident.hpp"
 #include "gql/kernel_context.hpp"
@@ -46,14 +47,28 @@ void closure(Resident<Matrix<T>>& out, Resident<Matrix<T>>& D, const ClosureSche
 }
 
 // D_out, pred = closure(D over S, paths): pred(i, j) is the vertex before j on the best path from i.
+// On the device copy of D (uploaded once, or the caller's), both results left on the device. The
+// predecessors' kernel runs in core only: a matrix whose copy and predecessors exceed the device
+// memory budget is Error(oom), as the plan says.
 template <class S, class T>
-void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, const ClosureSchedule& schedule,
-                   KernelContext& ctx) {
-  out = D.clone();
-  pred = common::initial_predecessors<S>(D);
-  const ClosurePlan plan = gpu::closure<S>(out, detail::device_closure_options(schedule), &pred, Stream::for_call(ctx));
-  ctx.work().updates += D.n_rows() * D.n_rows() * D.n_rows();
-  ctx.explain(schedule.label, std::string("closure on the GPU, ") + plan.describe());
+void closure_paths(Resident<Matrix<T>>& out, Resident<Matrix<int32_t>>& pred, Resident<Matrix<T>>& D,
+                   const ClosureSchedule& schedule, KernelContext& ctx) {
+  using V = typename S::value_type;
+  const CallStream call(ctx);
+  const Stream stream = call.stream();
+  const int64_t n = D.rows();
+  detail::check_closure_shape(n, D.cols());
+  const DeviceMatrix<T>& input = D.device(stream);  // first, so the plan's budget counts it
+  const ClosurePlan plan = plan_closure<S>(n, detail::device_closure_options(schedule), true);
+  DeviceMatrix<T> result = copy_on_device(input, stream);
+  DeviceMatrix<int32_t> predecessors(n, n);
+  closure_paths_of_device_matrix(detail::closure_kernel_table<S>(), reinterpret_cast<V*>(result.data().data()),
+                                 predecessors.data().data(), plan, stream);
+  out.set_device(std::move(result));
+  pred.set_device(std::move(predecessors));
+  ctx.work().updates += n * n * n;
+  ctx.explain(schedule.label,
+              std::string("closure on the GPU, ") + plan.describe() + "; the results left on the device");
 }
 
 }  // namespace gql::gpu

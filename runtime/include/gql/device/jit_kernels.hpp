@@ -60,7 +60,9 @@ std::string device_semiring_name(const std::string& semiring, bool bool_values);
 // A kernel a closure may launch: its name expression and the entry of gpu::ClosureKernelTable it
 // fills.
 struct ClosureKernelName {
-  enum class Slot { fill, fill_predecessors, global_step, tile_diagonal, tile_panels, tile_rest, gemm };
+  enum class Slot {
+    fill, fill_predecessors, initial_predecessors, global_step, tile_diagonal, tile_panels, tile_rest, gemm
+  };
   Slot slot = Slot::fill;
   // global_step: with predecessors (1) or without (0); tile_*: gpu::closure_tile_shape_index; gemm:
   // gpu::thread_tile_index.
@@ -121,6 +123,7 @@ void bind_closure_names(gpu::ClosureKernelTable<V>& table, const std::vector<Clo
     switch (name.slot) {
       case Slot::fill: table.fill.address = address; break;
       case Slot::fill_predecessors: table.fill_predecessors.address = address; break;
+      case Slot::initial_predecessors: table.initial_predecessors.address = address; break;
       case Slot::global_step: table.global_step.at(at).address = address; break;
       case Slot::tile_diagonal: table.tiles.at(at).diagonal.address = address; break;
       case Slot::tile_panels: table.tiles.at(at).panels.address = address; break;

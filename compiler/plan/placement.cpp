@@ -40,7 +40,6 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
   const ir::OpInfo& info = ir::op_info(op.kind);
   switch (info.device) {
     case ir::DeviceRule::device: return Placement::device;
-    case ir::DeviceRule::device_from_host: return Placement::device_from_host;
     case ir::DeviceRule::host: return Placement::host;
     case ir::DeviceRule::by_kind:
       return on_device_by_kind(op, kernel, info.device_kinds) ? Placement::device : Placement::host;

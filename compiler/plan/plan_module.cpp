@@ -250,9 +250,6 @@ std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
              (o.mask ? "its mask " + names({o.mask->variable}) + " there too, " : "") +
              (scalar_result ? "reads back " + names(o.outputs) : "leaves " + names(o.outputs) + " there");
     }
-    case Placement::device_from_host:
-      return "placement: on the device from host containers; " + reads + "on the host, writes " + names(o.outputs) +
-             " there";
     case Placement::host: break;
   }
   return "placement: on the host; " + reads + "there (downloaded once when the device wrote it last), writes " +

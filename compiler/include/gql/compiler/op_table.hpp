@@ -28,7 +28,6 @@ enum class OpTuning : uint8_t { none, product, traversal, closure, lu, elementwi
 // Where a CUDA kernel runs the op (plan/placement.cpp); an OpenMP kernel runs every op on the host.
 enum class DeviceRule : uint8_t {
   device,            // on the device, over the values where they are
-  device_from_host,  // on the device from host containers: it uploads its own copies, returns host results
   host,              // on the host
   by_kind,           // on the device when its value (the container it writes; for a scalar result, the one
                      // it reads) is of `device_kinds`, a graph only from graphs; on the host otherwise

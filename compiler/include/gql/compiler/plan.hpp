@@ -32,7 +32,6 @@ void fuse_elementwise(ir::Module& module);
 enum class Placement {
   host,              // runs on the host (gql::cpu): reads and writes host containers
   device,            // runs on the GPU over the values where they are: reads on the device, leaves its result there
-  device_from_host,  // runs on the GPU from host containers (uploads its own copies, returns host results)
 };
 Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
 // Whether `op` is a product (mxm, vxm, mxv) with a dense matrix operand: a GEMM or a row-parallel

@@ -5,16 +5,25 @@
 #include <string>
 #include <string_view>
 
+#include "gql/array.hpp"
+
 namespace gql::detail {
 
+// A file's bytes: uninitialized until read, in huge pages when large (gql/array.hpp).
+using FileBytes = Array<char>;
+
+inline std::string_view text_of(const FileBytes& bytes) noexcept { return {bytes.data(), bytes.size()}; }
+
 // The bytes of a file, decompressed when they start with the gzip magic bytes (whatever the name).
-std::string read_file(const std::string& path);
+// A large file is read by all threads, each its own slices (a parser reads gigabytes faster than
+// one thread copies them out of the page cache).
+FileBytes read_file(const std::string& path);
 
 // True when `bytes` start with the gzip magic bytes 1f 8b.
 bool is_gzip(std::string_view bytes) noexcept;
 
 // Inflates every gzip member of `bytes`; `name` is used in error messages.
-std::string gunzip(std::string_view bytes, const std::string& name);
+FileBytes gunzip(std::string_view bytes, const std::string& name);
 
 // Writes `bytes` to `path`, gzip-compressed when the path ends in ".gz".
 void write_file(const std::string& path, std::string_view bytes);

@@ -90,10 +90,10 @@ Format output_format(const std::string& path) {
 template <class T>
 Csr<T> parse_graph(std::string_view contents, Format format, const std::string& source, const ReadOptions& options) {
   format = resolve(format, source);
-  std::string inflated;
+  detail::FileBytes inflated;
   if (detail::is_gzip(contents)) {
     inflated = detail::gunzip(contents, source);
-    contents = inflated;
+    contents = detail::text_of(inflated);
   }
   // Lines are kept only where a later error may need them: duplicate errors and integer overflows.
   const bool record_lines = options.duplicates == Duplicates::error ||
@@ -119,14 +119,16 @@ Csr<T> read_graph(const std::string& path_or_spec, const ReadOptions& options) {
   if (is_generator_spec(path_or_spec)) return generate_graph<T>(path_or_spec, options);
   if (resolve(options.format, path_or_spec) == Format::binary)
     return apply_policies(detail::read_binary_csr_file<T>(path_or_spec), options, path_or_spec);
-  const std::string bytes = detail::read_file(path_or_spec);
+  const detail::FileBytes file = detail::read_file(path_or_spec);
+  const std::string_view bytes = detail::text_of(file);
   return parse_graph<T>(bytes, options.format, path_or_spec, options);
 }
 
 template <class T>
 Matrix<T> read_matrix(const std::string& path_or_spec, const ReadOptions& options, const std::optional<T>& fill) {
   if (!is_generator_spec(path_or_spec) && resolve(options.format, path_or_spec) == Format::matrix_market) {
-    const std::string bytes = detail::read_file(path_or_spec);
+    const detail::FileBytes file = detail::read_file(path_or_spec);
+    const std::string_view bytes = detail::text_of(file);
     if (detail::is_matrix_market_array(bytes)) return detail::read_matrix_market_array<T>(bytes, path_or_spec);
     return densify(parse_graph<T>(bytes, Format::matrix_market, path_or_spec, options), fill, path_or_spec);
   }
@@ -137,7 +139,8 @@ template <class T>
 Vector<T> read_vector(const std::string& path, const ReadOptions& options) {
   if (resolve(options.format, path) != Format::matrix_market)
     throw Error(ErrorKind::io, "a vector is read from a Matrix Market file", {path});
-  const std::string bytes = detail::read_file(path);
+  const detail::FileBytes file = detail::read_file(path);
+  const std::string_view bytes = detail::text_of(file);
   const auto not_a_vector = [&](int64_t rows, int64_t cols) {
     return Error(ErrorKind::io,
                  "a vector file has one column or one row; this one is " + std::to_string(rows) + " x " +

@@ -25,7 +25,9 @@ EdgeList<T> read_dimacs_entries(std::string_view text, const std::string& source
     problem_line = line_no;
   }
 
-  auto chunks = parse_lines<T>(text, line_no + 1, source, [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& p) {
+  const LineSlots slots{.values = stores_values<T>, .lines = record_lines};
+  auto parsed = parse_lines<T>(text, line_no + 1, source, slots,
+                               [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& p) {
     const char kind = first_char(line);
     if (kind == 'c' || kind == '\0') return true;
     if (kind == 'p') {
@@ -59,7 +61,7 @@ EdgeList<T> read_dimacs_entries(std::string_view text, const std::string& source
   EdgeList<T> edges;
   edges.n_rows = edges.n_cols = n;
   edges.index_base = 1;
-  gather(chunks, edges);
+  gather(parsed, edges);
   if (static_cast<int64_t>(edges.rows.size()) != m)
     fail_line(source, problem_line, "the problem line promises " + std::to_string(m) + " arcs, the file has " +
                                    std::to_string(edges.rows.size()));

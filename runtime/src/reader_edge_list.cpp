@@ -66,7 +66,9 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
     break;
   }
 
-  auto chunks = parse_lines<T>(text, line_no, source, [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& p) {
+  const LineSlots slots{.values = stores_values<T>, .lines = record_lines};
+  auto parsed = parse_lines<T>(text, line_no, source, slots,
+                               [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& p) {
     const auto same_columns = [&](int columns) {
       if (c.columns == 0) {
         c.columns = columns;
@@ -124,7 +126,7 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
   EdgeList<T> edges;
   int columns = 0;
   int64_t max_id = -1;
-  for (auto& c : chunks) {
+  for (auto& c : parsed.chunks) {
     if (c.columns != 0 && columns != 0 && c.columns != columns)
       throw Error(ErrorKind::io,
                   "this line has " + std::to_string(c.columns) + " columns, earlier lines " + std::to_string(columns),
@@ -135,7 +137,7 @@ EdgeList<T> read_edge_list_entries(std::string_view text, const std::string& sou
   // Without SNAP's header to declare an empty graph, no edges at all means a wrong or emptied file.
   if (max_id < 0 && nodes < 0) throw Error(ErrorKind::io, "no edges: the file is empty or holds only comments", {source});
   edges.n_rows = edges.n_cols = std::max(max_id + 1, nodes);
-  gather(chunks, edges);
+  gather(parsed, edges);
   return edges;
 }
 

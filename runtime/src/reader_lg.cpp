@@ -20,7 +20,9 @@ EdgeList<T> read_lg_entries(std::string_view text, const std::string& source, bo
   if (nv > max_vertex_count) fail_line(source, 1, "nv = " + std::to_string(nv) + " exceeds 2^31-1 vertices");
   const bool undirected = tok[2] == "u";
 
-  auto chunks = parse_lines<T>(text, 2, source, [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& pr) {
+  const LineSlots slots{.values = stores_values<T>, .lines = record_lines};
+  auto parsed = parse_lines<T>(text, 2, source, slots,
+                               [&](Chunk<T>& c, std::string_view line, int64_t no, Problem& pr) {
     if (is_blank(line)) return true;
     Tokens edge(line, true);
     std::string_view ids[2], extra;
@@ -46,7 +48,7 @@ EdgeList<T> read_lg_entries(std::string_view text, const std::string& source, bo
   EdgeList<T> edges;
   edges.n_rows = edges.n_cols = nv;
   edges.index_base = 1;
-  gather(chunks, edges);
+  gather(parsed, edges);
   if (static_cast<int64_t>(edges.rows.size()) != ne)
     fail_line(source, 1, "the header promises " + std::to_string(ne) + " edges, the file has " +
                         std::to_string(edges.rows.size()));

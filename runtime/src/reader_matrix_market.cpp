@@ -168,7 +168,9 @@ bool finish_entry(Tokens& tokens, const int64_t (&id)[2], int64_t line_no, bool 
 
 template <class T>
 EdgeList<T> read_headerless(std::string_view text, const std::string& source, bool record_lines) {
-  auto chunks = parse_lines<T>(text, 1, source, [&](Chunk<T>& c, std::string_view line, int64_t line_no, Problem& p) {
+  const LineSlots slots{.values = stores_values<T>, .lines = record_lines};
+  auto parsed = parse_lines<T>(text, 1, source, slots,
+                               [&](Chunk<T>& c, std::string_view line, int64_t line_no, Problem& p) {
     if (is_blank(line) || first_char(line) == '%') return true;
     Tokens count(line, false);
     int columns = 0;
@@ -193,7 +195,7 @@ EdgeList<T> read_headerless(std::string_view text, const std::string& source, bo
   edges.index_base = 1;
   int columns = 0;
   int64_t max_id = -1;
-  for (auto& c : chunks) {
+  for (auto& c : parsed.chunks) {
     if (c.columns != 0 && columns != 0 && c.columns != columns)
       fail_line(source, c.first_data_line, "this line has " + std::to_string(c.columns) +
                                           " columns, earlier lines " + std::to_string(columns));
@@ -203,7 +205,7 @@ EdgeList<T> read_headerless(std::string_view text, const std::string& source, bo
   if (max_id < 0) fail_line(source, 1, "no Matrix Market banner and no entries: the file is empty or not Matrix Market");
   // n = the largest id: a headerless body cannot tell trailing isolated vertices.
   edges.n_rows = edges.n_cols = max_id + 1;
-  gather(chunks, edges);
+  gather(parsed, edges);
   return edges;
 }
 
@@ -224,7 +226,8 @@ EdgeList<T> read_matrix_market_entries(std::string_view text, const std::string&
     fail_line(source, 1, "a Matrix Market array is a dense matrix: read it with read_matrix or read_vector");
   const bool with_value = h.banner.field != Field::pattern;
   const Symmetry symmetry = h.banner.symmetry;
-  auto chunks = parse_lines<T>(h.body, h.size_line + 1, source,
+  const LineSlots slots{.values = stores_values<T>, .lines = record_lines};
+  auto parsed = parse_lines<T>(h.body, h.size_line + 1, source, slots,
                                [&](Chunk<T>& c, std::string_view line, int64_t line_no, Problem& p) {
     if (is_blank(line) || first_char(line) == '%') return true;
     if (!parse_entry<T>(line, line_no, with_value, c, p, record_lines)) return false;
@@ -252,7 +255,7 @@ EdgeList<T> read_matrix_market_entries(std::string_view text, const std::string&
   edges.n_rows = h.n_rows;
   edges.n_cols = h.n_cols;
   edges.index_base = 1;
-  gather(chunks, edges);
+  gather(parsed, edges);
   if (static_cast<int64_t>(edges.rows.size()) != h.entries)
     fail_line(source, h.size_line, "the size line promises " + std::to_string(h.entries) + " entries, the file has " +
                                   std::to_string(edges.rows.size()));
@@ -266,7 +269,7 @@ Matrix<T> read_matrix_market_array(std::string_view text, const std::string& sou
   if (h.banner.coordinate) fail_line(source, 1, "expected a Matrix Market array");
   const Symmetry symmetry = h.banner.symmetry;
   const int64_t n = h.n_rows, m = h.n_cols;
-  auto chunks = parse_lines<T>(h.body, h.size_line + 1, source,
+  auto parsed = parse_lines<T>(h.body, h.size_line + 1, source, {.entries = false, .values = true},
                                [&](Chunk<T>& c, std::string_view line, int64_t, Problem& p) {
     if (is_blank(line) || first_char(line) == '%') return true;
     Tokens tokens(line, false);
@@ -288,8 +291,8 @@ Matrix<T> read_matrix_market_array(std::string_view text, const std::string& sou
     return true;
   });
   // Column-major on disk; symmetric arrays list the lower triangle (skew: below the diagonal) by column.
-  std::vector<storage_t<T>> values;
-  for (auto& c : chunks) values.insert(values.end(), c.values.begin(), c.values.end());
+  compact(parsed);
+  const Array<storage_t<T>>& values = parsed.values;
   int64_t expected = n * m;
   if (symmetry == Symmetry::symmetric) expected = n * (n + 1) / 2;
   if (symmetry == Symmetry::skew) expected = n * (n - 1) / 2;

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gql/array.hpp"
 #include "gql/edge_list.hpp"
 #include "gql/error.hpp"
 
@@ -219,29 +220,71 @@ bool parse_value(std::string_view token, storage_t<T>& out, Problem& problem) {
   }
 }
 
+// One column of a chunk's entries (rows, columns, values or line numbers), written in place into the
+// parse's array from the slot of the chunk's first line: a line holds at most one entry, so the
+// chunks' slots never meet and the entries need no second copy. A push past the chunk's slots (a
+// reader that wrote two entries for a line, or into a column it did not ask for) is counted, not
+// written, and fails the parse.
+template <class X>
+class ChunkColumn {
+ public:
+  ChunkColumn() = default;
+  ChunkColumn(X* first, size_t slots) : first_(first), slots_(slots) {}
+  void push_back(X x) noexcept {
+    if (size_ < slots_) first_[size_] = x;
+    ++size_;
+  }
+  X& back() noexcept { return first_[size_ - 1]; }
+  const X* begin() const noexcept { return first_; }
+  const X* end() const noexcept { return first_ + size_; }
+  size_t size() const noexcept { return size_; }
+  bool overflowed() const noexcept { return size_ > slots_; }
+
+ private:
+  X* first_ = nullptr;
+  size_t slots_ = 0;
+  size_t size_ = 0;
+};
+
+// The columns a reader writes: each an array with a slot per line of the parsed text.
+struct LineSlots {
+  bool entries = true;  // rows and columns
+  bool values = false;
+  bool lines = false;   // the line of each entry, for messages
+};
+
 // Per-chunk output of the parallel parse: entries in file order plus what the format wants to track.
 template <class T>
 struct Chunk {
-  std::vector<index_t> rows, cols;
-  std::vector<storage_t<T>> values;
-  std::vector<int64_t> lines;
+  ChunkColumn<index_t> rows, cols;
+  ChunkColumn<storage_t<T>> values;
+  ChunkColumn<int64_t> lines;
+  size_t first_slot = 0;     // the slot of the chunk's first line
   int64_t max_id = -1;       // largest 0-based id seen (edge lists)
   int columns = 0;           // tokens per data line (edge lists: all lines must agree)
   int64_t first_data_line = 0;
 
-  void reserve(size_t entries) {
-    rows.reserve(entries);
-    cols.reserve(entries);
-    if constexpr (stores_values<T>) values.reserve(entries);
+  bool overflowed() const noexcept {
+    return rows.overflowed() || cols.overflowed() || values.overflowed() || lines.overflowed();
   }
+};
+
+// The parse's arrays (a slot per line; the columns LineSlots did not ask for stay empty) and its
+// chunks in file order; `compact` leaves the entries alone in file order.
+template <class T>
+struct ParsedLines {
+  Array<index_t> rows, cols;
+  Array<storage_t<T>> values;
+  Array<int64_t> lines;
+  std::vector<Chunk<T>> chunks;
 };
 
 // Runs per_line(chunk, line, line_number, problem) on every line of `text` (without '\n' or a trailing
 // '\r'), in parallel over chunks split at line boundaries; `first_line` is the number of text's first line.
-// Returns the chunks in file order; the first failing line (in file order) becomes Error(io).
+// Returns the entries in place (ParsedLines); the first failing line (in file order) becomes Error(io).
 template <class T, class PerLine>
-std::vector<Chunk<T>> parse_lines(std::string_view text, int64_t first_line, const std::string& source,
-                                  PerLine per_line) {
+ParsedLines<T> parse_lines(std::string_view text, int64_t first_line, const std::string& source, LineSlots want,
+                           PerLine per_line) {
   const int threads = omp_get_max_threads();
   const size_t target = std::max<size_t>(1, std::min<size_t>(size_t(threads) * 8, text.size() / (1 << 16) + 1));
   std::vector<size_t> bounds{0};
@@ -262,7 +305,31 @@ std::vector<Chunk<T>> parse_lines(std::string_view text, int64_t first_line, con
   start_line[0] = first_line;
   for (size_t c = 0; c < n_chunks; ++c) start_line[c + 1] += start_line[c];
 
-  std::vector<Chunk<T>> chunks(n_chunks);
+  // A slot per line, and one for a last line without '\n'.
+  ParsedLines<T> parsed;
+  const auto slots = static_cast<size_t>(start_line[n_chunks] - first_line) + 1;
+  try {
+    if (want.entries) parsed.rows.resize(slots), parsed.cols.resize(slots);
+    if (want.values) parsed.values.resize(slots);
+    if (want.lines) parsed.lines.resize(slots);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::oom, "out of memory for the " + std::to_string(slots) + " lines of the file", {source});
+  }
+  parsed.chunks.resize(n_chunks);
+  for (size_t c = 0; c < n_chunks; ++c) {
+    Chunk<T>& chunk = parsed.chunks[c];
+    chunk.first_slot = static_cast<size_t>(start_line[c] - first_line);
+    const size_t mine = static_cast<size_t>(start_line[c + 1] - start_line[c]) + (c + 1 == n_chunks);
+    const auto column = [&](auto& array) {
+      using X = std::remove_reference_t<decltype(array[0])>;
+      return array.empty() ? ChunkColumn<X>() : ChunkColumn<X>(array.data() + chunk.first_slot, mine);
+    };
+    chunk.rows = column(parsed.rows);
+    chunk.cols = column(parsed.cols);
+    chunk.values = column(parsed.values);
+    chunk.lines = column(parsed.lines);
+  }
+
   std::vector<int64_t> bad_line(n_chunks, 0), bad_column(n_chunks, 0);
   std::vector<std::string> bad_reason(n_chunks);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -272,14 +339,12 @@ std::vector<Chunk<T>> parse_lines(std::string_view text, int64_t first_line, con
     int64_t line_no = start_line[c];
     Problem problem;
     try {
-      // At most one entry per line (plus one for a last line without '\n'): no regrowth while parsing.
-      chunks[c].reserve(static_cast<size_t>(start_line[c + 1] - start_line[c]) + 1);
       while (p < end) {
         const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
         const char* line_end = nl ? nl : end;
         std::string_view line(p, static_cast<size_t>(line_end - p));
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (!per_line(chunks[c], line, line_no, problem)) {
+        if (!per_line(parsed.chunks[c], line, line_no, problem)) {
           bad_line[c] = line_no;
           bad_column[c] = problem.at ? (problem.at - line.data()) + 1 : 0;
           bad_reason[c] = std::move(problem.reason);
@@ -293,30 +358,55 @@ std::vector<Chunk<T>> parse_lines(std::string_view text, int64_t first_line, con
       bad_reason[c] = "out of memory while reading";
     }
   }
-  for (size_t c = 0; c < n_chunks; ++c)
+  for (size_t c = 0; c < n_chunks; ++c) {
     if (bad_line[c] > 0) throw Error(ErrorKind::io, bad_reason[c], {source, bad_line[c], bad_column[c]});
-  return chunks;
+    if (parsed.chunks[c].overflowed())
+      throw Error(ErrorKind::internal, "a reader wrote more than one entry for a line", {source, start_line[c]});
+  }
+  return parsed;
 }
 
-// Concatenates the chunks (in file order) into `edges`.
+// Leaves each array of `parsed` holding its entries alone, in file order. Lines without an entry
+// (comments, blank lines) leave slots free inside a chunk's share; only then are the entries copied
+// (by all threads, into new arrays), else the arrays are cut to their entries where they are.
 template <class T>
-void gather(std::vector<Chunk<T>>& chunks, EdgeList<T>& edges) {
+void compact(ParsedLines<T>& parsed) {
+  auto& chunks = parsed.chunks;
+  const auto entries = [](const Chunk<T>& c) { return std::max({c.rows.size(), c.values.size()}); };
   std::vector<size_t> at(chunks.size() + 1, 0);
-  for (size_t c = 0; c < chunks.size(); ++c) at[c + 1] = at[c] + chunks[c].rows.size();
-  const bool with_lines = std::any_of(chunks.begin(), chunks.end(), [](auto& c) { return !c.lines.empty(); });
-  edges.rows.resize(at.back());
-  edges.cols.resize(at.back());
-  if constexpr (stores_values<T>) edges.values.resize(at.back());
-  if (with_lines) edges.lines.resize(at.back());
-#pragma omp parallel for schedule(dynamic, 1)
+  bool in_place = true;
   for (size_t c = 0; c < chunks.size(); ++c) {
-    std::copy(chunks[c].rows.begin(), chunks[c].rows.end(), edges.rows.begin() + at[c]);
-    std::copy(chunks[c].cols.begin(), chunks[c].cols.end(), edges.cols.begin() + at[c]);
-    if constexpr (stores_values<T>)
-      std::copy(chunks[c].values.begin(), chunks[c].values.end(), edges.values.begin() + at[c]);
-    if (with_lines) std::copy(chunks[c].lines.begin(), chunks[c].lines.end(), edges.lines.begin() + at[c]);
-    chunks[c] = {};
+    at[c + 1] = at[c] + entries(chunks[c]);
+    in_place = in_place && at[c] == chunks[c].first_slot;
   }
+  const auto cut = [&](auto& array, auto column) {
+    if (array.empty()) return;
+    if (!in_place) {
+      std::remove_reference_t<decltype(array)> packed(at.back());
+#pragma omp parallel for schedule(dynamic, 1)
+      for (size_t c = 0; c < chunks.size(); ++c) {
+        const auto& from = chunks[c].*column;
+        std::copy(from.begin(), from.end(), packed.begin() + static_cast<std::ptrdiff_t>(at[c]));
+      }
+      array = std::move(packed);
+    }
+    array.resize(at.back());
+  };
+  cut(parsed.rows, &Chunk<T>::rows);
+  cut(parsed.cols, &Chunk<T>::cols);
+  cut(parsed.values, &Chunk<T>::values);
+  cut(parsed.lines, &Chunk<T>::lines);
+  chunks.clear();
+}
+
+// The entries of `parsed`, in file order, moved into `edges`.
+template <class T>
+void gather(ParsedLines<T>& parsed, EdgeList<T>& edges) {
+  compact(parsed);
+  edges.rows = std::move(parsed.rows);
+  edges.cols = std::move(parsed.cols);
+  edges.values = std::move(parsed.values);
+  edges.lines = std::move(parsed.lines);
 }
 
 // Appends the mirror (j, i) of every off-diagonal entry (i, j), negated when `negate` (skew-symmetric).

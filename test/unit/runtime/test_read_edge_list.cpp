@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "gql/io.hpp"
 #include "io_test_util.hpp"
 
@@ -55,6 +58,37 @@ TEST(ReadEdgeList, ErrorLineIsRightInALargeParallelParse) {
   for (int i = 0; i < 200000; ++i) text += std::to_string(i % 1000) + " " + std::to_string((i * 7) % 1000) + "\n";
   text += "5 oops\n";
   expect_io_error([&] { el<bool>(text); }, {"g.txt:200001:3"});
+}
+
+// Lines without an entry (comments, blank lines) inside the chunks of a parallel parse leave slots
+// that the entries are packed over, in file order.
+TEST(ReadEdgeList, CommentsAndBlankLinesAmongManyChunks) {
+  std::string text;
+  std::map<std::pair<int64_t, int64_t>, double> want;
+  for (int i = 0; i < 300000; ++i) {
+    if (i % 997 == 0) text += "# a comment among the edges\n";
+    if (i % 1499 == 0) text += i % 2 ? "\n" : "  \r\n";
+    const int64_t row = i / 8, col = (int64_t{i} * 7919) % 1000003;
+    text += std::to_string(row) + " " + std::to_string(col) + " " + std::to_string(i % 100 + 1) + "\n";
+    want[{row, col}] = i % 100 + 1;
+  }
+  text += "# the last line is a comment\n\n";
+  const auto g = el<int>(text);
+  g.validate();
+  EXPECT_EQ(entries(g), want);
+}
+
+// A file larger than the slices its threads read at a time reads as its text parses.
+TEST(ReadEdgeList, ALargeFileReadsAsItsText) {
+  std::string text;
+  for (int64_t i = 0; text.size() < (size_t{40} << 20); ++i)
+    text += std::to_string(i % 1000003) + "\t" + std::to_string((i * 31) % 999983) + "\n";
+  gql_test::TempFile file("large.txt", text);
+  const auto from_file = gql::read_graph<bool>(file.path(), {.format = Format::edge_list});
+  const auto from_text = gql::parse_graph<bool>(text, Format::edge_list, "large.txt", {});
+  EXPECT_TRUE(std::ranges::equal(from_file.row_offsets(), from_text.row_offsets()));
+  EXPECT_TRUE(std::ranges::equal(from_file.col_indices(), from_text.col_indices()));
+  EXPECT_GT(from_file.nvals(), 0);
 }
 
 TEST(ReadEdgeList, GzipByMagicBytesAndByName) {

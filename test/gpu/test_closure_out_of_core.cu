@@ -1,8 +1,9 @@
 // closure(D over S) on the GPU beyond the kernels: out of core (the budget capped so the matrix is
 // streamed in ragged super tiles) equal to in core and to gql::cpu::closure, predecessors that spell
 // shortest paths, the DIMACS road graph rome99 densified (from GQL_DATA_DIR; skipped with a message
-// when absent), options that are not built refused, and the op of generated code on a kernel's values
-// (the matrix on the device or the host, in core and streamed) equal to gql::cpu::closure.
+// when absent), options that are not built refused, and the ops of generated code on a kernel's values
+// (the matrix on the device or the host; the closure in core and streamed, the closure with paths in
+// core) equal to gql::cpu::closure.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -221,6 +222,105 @@ void op_on_kernel_values() {
   }
 }
 
+// pred(i, j) ends a best path from i to j of the closed matrix `d` over the input `w` wherever j is
+// reached from i (i != j): d(i, j) = d(i, p) + w(p, j), d(i, i) taken as 0; -1 elsewhere. Returns how
+// many entries break that.
+template <class T>
+int64_t predecessors_off_paths(const Matrix<T>& w, const Matrix<T>& d, const Matrix<int32_t>& pred, T unreached) {
+  const int64_t n = d.n_rows();
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const int32_t p = pred(i, j);
+      if (i == j || d(i, j) == unreached) {
+        bad += p != -1;
+        continue;
+      }
+      bad += p < 0 || p >= n || w(p, j) == unreached || d(i, j) != (p == i ? T{} : d(i, p)) + w(p, j);
+    }
+  return bad;
+}
+
+// closure(D over S, paths) as generated code calls it, on Residents: the argument borrowed on the
+// device (a JIT caller's) or on the host (a program's, uploaded once), the distances and predecessors
+// left on the device. Against the OpenMP closure with predecessors run as one tile (plain
+// Floyd-Warshall, k ascending: the GPU kernel's order, so every predecessor is the same) and as the
+// OpenMP program runs it (tiles of 128: the same distances; among equally short paths it may pick
+// another, so its predecessors are checked to end shortest paths, and -1 where the twin's are).
+template <class S, class T>
+void check_paths_op(const std::string& what, const Matrix<T>& input) {
+  const int64_t n = input.n_rows();
+  Matrix<T> one_tile = input.clone();
+  Matrix<int32_t> one_tile_pred = cpu::initial_predecessors<S>(input);
+  cpu::closure<S>(one_tile, cpu::ClosureOptions{.variant = cpu::ClosureVariant::parallel_for, .tile = n},
+                  &one_tile_pred);
+  Matrix<T> tiled = input.clone();
+  Matrix<int32_t> tiled_pred = cpu::initial_predecessors<S>(input);
+  cpu::closure<S>(tiled, cpu::ClosureOptions{}, &tiled_pred);
+  const Stream stream;
+  const DeviceMatrix<T> on_device = to_device(input, stream);
+  for (const bool device_argument : {true, false}) {
+    const std::string at = what + (device_argument ? ", device" : ", host") + " argument";
+    KernelContext ctx(/*explain=*/true);
+    auto D = device_argument ? gpu::Resident<Matrix<T>>::borrow(on_device) : gpu::Resident<Matrix<T>>::borrow(input);
+    gpu::Resident<Matrix<T>> out;
+    gpu::Resident<Matrix<int32_t>> pred;
+    gpu::closure_paths<S>(out, pred, D, gpu::ClosureSchedule{.label = "paths"}, ctx);
+    GPU_CHECK_MSG(out.on_device() && pred.on_device(), at + ": the distances and predecessors are on the device");
+    GPU_CHECK_MSG(D.on_device(), at + ": the argument is read on the device");
+    const Matrix<T> got = gpu::take_host(std::move(out), stream);
+    const Matrix<int32_t> got_pred = gpu::take_host(std::move(pred), stream);
+    GPU_CHECK_MSG(count_differences(one_tile, got) == 0 && count_differences(tiled, got) == 0,
+                  at + ": distances differ from the OpenMP closure (" + ctx.plan().front() + ")");
+    GPU_CHECK_MSG(std::equal(got_pred.data().begin(), got_pred.data().end(), one_tile_pred.data().begin()),
+                  at + ": predecessors differ from the OpenMP closure's plain Floyd-Warshall");
+    const int64_t off = predecessors_off_paths(input, got, got_pred, static_cast<T>(S::zero()));
+    GPU_CHECK_MSG(off == 0, at + ": " + std::to_string(off) + " predecessors do not end a shortest path");
+    int64_t unreached = 0;
+    for (size_t e = 0; e < got_pred.data().size(); ++e)
+      unreached += (got_pred.data()[e] == -1) != (tiled_pred.data()[e] == -1);
+    GPU_CHECK_MSG(unreached == 0, at + ": " + std::to_string(unreached) + " entries reached on one side only");
+    GPU_CHECK_MSG(predecessors_off_paths(input, tiled, tiled_pred, static_cast<T>(S::zero())) == 0,
+                  at + ": the OpenMP closure's own predecessors end shortest paths");
+    const Matrix<T> argument = on_device.to_host(stream);
+    GPU_CHECK_MSG(std::equal(argument.data().begin(), argument.data().end(), input.data().begin()),
+                  at + ": the argument was written");
+  }
+}
+
+// The paths op on generated matrices of i32 (DPX-capable min_plus) and f32 with integer weights (exact
+// sums), small weights so that equally short paths are common; then a matrix beyond the budget, and
+// out_of_core on, refused with Error(oom) (the predecessors' kernel runs in core only).
+void paths_op_on_kernel_values() {
+  const auto weight = [](std::mt19937_64& r) { return static_cast<int>(r() % 4) + 1; };
+  for (const int64_t n : small_inputs() ? std::vector<int64_t>{70, 140} : std::vector<int64_t>{200, 300}) {
+    const std::string at = " n=" + std::to_string(n);
+    const double density = 4.0 / static_cast<double>(n);
+    check_paths_op<MinPlusDpx>("paths op i32" + at, random_matrix<MinPlusDpx, int>(n, density, 31, weight, 0));
+    check_paths_op<MinPlus<float>>("paths op f32" + at,
+                                   random_matrix<MinPlus<float>, float>(n, density, 32, weight, 0));
+  }
+  const Matrix<int> input = random_matrix<MinPlusDpx, int>(200, 0.02, 33, weight, 0);
+  const auto refused = [&](gpu::OutOfCore where, size_t cap) {
+    MemoryBudget::global().set_limit(cap);
+    bool oom = false;
+    try {
+      KernelContext ctx;
+      auto D = gpu::Resident<Matrix<int>>::borrow(input);
+      gpu::Resident<Matrix<int>> out;
+      gpu::Resident<Matrix<int32_t>> pred;
+      gpu::closure_paths<MinPlusDpx>(out, pred, D, gpu::ClosureSchedule{.out_of_core = where}, ctx);
+    } catch (const Error& e) {
+      oom = e.kind() == ErrorKind::oom;
+    }
+    MemoryBudget::global().set_limit(std::nullopt);
+    return oom;
+  };
+  GPU_CHECK_MSG(refused(gpu::OutOfCore::automatic, size_t{1} << 18),
+                "paths op with a matrix beyond the budget: an oom error");
+  GPU_CHECK_MSG(refused(gpu::OutOfCore::on, size_t{1} << 30), "paths op with out_of_core on: an oom error");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,5 +330,6 @@ int main(int argc, char** argv) {
     road_graph();
     bad_options_refused();
     op_on_kernel_values();
+    paths_op_on_kernel_values();
   });
 }

@@ -1,12 +1,14 @@
-// Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp and components,
-// the end-to-end products.gql, dense_products.gql and stores.gql, and the masked graph ops of
-// specs/graph_ops.gql, each built by gqlc for both targets at build time (bfs and sssp are loops
-// recognized as one traversal, components a loop of vector products, stores.gql's loops of element
-// stores and reads into graphs and vectors on the device), run kernel by kernel on generated
-// graphs and on the real graphs in $GQL_DATA_DIR (left out when unset). Both write sorted Matrix
-// Market (or a scalar line), so their --out files must match byte for byte; the OpenMP results are
-// themselves checked against reference code by test/e2e. The two programs of a pair run at the same
-// time (one on the GPU, one on the host cores).
+// Generated CUDA programs against generated OpenMP programs: the stdlib's fof, bfs, sssp, components
+// and apsp, the end-to-end products.gql, dense_products.gql and stores.gql, and the masked graph ops
+// of specs/graph_ops.gql, each built by gqlc for both targets at build time (bfs and sssp are loops
+// recognized as one traversal, sssp's also on a graph where its loop runs as written, apsp's
+// closures with and without paths run on device matrices, components a loop of vector products,
+// stores.gql's loops of element stores and reads into graphs and vectors on the device), run kernel
+// by kernel on generated graphs and on the real graphs in $GQL_DATA_DIR (left out when unset). Both
+// write sorted Matrix Market (or a scalar line), so their --out files must match byte for byte
+// (apsp_paths' predecessors on matrices of several tiles: where equally short paths tie, each must
+// end a shortest path); the OpenMP results are themselves checked against reference code by
+// test/e2e. The two programs of a pair run at the same time (one on the GPU, one on the host cores).
 //
 // --small (for compute-sanitizer, which follows the CUDA programs): two small graphs, four kernels.
 #include <sys/wait.h>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <random>
 #include <fstream>
@@ -221,9 +224,8 @@ int compare_dense_products(const fs::path& dir, bool small) {
 // reads read single entries), and into a sparse vector on the device. Generated graphs only: a loop that
 // reads between its stores merges what waits at each read, on either target.
 int compare_stores(const fs::path& dir, bool small) {
-  const std::vector<Input> inputs =
-      small ? std::vector<Input>{{"kron:6", "kron6"}}
-            : std::vector<Input>{{"kron:10", "kron10"}, {"grid:30x40", "grid30x40"}, {"urand:9:4", "urand9"}};
+  std::vector<Input> inputs{{"kron:6", "kron6"}};
+  if (!small) inputs = {{"kron:10", "kron10"}, {"grid:30x40", "grid30x40"}, {"urand:9:4", "urand9"}};
   const std::vector<std::pair<const char*, const char*>> kernels = {
       {"graph_stores", "--rounds 3"},   {"device_graph_stores", "--rounds 3"},
       {"pattern_stores", "--rounds 2"}, {"device_pattern_stores", "--rounds 2"},
@@ -236,6 +238,92 @@ int compare_stores(const fs::path& dir, bool small) {
     }
   compare("stores", "vector_stores", small ? "--n 300" : "--n 30000", "n", dir);
   return compared + 1;
+}
+
+// A weighted graph with negative weights and no cycle (a grid's right and down edges; one in five
+// weighs -2, the rest 1.5), where single-source paths cannot reproduce the relaxation loop: both
+// programs run the loop as written (on CUDA over its device values).
+Input negative_dag(int side, const fs::path& dir) {
+  gql::Array<gql::offset_t> offsets{0};
+  gql::Array<gql::index_t> columns;
+  gql::Array<double> values;
+  for (int r = 0; r < side; ++r)
+    for (int c = 0; c < side; ++c) {
+      if (c + 1 < side) {
+        columns.push_back(r * side + c + 1);
+        values.push_back((r * 31 + c) % 5 == 0 ? -2.0 : 1.5);
+      }
+      if (r + 1 < side) {
+        columns.push_back((r + 1) * side + c);
+        values.push_back((r * 17 + c) % 5 == 0 ? -2.0 : 1.5);
+      }
+      offsets.push_back(static_cast<gql::offset_t>(columns.size()));
+    }
+  return written(gql::Csr<double>(side * side, side * side, std::move(offsets), std::move(columns), std::move(values)),
+                 "negative_dag" + std::to_string(side), dir);
+}
+
+// std/apsp.gql on a weighted graph read with --fill inf (integer weights, so every f32 sum is exact):
+// apsp's distances equal byte for byte; apsp_paths' distances (FILE.0) too, and its predecessors
+// (FILE.1) equal where the OpenMP closure is one tile (n <= 128: plain Floyd-Warshall, the GPU
+// kernel's order); on larger matrices the tiles may pick another of equally short paths, so each
+// CUDA predecessor must end a shortest path, and be -1 exactly where the OpenMP one is.
+void compare_apsp_paths(const Input& in, int64_t n, const fs::path& dir) {
+  const std::string base = (dir / ("apsp.apsp_paths." + in.label)).string();
+  const std::string what = "apsp apsp_paths on " + in.label;
+  int status[2] = {-1, -1};
+  const char* targets[2] = {"cuda", "openmp"};
+  std::vector<std::thread> runs;
+  for (int t = 0; t < 2; ++t)
+    runs.emplace_back([&, t] {
+      status[t] = run(program_path("apsp", targets[t]) + " apsp_paths --D '" + in.path_or_spec + "' --fill inf --out " +
+                          base + "." + targets[t] + ".mtx",
+                      base + "." + targets[t] + ".log");
+    });
+  for (auto& r : runs) r.join();
+  bool ran = true;
+  for (int t = 0; t < 2; ++t)
+    ran = GPU_CHECK_MSG(status[t] == 0, what + ": the " + targets[t] + " program exited " + std::to_string(status[t]) +
+                                            ": " + read_file(base + "." + targets[t] + ".log")) && ran;
+  if (!ran) return;
+  const auto member = [&](const char* target, int m) { return base + "." + target + ".mtx." + std::to_string(m); };
+  const std::string cuda = read_file(member("cuda", 0)), openmp = read_file(member("openmp", 0));
+  GPU_CHECK_MSG(!openmp.empty() && cuda == openmp, what + ": distances: " + first_difference(cuda, openmp));
+  const std::string cuda_pred = read_file(member("cuda", 1)), openmp_pred = read_file(member("openmp", 1));
+  if (n <= 128) {
+    GPU_CHECK_MSG(!openmp_pred.empty() && cuda_pred == openmp_pred,
+                  what + ": predecessors: " + first_difference(cuda_pred, openmp_pred));
+    return;
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  const gql::Matrix<float> w = gql::read_matrix<float>(in.path_or_spec, {}, inf);
+  const gql::Matrix<float> d = gql::read_matrix<float>(member("cuda", 0));
+  const gql::Matrix<int32_t> pred = gql::read_matrix<int32_t>(member("cuda", 1));
+  const gql::Matrix<int32_t> twin = gql::read_matrix<int32_t>(member("openmp", 1));
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const int32_t p = pred(i, j);
+      if (i == j || d(i, j) == inf) {
+        bad += p != -1 || twin(i, j) != -1;
+        continue;
+      }
+      bad += p < 0 || p >= n || twin(i, j) == -1 || w(p, j) == inf || d(i, j) != (p == i ? 0.0f : d(i, p)) + w(p, j);
+    }
+  GPU_CHECK_MSG(bad == 0, what + ": " + std::to_string(bad) + " predecessors do not end a shortest path");
+}
+
+// std/apsp.gql: the closure (register tiles on CUDA) and the closure with paths (the global-memory
+// kernel), both over the kernel's device values, against the OpenMP programs.
+int compare_apsp(const fs::path& dir, bool small) {
+  int compared = 0;
+  for (const int64_t n : small ? std::vector<int64_t>{60} : std::vector<int64_t>{100, 300}) {
+    const Input in = written(core_periphery<float>(n, n / 5, 11), "apsp" + std::to_string(n), dir);
+    compare("apsp", "apsp", "--D '" + in.path_or_spec + "' --fill inf", in.label, dir);
+    compare_apsp_paths(in, n, dir);
+    compared += 2;
+  }
+  return compared;
 }
 
 void body() {
@@ -283,6 +371,10 @@ void body() {
     compare("products", "heaviest2", graph_arguments({"grid:4x5", "grid4x5"}), "grid4x5", dir);
     ++compared;
   }
+  // Single-source paths' fallback: the loop as written, where the traversal cannot reproduce it.
+  compare("sssp", "sssp", graph_arguments(negative_dag(small ? 8 : 40, dir), "--src 0"), "negative_dag", dir);
+  ++compared;
+  compared += compare_apsp(dir, small);
   compared += compare_dense_products(dir, small);
   compared += compare_stores(dir, small);
   std::printf("compared %d kernel runs of the CUDA and OpenMP programs\n", compared);

@@ -4,7 +4,8 @@
 // negative candidates) and a widest-path max_min on bytes (a user agg: CAS on the word around a
 // byte), on weighted Kronecker and uniform graphs, grids and the DIMACS road graphs under
 // GQL_DATA_DIR, by Bellman-Ford and by delta-stepping (two bucket widths), each under every load
-// balance of its rounds; a cycle that keeps improving is an error.
+// balance of its rounds, and as the kernel op over a graph on the device or on the host (its paths
+// left on the device, equal to the CPU op's); a cycle that keeps improving is an error.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -149,11 +150,12 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
     reference_paths<S>(g, source, source_value, expected, reached);
     const cpu::TraversalStats stats = search.run(source, source_value);
     const Vector<V> got = search.values();
+    std::optional<Vector<V>> cpu_result;
     if (source == 0 || stats.levels <= many_rounds) {
-      const Vector<V> cpu_result = cpu::single_source_paths<S>(g, source, source_value);
+      cpu_result = cpu::single_source_paths<S>(g, source, source_value);
       ++cpu_runs;
-      GPU_CHECK_MSG(got.nvals() == cpu_result.nvals(), what + ": reached " + std::to_string(got.nvals()) + ", CPU " +
-                                                           std::to_string(cpu_result.nvals()));
+      GPU_CHECK_MSG(got.nvals() == cpu_result->nvals(), what + ": reached " + std::to_string(got.nvals()) + ", CPU " +
+                                                            std::to_string(cpu_result->nvals()));
     }
     rounds = std::max(rounds, stats.levels);
     size_t k = 0;
@@ -188,9 +190,26 @@ void check_paths(const std::string& name, const Csr<TG>& g, typename S::value_ty
                                               std::to_string(any_negative) + ")");
     if (exact) {
       GPU_CHECK_MSG(kept.on_device(), what + ": the op leaves the paths on the device");
-      GPU_CHECK_MSG(same_values(kept.take_host(Stream()), got), what + ": the kernel op over the device graph");
+      const Vector<V> op_paths = kept.take_host(Stream());
+      GPU_CHECK_MSG(same_values(op_paths, got), what + ": the kernel op over the device graph");
+      if (cpu_result) GPU_CHECK_MSG(same_values(op_paths, *cpu_result), what + ": the kernel op against the CPU op");
       // (How many rounds a search takes depends on the order of the relaxations inside a round.)
       GPU_CHECK_MSG(op_stats.levels >= 1, what + ": the kernel op counts its rounds");
+    }
+    // The same op over a program's graph, borrowed on the host: uploaded at its first read, the paths
+    // left on the device (the first source, where the CPU op ran).
+    if (source == 0) {
+      gpu::Resident<Csr<TG>> host_graph = gpu::Resident<Csr<TG>>::borrow(g);
+      gpu::Resident<Vector<V>> from_host;
+      const bool host_exact = gpu::single_source_paths<S>(from_host, host_graph, source, source_value, nullptr,
+                                                          gpu::SsspSchedule{}, ctx);
+      GPU_CHECK_MSG(host_exact == exact, what + ": the op's exactness over a host graph");
+      GPU_CHECK_MSG(host_graph.on_device(), what + ": the op reads a host graph on the device");
+      if (host_exact) {
+        GPU_CHECK_MSG(from_host.on_device(), what + ": the op over a host graph leaves the paths on the device");
+        GPU_CHECK_MSG(same_values(from_host.take_host(Stream()), *cpu_result),
+                      what + ": the kernel op over a host graph against the CPU op");
+      }
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -297,9 +297,11 @@ void compare_apsp_paths(const Input& in, int64_t n, const fs::path& dir) {
   }
   const float inf = std::numeric_limits<float>::infinity();
   const gql::Matrix<float> w = gql::read_matrix<float>(in.path_or_spec, {}, inf);
-  const gql::Matrix<float> d = gql::read_matrix<float>(member("cuda", 0));
-  const gql::Matrix<int32_t> pred = gql::read_matrix<int32_t>(member("cuda", 1));
-  const gql::Matrix<int32_t> twin = gql::read_matrix<int32_t>(member("openmp", 1));
+  // A tuple's members are Matrix Market files whose names (FILE.mtx.0) do not say so.
+  const gql::ReadOptions written_mtx{.format = gql::Format::matrix_market};
+  const gql::Matrix<float> d = gql::read_matrix<float>(member("cuda", 0), written_mtx);
+  const gql::Matrix<int32_t> pred = gql::read_matrix<int32_t>(member("cuda", 1), written_mtx);
+  const gql::Matrix<int32_t> twin = gql::read_matrix<int32_t>(member("openmp", 1), written_mtx);
   int64_t bad = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {

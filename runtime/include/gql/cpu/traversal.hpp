@@ -163,16 +163,16 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
     reduction(+ : examined, discovered_edges, next_frontier_edges, found)
       for (int64_t v = 0; v < n; ++v) {
         if (level[static_cast<size_t>(v)] != unseen) continue;
-        for (offset_t p = gt.begin(v); p < gt.end(v); ++p) {
-          ++examined;
-          if (current.test(gt.column(p))) {
-            level[static_cast<size_t>(v)] = d;  // only this thread writes v
-            next.set_in_own_word(static_cast<index_t>(v));
-            ++found;
-            discovered(static_cast<index_t>(v), discovered_edges, next_frontier_edges);
-            break;
-          }
-        }
+        // The in-edges up to the first from the frontier: a load and a bit test each, counted after.
+        const offset_t first = gt.begin(v), last = gt.end(v);
+        offset_t p = first;
+        while (p < last && !current.test(gt.column(p))) ++p;
+        examined += (p < last ? p + 1 : last) - first;
+        if (p == last) continue;
+        level[static_cast<size_t>(v)] = d;  // only this thread writes v
+        next.set_in_own_word(static_cast<index_t>(v));
+        ++found;
+        discovered(static_cast<index_t>(v), discovered_edges, next_frontier_edges);
       }
       if (as_list) current.clear(frontier);
       else current.clear_all();
@@ -193,8 +193,8 @@ bool bfs_levels_as(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, const Di
 #pragma omp for schedule(dynamic, 64)
         for (size_t f = 0; f < frontier.size(); ++f) {
           const index_t u = frontier[f];
+          examined += gv.end(u) - gv.begin(u);
           for (offset_t p = gv.begin(u); p < gv.end(u); ++p) {
-            ++examined;
             const index_t v = gv.column(p);
             std::atomic_ref<L> slot(level[static_cast<size_t>(v)]);
             if (slot.load(std::memory_order_relaxed) != unseen) continue;

@@ -143,7 +143,9 @@ FileBytes read_file(const std::string& path) {
   const Descriptor open_file{fd};
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) fail(path, "cannot seek (not a regular file?)");
-  FileBytes bytes(static_cast<size_t>(st.st_size));
+  const auto size = static_cast<size_t>(st.st_size);
+  check_host_allocation(size, "the file's " + std::to_string(size >> 20) + " MiB", path);
+  FileBytes bytes(size);
   const size_t slices = (bytes.size() + read_slice_bytes - 1) / read_slice_bytes;
   std::atomic<int> error{0};
 #pragma omp parallel for schedule(dynamic, 1) if (slices > 1)

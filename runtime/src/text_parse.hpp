@@ -19,6 +19,7 @@
 #include "gql/array.hpp"
 #include "gql/edge_list.hpp"
 #include "gql/error.hpp"
+#include "gql/host_memory.hpp"
 
 namespace gql::detail {
 
@@ -308,6 +309,9 @@ ParsedLines<T> parse_lines(std::string_view text, int64_t first_line, const std:
   // A slot per line, and one for a last line without '\n'.
   ParsedLines<T> parsed;
   const auto slots = static_cast<size_t>(start_line[n_chunks] - first_line) + 1;
+  const size_t slot_bytes = (want.entries ? 2 * sizeof(index_t) : 0) + (want.values ? sizeof(storage_t<T>) : 0) +
+                            (want.lines ? sizeof(int64_t) : 0);
+  check_host_allocation(bytes_for(slots, slot_bytes), "the entries of " + std::to_string(slots) + " lines", source);
   try {
     if (want.entries) parsed.rows.resize(slots), parsed.cols.resize(slots);
     if (want.values) parsed.values.resize(slots);

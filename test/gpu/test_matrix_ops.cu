@@ -8,29 +8,15 @@
 #include <vector>
 
 #include "gpu_check.hpp"
+#include "matrix_check.hpp"
 #include "gql/device/ops.hpp"  // gql::gpu's matrix ops, and gql/cpu/ops.hpp, the reference
 
 namespace {
 
 using namespace gql;
 
-template <class T>
-Matrix<T> pattern(int64_t rows, int64_t cols, int seed) {
-  Matrix<T> m(rows, cols);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      m(i, j) = static_cast<storage_t<T>>(convert_element<T>((i * 31 + j * 17 + seed) % 13 - 4));
-  return m;
-}
-
-template <class T>
-bool same(const Matrix<T>& a, const Matrix<T>& b) {
-  if (a.n_rows() != b.n_rows() || a.n_cols() != b.n_cols()) return false;
-  for (int64_t i = 0; i < a.n_rows(); ++i)
-    for (int64_t j = 0; j < a.n_cols(); ++j)
-      if (a(i, j) != b(i, j)) return false;
-  return true;
-}
+using gpu_test::numbered_matrix;
+using gpu_test::same_matrix;
 
 // The stores of a loop such as apsp's diagonal, then two to one position.
 struct Store {
@@ -52,7 +38,7 @@ void copy_and_store(int64_t rows, int64_t cols, bool argument_on_device) {
                            std::to_string(rows) + " x " + std::to_string(cols) + ", " +
                            std::to_string(sizeof(storage_t<T>)) + "-byte elements";
   const Stream stream;
-  const Matrix<T> host_argument = pattern<T>(rows, cols, 1);
+  const Matrix<T> host_argument = numbered_matrix<T>(rows, cols, 1);
   const DeviceMatrix<T> device_argument = to_device(host_argument, stream);
   auto A = argument_on_device ? gpu::Resident<Matrix<T>>::borrow(device_argument)
                               : gpu::Resident<Matrix<T>>::borrow(host_argument);
@@ -66,23 +52,23 @@ void copy_and_store(int64_t rows, int64_t cols, bool argument_on_device) {
   GPU_CHECK(C.on_device() == argument_on_device);
   for (const Store& s : stores(rows, cols)) gpu::set_element(C, s.i, s.j, s.value, stream);
   GPU_CHECK(C.on_device() == argument_on_device && C.on_host() == !argument_on_device);
-  if (!GPU_CHECK(same(C.host(stream), expected))) std::fprintf(stderr, "  %s\n", what.c_str());
+  if (!GPU_CHECK(same_matrix(C.host(stream), expected))) std::fprintf(stderr, "  %s\n", what.c_str());
   // Read through the device too: the stores were written there, once.
   const Matrix<T> through_device = C.take_device(stream).to_host(stream);
-  if (!GPU_CHECK(same(through_device, expected))) std::fprintf(stderr, "  %s (device)\n", what.c_str());
+  if (!GPU_CHECK(same_matrix(through_device, expected))) std::fprintf(stderr, "  %s (device)\n", what.c_str());
   // The argument is the caller's and unchanged.
-  GPU_CHECK(same(device_argument.to_host(stream), host_argument));
+  GPU_CHECK(same_matrix(device_argument.to_host(stream), host_argument));
 }
 
 // Stores then a whole value written over them: the waiting stores are dropped, not applied to it.
 void stores_dropped_by_a_write() {
   const Stream stream;
-  const Matrix<float> a = pattern<float>(64, 48, 2), b = pattern<float>(64, 48, 3);
+  const Matrix<float> a = numbered_matrix<float>(64, 48, 2), b = numbered_matrix<float>(64, 48, 3);
   auto A = gpu::Resident<Matrix<float>>(to_device(a, stream));
   auto B = gpu::Resident<Matrix<float>>(to_device(b, stream));
   gpu::set_element(A, 5, 6, 100.0, stream);
   gpu::assign(A, cpu::no_mask(), false, B, stream);
-  GPU_CHECK(same(A.host(stream), b));
+  GPU_CHECK(same_matrix(A.host(stream), b));
   // And a store into a value just downloaded goes to the device copy, which the host's then follows.
   gpu::set_element(A, 7, 8, 42.0, stream);
   GPU_CHECK(A.on_device() && !A.on_host());
@@ -101,12 +87,12 @@ void past_the_pending_limit() {
     gpu::set_element(M, position / n, position % n, k, stream);
     expected(position / n, position % n) = static_cast<int32_t>(k);
   }
-  GPU_CHECK(same(M.host(stream), expected));
+  GPU_CHECK(same_matrix(M.host(stream), expected));
 }
 
 void outside_the_matrix() {
   const Stream stream;
-  auto M = gpu::Resident<Matrix<double>>(to_device(pattern<double>(4, 5, 0), stream));
+  auto M = gpu::Resident<Matrix<double>>(to_device(numbered_matrix<double>(4, 5, 0), stream));
   bool refused = false;
   try {
     gpu::set_element(M, 4, 0, 1.0, stream);

@@ -10,29 +10,15 @@
 #include <vector>
 
 #include "gpu_check.hpp"
+#include "matrix_check.hpp"
 #include "gql/device/ops.hpp"  // gql::gpu's matrix ops, and gql/cpu/ops.hpp, the reference
 
 namespace {
 
 using namespace gql;
 
-template <class T>
-Matrix<T> numbered(int64_t rows, int64_t cols, int seed) {
-  Matrix<T> m(rows, cols);
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      m(i, j) = static_cast<storage_t<T>>(convert_element<T>((i * 31 + j * 17 + seed) % 13 - 4));
-  return m;
-}
-
-template <class T>
-bool same(const Matrix<T>& a, const Matrix<T>& b) {
-  if (a.n_rows() != b.n_rows() || a.n_cols() != b.n_cols()) return false;
-  for (int64_t i = 0; i < a.n_rows(); ++i)
-    for (int64_t j = 0; j < a.n_cols(); ++j)
-      if (a(i, j) != b(i, j)) return false;
-  return true;
-}
+using gpu_test::numbered_matrix;
+using gpu_test::same_matrix;
 
 // The value a Resident holds, read through the device when it is there (its own copy, not the host's).
 template <class T>
@@ -77,13 +63,17 @@ struct Operand {
 void constructors(int64_t rows, int64_t cols) {
   const Stream stream;
   const std::string what = "constructor " + shape_text(rows, cols);
-  GPU_CHECK_MSG(same(gpu::filled_matrix_of<float>(rows, cols, 2.5, stream).to_host(stream),
-                     Matrix<float>(rows, cols, 2.5f)), what);
-  GPU_CHECK_MSG(same(gpu::filled_matrix_of<int32_t>(rows, cols, -7, stream).to_host(stream),
-                     Matrix<int32_t>(rows, cols, -7)), what);
-  GPU_CHECK_MSG(same(gpu::filled_matrix_of<bool>(rows, cols, true, stream).to_host(stream),
-                     Matrix<bool>(rows, cols, storage_t<bool>(1))), what);
-  GPU_CHECK_MSG(same(gpu::filled_matrix_of<double>(rows, cols, 0.0, stream).to_host(stream), Matrix<double>(rows, cols)),
+  GPU_CHECK_MSG(same_matrix(gpu::filled_matrix_of<float>(rows, cols, 2.5, stream).to_host(stream),
+                            Matrix<float>(rows, cols, 2.5f)),
+                what);
+  GPU_CHECK_MSG(same_matrix(gpu::filled_matrix_of<int32_t>(rows, cols, -7, stream).to_host(stream),
+                            Matrix<int32_t>(rows, cols, -7)),
+                what);
+  GPU_CHECK_MSG(same_matrix(gpu::filled_matrix_of<bool>(rows, cols, true, stream).to_host(stream),
+                            Matrix<bool>(rows, cols, storage_t<bool>(1))),
+                what);
+  GPU_CHECK_MSG(same_matrix(gpu::filled_matrix_of<double>(rows, cols, 0.0, stream).to_host(stream),
+                            Matrix<double>(rows, cols)),
                 what);
   bool refused = false;
   try {
@@ -98,13 +88,13 @@ void constructors(int64_t rows, int64_t cols) {
 template <class T>
 void assign_scalar(int64_t rows, int64_t cols, bool on_device) {
   const Stream stream;
-  const Matrix<T> before = numbered<T>(rows, cols, 3);
+  const Matrix<T> before = numbered_matrix<T>(rows, cols, 3);
   Matrix<T> expected = before.clone();
   cpu::assign_scalar(expected, cpu::no_mask(), false, 9.75);
   Operand<T> C(before, on_device, stream);
   gpu::assign_scalar(C.resident, cpu::no_mask(), false, 9.75, stream);
   GPU_CHECK(C.resident.on_device());
-  GPU_CHECK_MSG(same(held(C.resident, stream), expected), "assign_scalar " + shape_text(rows, cols));
+  GPU_CHECK_MSG(same_matrix(held(C.resident, stream), expected), "assign_scalar " + shape_text(rows, cols));
 }
 
 // apply, union, intersect and reduce of TA operands into TA and into other element types.
@@ -112,12 +102,12 @@ template <class TA>
 void elementwise(int64_t rows, int64_t cols, bool on_device, const std::string& name) {
   const Stream stream;
   const std::string what = name + " " + shape_text(rows, cols) + (on_device ? " on the device" : " on the host");
-  const Matrix<TA> a = numbered<TA>(rows, cols, 1), b = numbered<TA>(rows, cols, 6);
+  const Matrix<TA> a = numbered_matrix<TA>(rows, cols, 1), b = numbered_matrix<TA>(rows, cols, 6);
   Operand<TA> A(a, on_device, stream), B(b, on_device, stream);
 
   const auto check = [&](const auto& expected, auto& got, const std::string& op) {
     GPU_CHECK_MSG(got.on_device(), what + " " + op + " left on the device");
-    GPU_CHECK_MSG(same(held(got, stream), expected), what + " " + op);
+    GPU_CHECK_MSG(same_matrix(held(got, stream), expected), what + " " + op);
   };
   {
     Matrix<TA> expected;
@@ -155,7 +145,7 @@ void elementwise(int64_t rows, int64_t cols, bool on_device, const std::string& 
     check(expected, got, "intersect into bool");
   }
   // The operands are the caller's and unchanged.
-  GPU_CHECK_MSG(same(A.device_copy.to_host(stream), a), what + " operand kept");
+  GPU_CHECK_MSG(same_matrix(A.device_copy.to_host(stream), a), what + " operand kept");
 
   // reduce into TA (a float sum in double: exact in any order), under every builtin monoid whose
   // result no order of combination changes.
@@ -177,7 +167,7 @@ void elementwise(int64_t rows, int64_t cols, bool on_device, const std::string& 
 // An output that is also the operand: A = apply(A, f), then A = union(A, B, f), then A = transpose(A).
 void aliased_outputs() {
   const Stream stream;
-  const Matrix<int32_t> a = numbered<int32_t>(70, 50, 2), b = numbered<int32_t>(70, 50, 4);
+  const Matrix<int32_t> a = numbered_matrix<int32_t>(70, 50, 2), b = numbered_matrix<int32_t>(70, 50, 4);
   Matrix<int32_t> applied, joined, expected;
   cpu::apply(applied, cpu::no_mask(), false, a, Twice{});
   cpu::ewise_union(joined, cpu::no_mask(), false, applied, b, MinOf{});
@@ -187,13 +177,13 @@ void aliased_outputs() {
   gpu::apply(A, cpu::no_mask(), false, A, Twice{}, stream);
   gpu::ewise_union(A, cpu::no_mask(), false, A, B, MinOf{}, stream);
   gpu::transpose(A, cpu::no_mask(), false, A, stream);
-  GPU_CHECK(same(held(A, stream), expected));
+  GPU_CHECK(same_matrix(held(A, stream), expected));
 }
 
 void union_refuses_other_shapes() {
   const Stream stream;
-  auto A = gpu::Resident<Matrix<float>>(to_device(numbered<float>(3, 4, 0), stream));
-  auto B = gpu::Resident<Matrix<float>>(to_device(numbered<float>(4, 3, 0), stream));
+  auto A = gpu::Resident<Matrix<float>>(to_device(numbered_matrix<float>(3, 4, 0), stream));
+  auto B = gpu::Resident<Matrix<float>>(to_device(numbered_matrix<float>(4, 3, 0), stream));
   gpu::Resident<Matrix<float>> C;
   bool refused = false;
   try {
@@ -207,14 +197,14 @@ void union_refuses_other_shapes() {
 template <class T>
 void transposes(int64_t rows, int64_t cols, bool on_device) {
   const Stream stream;
-  const Matrix<T> a = numbered<T>(rows, cols, 5);
+  const Matrix<T> a = numbered_matrix<T>(rows, cols, 5);
   Matrix<T> expected;
   cpu::transpose(expected, cpu::no_mask(), false, a);
   Operand<T> A(a, on_device, stream);
   gpu::Resident<Matrix<T>> got;
   gpu::transpose(got, cpu::no_mask(), false, A.resident, stream);
   GPU_CHECK(got.on_device() && got.rows() == cols && got.cols() == rows);
-  GPU_CHECK_MSG(same(held(got, stream), expected),
+  GPU_CHECK_MSG(same_matrix(held(got, stream), expected),
                 "transpose " + shape_text(rows, cols) + ", " + std::to_string(sizeof(storage_t<T>)) + "-byte elements");
 }
 
@@ -247,7 +237,7 @@ void densified(int64_t rows, int64_t cols, int64_t spread, T fill) {
   gpu::Resident<Matrix<T>> got;
   gpu::densify(got, G, fill, stream);
   GPU_CHECK(got.on_device());
-  GPU_CHECK_MSG(same(held(got, stream), expected), "dense " + shape_text(rows, cols) + " of " +
+  GPU_CHECK_MSG(same_matrix(held(got, stream), expected), "dense " + shape_text(rows, cols) + " of " +
                                                        std::to_string(g.nvals()) + " entries, " +
                                                        std::to_string(sizeof(storage_t<T>)) + "-byte elements");
 }

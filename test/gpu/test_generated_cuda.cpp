@@ -84,17 +84,17 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-// Runs `kernel` of both programs of `spec` with `arguments` and compares their --out files.
-void compare(const char* spec, const char* kernel, const std::string& arguments, const std::string& label,
-             const fs::path& dir) {
-  const std::string base = (dir / (std::string(spec) + "." + kernel + "." + label)).string();
-  const std::string what = std::string(spec) + " " + kernel + " on " + label;
+// Runs `kernel` of both programs of `spec` (CUDA and OpenMP, side by side) with `arguments`, each
+// writing BASE.TARGET.mtx and its log BASE.TARGET.log; false (and a failed check) when either exits
+// otherwise than 0.
+bool run_both(const std::string& spec, const std::string& kernel, const std::string& arguments,
+              const std::string& base, const std::string& what) {
   int status[2] = {-1, -1};
   const char* targets[2] = {"cuda", "openmp"};
   std::vector<std::thread> runs;
   for (int t = 0; t < 2; ++t)
     runs.emplace_back([&, t] {
-      status[t] = run(program_path(spec, targets[t]) + " " + kernel + " " + arguments + " --out " + base + "." +
+      status[t] = run(program_path(spec.c_str(), targets[t]) + " " + kernel + " " + arguments + " --out " + base + "." +
                           targets[t] + ".mtx",
                       base + "." + targets[t] + ".log");
     });
@@ -103,7 +103,15 @@ void compare(const char* spec, const char* kernel, const std::string& arguments,
   for (int t = 0; t < 2; ++t)
     ran = GPU_CHECK_MSG(status[t] == 0, what + ": the " + targets[t] + " program exited " + std::to_string(status[t]) +
                                             ": " + read_file(base + "." + targets[t] + ".log")) && ran;
-  if (!ran) return;
+  return ran;
+}
+
+// Runs `kernel` of both programs of `spec` with `arguments` and compares their --out files.
+void compare(const char* spec, const char* kernel, const std::string& arguments, const std::string& label,
+             const fs::path& dir) {
+  const std::string base = (dir / (std::string(spec) + "." + kernel + "." + label)).string();
+  const std::string what = std::string(spec) + " " + kernel + " on " + label;
+  if (!run_both(spec, kernel, arguments, base, what)) return;
   const std::string cuda = read_file(base + ".cuda.mtx"), openmp = read_file(base + ".openmp.mtx");
   GPU_CHECK_MSG(!openmp.empty(), what + ": empty output");
   if (GPU_CHECK_MSG(cuda == openmp, what + ": " + first_difference(cuda, openmp))) {
@@ -271,21 +279,7 @@ Input negative_dag(int side, const fs::path& dir) {
 void compare_apsp_paths(const Input& in, int64_t n, const fs::path& dir) {
   const std::string base = (dir / ("apsp.apsp_paths." + in.label)).string();
   const std::string what = "apsp apsp_paths on " + in.label;
-  int status[2] = {-1, -1};
-  const char* targets[2] = {"cuda", "openmp"};
-  std::vector<std::thread> runs;
-  for (int t = 0; t < 2; ++t)
-    runs.emplace_back([&, t] {
-      status[t] = run(program_path("apsp", targets[t]) + " apsp_paths --D '" + in.path_or_spec + "' --fill inf --out " +
-                          base + "." + targets[t] + ".mtx",
-                      base + "." + targets[t] + ".log");
-    });
-  for (auto& r : runs) r.join();
-  bool ran = true;
-  for (int t = 0; t < 2; ++t)
-    ran = GPU_CHECK_MSG(status[t] == 0, what + ": the " + targets[t] + " program exited " + std::to_string(status[t]) +
-                                            ": " + read_file(base + "." + targets[t] + ".log")) && ran;
-  if (!ran) return;
+  if (!run_both("apsp", "apsp_paths", "--D '" + in.path_or_spec + "' --fill inf", base, what)) return;
   const auto member = [&](const char* target, int m) { return base + "." + target + ".mtx." + std::to_string(m); };
   const std::string cuda = read_file(member("cuda", 0)), openmp = read_file(member("openmp", 0));
   GPU_CHECK_MSG(!openmp.empty() && cuda == openmp, what + ": distances: " + first_difference(cuda, openmp));

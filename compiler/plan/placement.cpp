@@ -29,7 +29,7 @@ bool on_device_by_kind(const ir::Op& op, const ir::Kernel& kernel, uint8_t devic
 }  // namespace
 
 bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel) {
-  if (ir::op_info(op.kind).device != ir::DeviceRule::product) return false;
+  if (op.kind != ir::OpKind::mxm && op.kind != ir::OpKind::vxm && op.kind != ir::OpKind::mxv) return false;
   for (int input : op.inputs)
     if (kind_of(kernel, input) == TypeKind::matrix) return true;
   return false;
@@ -43,13 +43,6 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
     case ir::DeviceRule::host: return Placement::host;
     case ir::DeviceRule::by_kind:
       return on_device_by_kind(op, kernel, info.device_kinds) ? Placement::device : Placement::host;
-    case ir::DeviceRule::product:
-      // Of the products with a dense operand, matrix x matrix runs on the device (gql/device/
-      // dense_products.hpp); those with a graph or a vector on the host (gql/cpu/dense_products.hpp).
-      if (!is_dense_product(op, kernel)) return Placement::device;
-      return kind_of(kernel, op.inputs.at(0)) == TypeKind::matrix && kind_of(kernel, op.inputs.at(1)) == TypeKind::matrix
-                 ? Placement::device
-                 : Placement::host;
   }
   return Placement::host;
 }

@@ -195,7 +195,8 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, bool paths, 
                   ", " + std::to_string(c.streams) + " streams");
 }
 
-// A product with a dense operand: which kernel runs it (gql/cpu/dense_products.hpp).
+// A product with a dense operand: which kernel runs it (gql/cpu/dense_products.hpp, gql/device/
+// dense_products.hpp).
 void dense_product_lines(const ir::Op& o, const ir::Module& m, const ir::Kernel& k, std::vector<std::string>& lines) {
   const auto kind = [&](size_t n) { return k.variables.at(static_cast<size_t>(o.inputs.at(n))).type.kind; };
   const ir::SemiringInstance& s = m.semirings.at(static_cast<size_t>(o.semiring));
@@ -210,6 +211,15 @@ void dense_product_lines(const ir::Op& o, const ir::Module& m, const ir::Kernel&
       lines.push_back(vendor ? "dense GEMM: plus_times over floats, by OpenBLAS gemm"
                              : "dense GEMM: register tiles of 3x16 outputs, cache blocks of 128x256 of the right "
                                "operand, bands of 48 rows in parallel");
+  } else if (m.target == ir::Target::cuda) {
+    const char* what = o.kind == ir::OpKind::vxm   ? "vector x dense matrix on the GPU: a thread per column of the result"
+                       : o.kind == ir::OpKind::mxv ? "dense matrix x vector on the GPU: a thread per row of the result"
+                       : kind(1) == TypeKind::matrix
+                           ? "graph x dense matrix on the GPU: a thread per entry of the result, over row i of the graph"
+                           : "dense matrix x graph on the GPU: a thread per entry of the result, over row j of the "
+                             "graph's transpose (made once per graph value)";
+    lines.push_back(std::string(what) + ", its k in ascending order as on the host (on the host in the JIT's NVRTC "
+                                        "builds)");
   } else if (o.kind == ir::OpKind::vxm) {
     lines.push_back("vector x dense matrix: every entry of the vector scales its row of the matrix into the result, "
                     "columns in blocks in parallel");

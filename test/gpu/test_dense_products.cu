@@ -38,14 +38,6 @@ struct NoisyOr : PolicyShape<double, double, double, Monoid::user> {
   GQL_HD static double terminal() { return 0; }
 };
 
-// A positional con: the intermediate's id is added to each path.
-struct ViaK : PolicyShape<long long, long long, long long, Monoid::min, true, true> {
-  GQL_HD static long long con(long long a, long long b, long long, long long k, long long) { return a + b + k; }
-  GQL_HD static long long agg(long long x, long long y) { return y < x ? y : x; }
-  GQL_HD static long long zero() { return highest_value<long long>(); }
-  GQL_HD static long long terminal() { return zero(); }
-};
-
 }  // namespace dense_policies
 
 namespace {

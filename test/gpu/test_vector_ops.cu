@@ -11,12 +11,14 @@
 
 #include "gpu_check.hpp"
 #include "vector_check.hpp"
+#include "vector_mask_cases.hpp"
 #include "gql/device/ops.hpp"  // gql::gpu's vector ops, and gql/cpu/ops.hpp, the reference
 
 namespace {
 
 using namespace gql;
 
+using gpu_test::each_mask;
 using gpu_test::same_vector;
 
 // A sparse vector over every `stride`-th index from `first`, values (k * 7) % 11 - 3.
@@ -58,30 +60,6 @@ std::vector<Vector<T>> store_targets(int64_t n) {
   out.push_back(Vector<T>(n));
   out.push_back(Vector<T>::dense(n, storage_t<T>{}));
   return out;
-}
-
-// Runs `op` on the CPU (host vectors) and the GPU (Residents), the output starting from `before`,
-// under no mask, a mask and its complement, replace and merge; compares the outputs.
-template <class TW, class HostOp, class DeviceOp>
-void each_mask(const std::string& what, const Vector<TW>& before, const Vector<int>& mask_vector, HostOp host_op,
-               DeviceOp device_op, int& cases) {
-  const Stream stream;
-  for (int mask_kind = 0; mask_kind < 3; ++mask_kind)
-    for (const bool replace : {false, true}) {
-      Vector<TW> expected = before.clone();
-      gpu::Resident<Vector<TW>> got(before.clone());
-      auto rm = gpu::Resident<Vector<int>>::borrow(mask_vector);
-      if (mask_kind == 0) {
-        host_op(expected, cpu::no_mask(), replace);
-        device_op(got, cpu::no_mask(), replace);
-      } else {
-        host_op(expected, cpu::mask(mask_vector, mask_kind == 2), replace);
-        device_op(got, gpu::vector_mask(rm, mask_kind == 2), replace);
-      }
-      GPU_CHECK_MSG(same_vector(got.take_host(stream), expected),
-                    what + " mask " + std::to_string(mask_kind) + (replace ? " replace" : " merge"));
-      ++cases;
-    }
 }
 
 template <class TA, class TB, class TW>

@@ -65,6 +65,15 @@ struct MinPlus : PolicyShape<T, T, T, Monoid::min> {
   GQL_HD static T terminal() { return zero(); }
 };
 
+// via_k: a positional con, the intermediate's id added to each path (min over paths): a product that
+// passes the wrong k to con gives other values.
+struct ViaK : PolicyShape<long long, long long, long long, Monoid::min, true, true> {
+  GQL_HD static long long con(long long a, long long b, long long, long long k, long long) { return a + b + k; }
+  GQL_HD static long long agg(long long x, long long y) { return y < x ? y : x; }
+  GQL_HD static long long zero() { return highest_value<long long>(); }
+  GQL_HD static long long terminal() { return zero(); }
+};
+
 // max_min: widest (bottleneck) paths.
 template <class T>
 struct MaxMin : PolicyShape<T, T, T, Monoid::max> {

@@ -31,7 +31,6 @@ enum class DeviceRule : uint8_t {
   host,              // on the host
   by_kind,           // on the device when its value (the container it writes; for a scalar result, the one
                      // it reads) is of `device_kinds`, a graph only from graphs; on the host otherwise
-  product,           // on the device, but for a dense matrix times a graph or a vector (plan::is_dense_product)
 };
 
 // Sets of container kinds, for `operand_kinds` and `device_kinds`.

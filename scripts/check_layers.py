@@ -55,6 +55,8 @@ ALLOWED = {
         "built by a host compiler alone, apply/union/intersect/reduce of graphs run the OpenMP ops",
     ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/dense_products.hpp"):
         "built by a host compiler alone, a dense product runs the OpenMP register-tiled GEMM",
+    ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/ops.hpp"):
+        "built by a host compiler alone, vxm and mxv with a dense matrix run the OpenMP ops (through their masks)",
     ("runtime/include/gql/device/matrix_ops.hpp", "gql/cpu/ops.hpp"):
         "a dense matrix current on the host is copied by the OpenMP op; built by a host compiler alone, the dense "
         "matrices' other ops run the OpenMP ops",

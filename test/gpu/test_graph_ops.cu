@@ -146,22 +146,24 @@ void check_empty_graph() {
   }
 }
 
-// C<M, replace> = G * G over the path count with C and M made or held on the device, against cpu::mxm.
-template <class TC>
+// C<M, replace> = G * G over S (the path count, or a bool semiring, whose products the device makes
+// as bytes) with C and M made or held on the device, against cpu::mxm; the merge leaves C there.
+template <class TC, class S = Paths>
 void check_masked_product(const std::string& name, const Csr<bool>& G, const Csr<bool>& M, bool complement,
                           bool replace, const Csr<TC>& before) {
   const std::string what = name + (complement ? ", complemented mask" : ", mask") + (replace ? ", replace" : ", merge") +
                            (before.nvals() > 0 ? ", into " + std::to_string(before.nvals()) + " entries" : "");
   KernelContext cpu_ctx;
   Csr<TC> want = before.clone();
-  cpu::mxm<Paths>(want, cpu::mask(M, complement), replace, G, G,
-                  cpu::ProductOptions{cpu::Accumulator::automatic, 0, "reference"}, cpu_ctx);
+  cpu::mxm<S>(want, cpu::mask(M, complement), replace, G, G,
+              cpu::ProductOptions{cpu::Accumulator::automatic, 0, "reference"}, cpu_ctx);
   KernelContext ctx;
   const Stream stream;
   gpu::Resident<Csr<bool>> g = gpu::Resident<Csr<bool>>::borrow(G);
   gpu::Resident<Csr<bool>> m(to_device(M, stream));  // the mask only on the device
   gpu::Resident<Csr<TC>> c(before.clone());
-  gpu::mxm<Paths>(c, gpu::graph_mask(m, complement), replace, g, g, gpu::ProductOptions{0, 0, 0, 256, "masked"}, ctx);
+  gpu::mxm<S>(c, gpu::graph_mask(m, complement), replace, g, g, gpu::ProductOptions{0, 0, 0, 256, "masked"}, ctx);
+  GPU_CHECK_MSG(c.on_device() && !c.on_host(), what + ": merged on the device");
   GPU_CHECK_MSG(same_graph(c.take_host(stream), want), what);
 }
 
@@ -201,7 +203,7 @@ void check_graph(const std::string& name, const Csr<bool>& G) {
   GPU_CHECK_MSG(triangles == want_triangles, name + ": triangle count");
   GPU_CHECK_MSG(same_graph(C.take_host(stream), want), name + ": C<L, replace> = L * U");
 
-  // Masks merged into an output that holds entries, on the host, as GraphBLAS's assignment says.
+  // Masks merged into an output that holds entries, on the device, as GraphBLAS's assignment says.
   const Csr<bool> M = test_support::skewed_graph<bool>(G.n_rows(), 11);
   const Csr<Count> before = convert<Count>(test_support::skewed_graph<float>(G.n_rows(), 13));
   for (const bool complement : {false, true})
@@ -210,6 +212,10 @@ void check_graph(const std::string& name, const Csr<bool>& G) {
       check_masked_product(name, G, M, complement, replace, Csr<Count>(G.n_rows(), G.n_cols()));
     }
   check_masked_product(name + " into i64", G, M, false, true, convert<int64_t>(before));
+  check_masked_product(name + " into a pattern", G, M, true, false, convert<bool>(before));
+  for (const bool replace : {false, true})
+    check_masked_product<bool, reference_semirings::OrAnd>(name + " or_and into a pattern", G, M, false, replace,
+                                                           convert<bool>(before));
 }
 
 }  // namespace graph_ops_test

@@ -33,9 +33,11 @@
 #include "gql/device/closure_ops.hpp"
 #include "gql/device/dense_products.hpp"
 #include "gql/device/element_ops.hpp"
+#include "gql/device/graph_assign.hpp"
 #include "gql/device/graph_mask.hpp"
 #include "gql/device/graph_ops.hpp"
 #include "gql/device/lu_factor.hpp"
+#include "gql/device/mask_values.hpp"
 #include "gql/device/matrix_ops.hpp"
 #include "gql/device/product_on_device.hpp"
 #include "gql/device/resident.hpp"
@@ -88,13 +90,37 @@ const DeviceCsr<To>& as_element_type(Resident<Csr<T>>& g, std::optional<Csr<To>>
   else return device_copy(converted.emplace(convert<To>(g.host(stream))), stream);
 }
 
+// C<mask, replace> = a product made on the device, merged there (gql/device/graph_assign.hpp) in C's
+// element type: a bool product made as bytes keeps its true entries, as merge_on_host does; another
+// type is converted as gql::convert converts. Returns false where only the host converts (code a host
+// compiler built), the product untouched.
+template <class TC, class V>
+bool merge_on_device(Resident<Csr<TC>>& C, const DeviceGraphMask& mask, bool replace, DeviceCsr<V>&& product,
+                     const Stream& stream) {
+  if constexpr (std::is_same_v<TC, V>) {
+    assign_graph(C, mask, replace, std::move(product), stream);
+  } else if constexpr (std::is_same_v<TC, bool> && std::is_same_v<V, unsigned char>) {
+    DeviceCsr<bool> kept = true_entries(product.row_offsets().data(), product.col_indices().data(), product.n_rows(),
+                                        product.n_cols(), product.nvals(), mask_values<bool>(product.values().data()),
+                                        stream);
+    assign_graph(C, mask, replace, std::move(kept), stream);
+  } else {
+#if defined(__CUDACC__)
+    assign_graph(C, mask, replace, detail::converted<TC>(product, stream), stream);
+#else
+    return false;
+#endif
+  }
+  return true;
+}
+
 }  // namespace detail
 
 // C<mask, replace> = A * B over S on the GPU (gql/device/product_on_device.hpp): A, B and the mask are
 // read on the device. The product stays there as C's value when it is C's whole new value (no mask,
 // or a mask and an empty C, of C's element type); otherwise (bool products too, made as bytes) it is
-// merged into C on the host. A product too large for the device is made in host memory, batch by
-// batch, and C's value is then current there.
+// merged into C on the device. A product too large for the device is made in host memory, batch by
+// batch, and merged there; C's value is then current on the host.
 template <class S, class TC, class Mask, class TA, class TB>
 void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<TA>>& A, Resident<Csr<TB>>& B,
          const ProductOptions& options, KernelContext& ctx) {
@@ -118,7 +144,10 @@ void mxm(Resident<Csr<TC>>& C, const Mask& mask_in, bool replace, Resident<Csr<T
       return;
     }
   }
-  // Merged on the host, converted to C's element type there when it differs from the semiring's.
+  if (auto* on_device = std::get_if<DeviceCsr<V>>(&product)) {
+    if (detail::merge_on_device<TC>(C, mask, replace, std::move(*on_device), stream)) return;
+  }
+  // Merged on the host: a product made in host memory, or converted by code a host compiler built.
   Csr<V> on_host = std::holds_alternative<Csr<V>>(product) ? std::get<Csr<V>>(std::move(product))
                                                            : std::get<DeviceCsr<V>>(product).to_host(stream);
   merge_on_host(C.host_for_write(stream), std::move(on_host), cpu::as_matrix_mask(as_host_mask(mask_in, stream)),

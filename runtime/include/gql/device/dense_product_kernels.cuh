@@ -65,39 +65,25 @@ struct DenseTimesGraph {
   }
 };
 
-// w = A * v: slot i of w (A is m x p) for every row i; every slot present.
-template <class S, class TA, class TV>
-struct DenseTimesVector {
-  const storage_t<TA>* a;
+// w = A * v (VectorFirst false) or v * A (true): slot o of w for every o, every slot present. A's
+// element for output o and the vector's index k is a[o * o_step + k * k_step]: A * v reads row o
+// (o_step = A's columns, k_step = 1), v * A column o (o_step = 1, k_step = A's columns).
+template <class S, bool VectorFirst, class TV, class TA>
+struct DenseVectorProduct {
   VectorEntries<TV> v;
-  long long p;
+  const storage_t<TA>* a;
+  long long o_step, k_step;
   SlotsOut<typename S::value_type> w;
-  __device__ void operator()(long long i) const {
+  __device__ void operator()(long long o) const {
     typename S::value_type acc = S::zero();
     for (long long e = 0; e < v.count; ++e) {
       const long long k = v.index(e);
-      acc = S::agg(acc, S::con(TA(a[i * p + k]), TV(v.values[e]), i, k, 0));
+      const TA x = TA(a[o * o_step + k * k_step]);
+      if constexpr (VectorFirst) acc = S::agg(acc, S::con(TV(v.values[e]), x, 0, k, o));
+      else acc = S::agg(acc, S::con(x, TV(v.values[e]), o, k, 0));
     }
-    w.values[i] = static_cast<storage_t<typename S::value_type>>(acc);
-    w.present[i] = 1;
-  }
-};
-
-// w = v * A: slot j of w (A is p x q) for every column j; every slot present.
-template <class S, class TV, class TA>
-struct VectorTimesDense {
-  VectorEntries<TV> v;
-  const storage_t<TA>* a;
-  long long q;
-  SlotsOut<typename S::value_type> w;
-  __device__ void operator()(long long j) const {
-    typename S::value_type acc = S::zero();
-    for (long long e = 0; e < v.count; ++e) {
-      const long long k = v.index(e);
-      acc = S::agg(acc, S::con(TV(v.values[e]), TA(a[k * q + j]), 0, k, j));
-    }
-    w.values[j] = static_cast<storage_t<typename S::value_type>>(acc);
-    w.present[j] = 1;
+    w.values[o] = static_cast<storage_t<typename S::value_type>>(acc);
+    w.present[o] = 1;
   }
 };
 

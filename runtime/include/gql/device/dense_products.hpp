@@ -197,7 +197,7 @@ void vxm(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Ve
   const DeviceMatrix<TA>& a = A.device(stream);
   const int64_t q = a.n_cols();
   dense_detail::assign_dense_product<TW, V>(w, mask_in, replace, q, dv.nvals() > 0, stream, [&](SlotsOut<V> out) {
-    return dense_detail::VectorTimesDense<S, TV, TA>{dense_detail::entries_of(dv), a.data().data(), q, out};
+    return dense_detail::DenseVectorProduct<S, true, TV, TA>{dense_detail::entries_of(dv), a.data().data(), 1, q, out};
   });
   ctx.work().products += dv.nvals() * q;
   ctx.explain(options.label, "vxm with a dense matrix on the GPU, a thread per column; the result left on the device");
@@ -220,7 +220,8 @@ void mxv(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Ma
   const DeviceVector<TV>& dv = v.device(stream);
   const int64_t m = a.n_rows();
   dense_detail::assign_dense_product<TW, V>(w, mask_in, replace, m, dv.nvals() > 0, stream, [&](SlotsOut<V> out) {
-    return dense_detail::DenseTimesVector<S, TA, TV>{a.data().data(), dense_detail::entries_of(dv), a.n_cols(), out};
+    return dense_detail::DenseVectorProduct<S, false, TV, TA>{dense_detail::entries_of(dv), a.data().data(),
+                                                              a.n_cols(), 1, out};
   });
   ctx.work().products += m * dv.nvals();
   ctx.explain(options.label, "mxv with a dense matrix on the GPU, a thread per row; the result left on the device");

@@ -453,8 +453,8 @@ class KernelEmitter {
   }
 
   // A recognized Bellman-Ford loop: the runtime's traversal, kept when it provably computed what
-  // the loop computes (on the host cpu::paths_are_exact says so, on the GPU the traversal itself);
-  // otherwise, or when it fails, the loop as written.
+  // the loop computes (the traversal says so, on the host as cpu::paths_are_exact would); otherwise,
+  // or when it fails, the loop as written.
   void single_source_paths(const ir::Stmt& s, const std::string& pad, std::string& out, int depth) {
     const ir::Op& o = s.op;
     const std::string n = ns(o), target = name(o.outputs.at(0));
@@ -463,6 +463,7 @@ class KernelEmitter {
     out += pad + "{  // " + label(o) + ": the Bellman-Ford loop as one traversal\n";
     if (t.threads > 0) out += pad + "  gql::cpu::ThreadScope threads(" + std::to_string(t.threads) + ");\n";
     out += pad + "  " + n + "TraversalStats stats;\n";
+    out += pad + "  bool exact = false;\n";
     if (dialect_.resident_values) {
       // The GPU's search reads the graph on the device and leaves the paths there.
       const std::string schedule = designated(
@@ -470,7 +471,6 @@ class KernelEmitter {
           {{"kernel", n + "PathsKernel::" + (t.method == ir::TraversalMethod::delta_stepping ? "delta_stepping" : "bellman_ford")},
            {"delta", std::to_string(t.delta)},
            {"balance", n + "LoadBalance::" + balance_name(t.balance)}});
-      out += pad + "  bool exact = false;\n";
       out += pad + "  try {\n";
       out += pad + "    exact = " + n + "single_source_paths<" + semiring(o) + ">(" + target + ", " + name(o.inputs.at(0)) +
              ", " + source + ", " + schedule + ", ctx);\n";
@@ -478,14 +478,14 @@ class KernelEmitter {
       const std::string G = name(o.inputs.at(0));
       out += pad + "  std::optional<" + container_type(variable(o.outputs.at(0)).type) + "> paths;\n";
       out += pad + "  try {\n";
-      out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", " + source + ");\n";
+      out += pad + "    paths = " + n + "single_source_paths<" + semiring(o) + ">(" + G + ", " + source + ", &exact);\n";
     }
     out += pad + "  } catch (const gql::Error&) {\n";  // e.g. device memory: the loop decides
     out += pad + "  }\n";
     if (dialect_.resident_values) {
       out += pad + "  if (exact) {\n";
     } else {
-      out += pad + "  if (paths && gql::cpu::paths_are_exact(" + name(o.inputs.at(0)) + ", *paths)) {\n";
+      out += pad + "  if (paths && exact) {\n";
       out += pad + "    " + target + " = std::move(*paths);\n";
     }
     out += pad + "    ctx.work().edges += stats.edges_examined;\n";

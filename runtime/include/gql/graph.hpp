@@ -237,18 +237,24 @@ class Csr {
 // graph is not written.
 template <class T>
 struct CsrView {
-  explicit CsrView(const Csr<T>& g) : offsets(g.row_offsets().data()), columns(g.col_indices().data()), graph(&g) {}
+  explicit CsrView(const Csr<T>& g)
+      : offsets(g.row_offsets().data()), columns(g.col_indices().data()), values(g.values().data()) {}
   int64_t degree(int64_t row) const noexcept {
     return offsets[static_cast<size_t>(row) + 1] - offsets[static_cast<size_t>(row)];
   }
   offset_t begin(int64_t row) const noexcept { return offsets[static_cast<size_t>(row)]; }
   offset_t end(int64_t row) const noexcept { return offsets[static_cast<size_t>(row) + 1]; }
   index_t column(offset_t p) const noexcept { return columns[static_cast<size_t>(p)]; }
-  T value_at(offset_t p) const noexcept { return graph->value_at(p); }
+  // As Csr::value_at, read here rather than through the graph: a loop that writes memory (an atomic
+  // update per edge) would reload the graph's array each time.
+  T value_at(offset_t p) const noexcept {
+    if constexpr (stores_values<T>) return values[static_cast<size_t>(p)];
+    else return true;
+  }
 
   const offset_t* offsets;
   const index_t* columns;
-  const Csr<T>* graph;
+  const storage_t<T>* values;  // empty for pattern graphs
 };
 
 // Dense row-major matrix.

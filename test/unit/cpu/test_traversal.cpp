@@ -287,4 +287,28 @@ TEST(PathsAreExact, RefuseNegativeWeightsAndOpenNeighbours) {
     });
 }
 
+// single_source_paths's own answer (delta-stepping's from its relaxations, the rounds' by the check)
+// is paths_are_exact's, on graphs where it holds and where a sum overflows to infinity and leaves a
+// vertex out, by delta-stepping and by the rounds alike.
+TEST(PathsAreExact, TheTraversalsAnswerIsTheChecks) {
+  const float big = 3e38f;  // big + big is infinite: no better than an unreached vertex's value
+  std::vector<std::pair<std::string, Csr<float>>> graphs;
+  graphs.emplace_back("closed", weighted_graph(5, {{0, 1, 1.0f}, {1, 2, 2.0f}, {2, 3, 0.0f}, {3, 1, 5.0f}}));
+  graphs.emplace_back("overflow", weighted_graph(4, {{0, 1, big}, {1, 2, big}, {0, 3, 1.0f}}));
+  // 1's edge leaves 2 out (1e38 + 3e38 overflows) before 3, relaxed later (a farther bucket), reaches it.
+  graphs.emplace_back("overflow, reached by another path",
+                      weighted_graph(4, {{0, 1, 1e38f}, {1, 2, big}, {0, 3, 2e38f}, {3, 2, 1e38f}}));
+  graphs.emplace_back("negative", weighted_graph(3, {{0, 1, 1.0f}, {1, 2, -2.0f}}));
+  for (const auto& [name, G] : graphs)
+    for (int threads : {1, 3})
+      gql::test::with_threads(threads, [&] {
+        bool by_delta = false, by_rounds = false;
+        const auto delta = gql::cpu::single_source_paths<gql::test::MinPlus<float>>(G, 0, 0.0f, nullptr, &by_delta);
+        const auto rounds = gql::cpu::single_source_paths<MinPlusRounds<float>>(G, 0, 0.0f, nullptr, &by_rounds);
+        EXPECT_EQ(by_delta, gql::cpu::paths_are_exact(G, delta)) << name;
+        EXPECT_EQ(by_rounds, gql::cpu::paths_are_exact(G, rounds)) << name;
+        EXPECT_EQ(by_delta, name == "closed" || name == "overflow, reached by another path") << name;
+      });
+}
+
 }  // namespace

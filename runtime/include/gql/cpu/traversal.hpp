@@ -234,7 +234,8 @@ Vector<int32_t> reached_levels(const Array<L>& level) {
 }
 
 // Combines `candidate` into `slot` by agg, with a compare-and-swap retried while agg still changes
-// what another thread wrote meanwhile; returns whether the value changed, and the value written in `now`.
+// what another thread wrote meanwhile; returns whether the value changed, and the slot's value (the
+// one written, or the one that agg kept) in `now`.
 template <class S, class V>
 bool improve(V& slot, V candidate, V& now) {
   std::atomic_ref<V> at(slot);
@@ -244,101 +245,157 @@ bool improve(V& slot, V candidate, V& now) {
       now = better;
       return true;
     }
+  now = old;
   return false;
 }
 
 // Relaxes u's out-edges from its value du: each edge's candidate combined into its head's value
-// (improve); improved(v, now) for every head whose value changed. Adds the edges read to `examined`.
-template <class S, class TG, class V, class Improved>
-void relax_out_edges(const CsrView<TG>& G, int64_t source, index_t u, V du, Array<V>& value, int64_t& examined,
-                     Improved&& improved) {
-  for (offset_t p = G.begin(u); p < G.end(u); ++p) {
-    ++examined;
+// (improve); improved(v, now) for every head whose value changed, kept(v, now) for the others.
+// Returns the number of edges read.
+template <class S, class TG, class V, class Improved, class Kept>
+int64_t relax_out_edges(const CsrView<TG> G, int64_t source, index_t u, V du, Array<V>& value, Improved&& improved,
+                        Kept&& kept) {
+  // The arrays taken into locals: the atomic updates and improved()'s writes would otherwise make
+  // the compiler reload them on every edge.
+  V* const values = value.data();
+  const offset_t first = G.begin(u), last = G.end(u);
+  for (offset_t p = first; p < last; ++p) {
     const index_t v = G.column(p);
     typename S::b_type w{};
     if constexpr (S::reads_values) w = convert_element<typename S::b_type>(G.value_at(p));
     V now{};
-    if (improve<S>(value[static_cast<size_t>(v)], S::con(du, w, source, u, v), now)) improved(v, now);
+    if (improve<S>(values[static_cast<size_t>(v)], S::con(du, w, source, u, v), now)) improved(v, now);
+    else kept(v, now);
   }
+  return last - first;
 }
 
 // Single-source paths by delta-stepping (Meyer and Sanders; the layout of gapbs's sssp.cc) for a
 // semiring whose agg is min and whose weights are all >= 0: vertices wait in buckets of width `delta`
 // by their value, and the lowest non-empty bucket is relaxed next, each thread first relaxing what
-// it put back into that bucket itself while that is small. A vertex is relaxed when its value is
-// below the value it was last relaxed with, so it may be queued more than once, and whatever con
-// does (a candidate below the current bucket goes into it) the search ends at the fixed point of the
-// relaxations, as the Bellman-Ford rounds do. Throws as they do when one bucket takes more than n
+// it put back into that bucket itself while that is small. A vertex waits with the value it was
+// queued with and is relaxed only while that is still its value (each improvement queues it again
+// with the lower value, and values only fall, so each queued value is relaxed at most once), and
+// whatever con does (a candidate below the current bucket goes into it) the search ends at the fixed
+// point of the relaxations, as the Bellman-Ford rounds do. One team runs the whole search, meeting
+// twice per step: after relaxing (each thread names its lowest non-empty bucket and its size) and
+// after copying its part of the next bucket into the shared frontier at its own offset. Returns
+// whether every out-neighbour of a reached vertex was reached (as paths_are_exact checks; here from the
+// relaxations: every reached vertex is relaxed with its last value, and a head that an edge left at
+// zero() is looked at again in the end). Throws as the rounds do when one bucket takes more than n
 // steps (values that keep improving).
 template <class S, class TG>
-void delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type source_value, double delta,
-                    Array<typename S::value_type>& value, Array<uint8_t>& reached, TraversalStats& local) {
+bool delta_stepping(const Csr<TG>& G, int64_t source, typename S::value_type source_value, double delta,
+                    Array<typename S::value_type>& value, TraversalStats& local) {
   const CsrView view(G);  // the relaxations read its arrays
   using V = typename S::value_type;
+  struct Queued {
+    index_t vertex;
+    V value;  // the vertex's value when it was queued: stale once the value fell since
+  };
+  struct Bins {
+    std::vector<std::vector<Queued>> bucket;  // this thread's queued vertices, by bucket
+    std::vector<Queued> taken;                 // the bucket being relaxed by this thread alone
+    std::vector<index_t> open;                 // heads an edge left at zero(): reached later, or not closed
+    size_t lowest = 0;                         // after a step: its lowest non-empty bucket, or none
+    size_t lowest_size = 0;
+  };
+  constexpr size_t none = std::numeric_limits<size_t>::max();
   const int64_t n = G.n_rows();
   constexpr size_t max_ahead = size_t{1} << 16;  // a farther bucket is taken as this one (relaxed early)
   constexpr size_t local_limit = 1000;            // a thread's own bucket smaller than this: relaxed at once
-  Array<V> relaxed = filled<V>(n, S::zero());  // the value each vertex was last relaxed with
+  const double per_width = 1 / delta;
   value[static_cast<size_t>(source)] = source_value;
-  reached[static_cast<size_t>(source)] = 1;
   const int n_threads = omp_get_max_threads();
-  std::vector<ThreadPart<std::vector<std::vector<index_t>>>> bins(static_cast<size_t>(n_threads));
-  std::vector<index_t> frontier{static_cast<index_t>(source)};
-  size_t current = 0;
-  int64_t steps_in_bucket = 0;
-  const auto bucket_of = [&](V v) {
-    const double at = (static_cast<double>(v) - static_cast<double>(source_value)) / delta;
-    if (!(at >= static_cast<double>(current))) return current;  // below (or NaN): this bucket
-    return at >= static_cast<double>(current + max_ahead) ? current + max_ahead : static_cast<size_t>(at);
-  };
-  while (true) {
-    if (++steps_in_bucket > n)
-      throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle improves "
-                                    "every path through it)");
-    ++local.levels;
-    int64_t examined = 0;
+  std::vector<ThreadPart<Bins>> bins(static_cast<size_t>(n_threads));
+  // The current bucket's vertices and the next one's, alternating; a buffer only grows (the first
+  // `size` entries are the frontier's).
+  Array<Queued> frontier[2] = {Array<Queued>(1, Queued{static_cast<index_t>(source), source_value}), Array<Queued>()};
+  int64_t examined = 0, steps = 0;
+  bool keeps_improving = false;
 #pragma omp parallel num_threads(n_threads) reduction(+ : examined)
-    {
-      auto& mine = bins[static_cast<size_t>(omp_get_thread_num())].value;
-      const auto relax = [&](index_t u) {
-        std::atomic_ref<V> last(relaxed[static_cast<size_t>(u)]);
-        const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
-        if (!(du < last.load(std::memory_order_relaxed))) return;  // relaxed with this value already
-        last.store(du, std::memory_order_relaxed);
-        relax_out_edges<S>(view, source, u, du, value, examined, [&](index_t v, V now) {
-          std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
-          const size_t b = bucket_of(now);
-          if (b >= mine.size()) mine.resize(b + 1);
-          mine[b].push_back(v);
-        });
-      };
+  {
+    Bins& mine = bins[static_cast<size_t>(omp_get_thread_num())].value;
+    // Every thread holds the same: the bucket, the frontier's size and the buffers' sizes (read here,
+    // not from the buffers, which one thread may be replacing meanwhile).
+    size_t current = 0, size = 1, held[2] = {1, 0}, step = 0;
+    int64_t steps_in_bucket = 0;
+    bool improving = false;
+    const auto bucket_of = [&](V v) {
+      const double at = (static_cast<double>(v) - static_cast<double>(source_value)) * per_width;
+      if (!(at >= static_cast<double>(current))) return current;  // below (or NaN): this bucket
+      return at >= static_cast<double>(current + max_ahead) ? current + max_ahead : static_cast<size_t>(at);
+    };
+    const auto relax = [&](const Queued& q) {
+      const V du = std::atomic_ref<V>(value[static_cast<size_t>(q.vertex)]).load(std::memory_order_relaxed);
+      if (!(du == q.value)) return;  // improved since: queued again with the lower value
+      examined += relax_out_edges<S>(
+          view, source, q.vertex, du, value,
+          [&](index_t v, V now) {
+            const size_t b = bucket_of(now);
+            if (b >= mine.bucket.size()) mine.bucket.resize(b + 1);
+            mine.bucket[b].push_back(Queued{v, now});
+          },
+          [&](index_t v, V now) {
+            if (now == S::zero()) mine.open.push_back(v);
+          });
+    };
+    for (;; ++step) {
+      const Queued* now = frontier[step & 1].data();
 #pragma omp for schedule(dynamic, 64) nowait
-      for (size_t f = 0; f < frontier.size(); ++f) relax(frontier[f]);
-      while (current < mine.size() && !mine[current].empty() && mine[current].size() < local_limit) {
-        std::vector<index_t> now;
-        now.swap(mine[current]);
-        for (index_t u : now) relax(u);
+      for (size_t f = 0; f < size; ++f) relax(now[f]);
+      while (current < mine.bucket.size() && !mine.bucket[current].empty() &&
+             mine.bucket[current].size() < local_limit) {
+        mine.taken.swap(mine.bucket[current]);
+        for (const Queued& q : mine.taken) relax(q);
+        mine.taken.clear();
       }
-    }
-    local.edges_examined += examined;
-    size_t next = std::numeric_limits<size_t>::max();
-    for (const auto& part : bins)
-      for (size_t b = current; b < part.value.size() && b < next; ++b)
-        if (!part.value[b].empty()) {
-          next = b;
+      mine.lowest = none;
+      for (size_t b = current; b < mine.bucket.size(); ++b)
+        if (!mine.bucket[b].empty()) {
+          mine.lowest = b, mine.lowest_size = mine.bucket[b].size();
           break;
         }
-    if (next == std::numeric_limits<size_t>::max()) return;
-    if (next != current) steps_in_bucket = 0;
-    current = next;
-    frontier.clear();
-    for (auto& part : bins) {
-      auto& mine = part.value;
-      if (current >= mine.size()) continue;
-      frontier.insert(frontier.end(), mine[current].begin(), mine[current].end());
-      mine[current].clear();
+#pragma omp barrier
+      size_t next = none, offset = 0, next_size = 0;
+      for (const auto& part : bins) next = std::min(next, part.value.lowest);
+      if (next == none) break;
+      if (next != current) steps_in_bucket = 0;
+      if (++steps_in_bucket > n) {
+        improving = true;  // every thread sees it and leaves
+        break;
+      }
+      for (int t = 0; t < n_threads; ++t) {
+        const Bins& part = bins[static_cast<size_t>(t)].value;
+        if (part.lowest != next) continue;
+        if (t < omp_get_thread_num()) offset += part.lowest_size;
+        next_size += part.lowest_size;
+      }
+      Array<Queued>& upcoming = frontier[(step + 1) & 1];  // no thread reads it since the last meeting
+      if (size_t& capacity = held[(step + 1) & 1]; capacity < next_size) {
+        capacity = std::max(next_size, 2 * capacity);
+#pragma omp single
+        Array<Queued>(capacity).swap(upcoming);  // uninitialized: each thread copies its part
+      }
+      if (mine.lowest == next) {
+        std::copy(mine.bucket[next].begin(), mine.bucket[next].end(), upcoming.begin() + static_cast<std::ptrdiff_t>(offset));
+        mine.bucket[next].clear();
+      }
+      current = next, size = next_size;
+#pragma omp barrier
     }
+#pragma omp master
+    steps = static_cast<int64_t>(step) + 1, keeps_improving = improving;
   }
+  local.levels += steps;
+  local.edges_examined += examined;
+  if (keeps_improving)
+    throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle improves "
+                                  "every path through it)");
+  for (const auto& part : bins)
+    for (const index_t v : part.value.open)
+      if (v != source && value[static_cast<size_t>(v)] == S::zero()) return false;
+  return true;
 }
 
 // The bucket width for delta_stepping, or 0 when it does not apply: agg must be min, and every weight
@@ -385,14 +442,14 @@ double delta_stepping_width(const Csr<TG>& G, typename S::value_type source_valu
   }
 }
 
-// The reached vertices and their values as a sparse vector, selected by all threads.
-template <class V>
-Vector<V> collect_paths(int64_t n, const Array<V>& value, const Array<uint8_t>& reached, const TraversalStats& local,
+// The reached vertices (those with reached(v)) and their values as a sparse vector, selected by all threads.
+template <class V, class Reached>
+Vector<V> collect_paths(int64_t n, const Array<V>& value, Reached&& reached, const TraversalStats& local,
                         TraversalStats* stats) {
   Array<index_t> idx;
   Array<storage_t<V>> val;
   select_vertices(
-      n, [&](int64_t v) { return reached[static_cast<size_t>(v)] != 0; },
+      n, reached,
       [&](size_t count) { idx.resize(count), val.resize(count); },
       [&](size_t p, int64_t v) {
         idx[p] = static_cast<index_t>(v);
@@ -429,32 +486,36 @@ Vector<int32_t> bfs_levels(const Csr<TG>& G, const Csr<TG>& GT, int64_t source, 
   return levels;
 }
 
-// Whether single_source_paths's result is the relaxation loop's it stands for (a recognized
-// Bellman-Ford loop, docs/language.md): with no weight negative or NaN the loop reaches the same fixed
-// point, and it keeps every reachable vertex, so every out-neighbour of a reached vertex must be
-// reached (the traversal leaves out a vertex whose every path sums to infinity). The weights' check
-// is kept with the graph's contents; both checks run on every thread.
-template <class TG, class V>
-bool paths_are_exact(const Csr<TG>& G, const Vector<V>& paths) {
+// Whether no weight of G is negative or NaN, checked on every thread and kept with the graph's contents.
+template <class TG>
+bool weights_non_negative(const Csr<TG>& G) {
   struct WeightsNonNegative {
     bool holds = false;
   };
-  const bool weights_hold =
-      G.derived()
-          .template get<WeightsNonNegative>("weights non-negative",
-                                            [&] {
-                                              using W = storage_t<TG>;
-                                              const auto values = G.values();
-                                              bool holds = true;
-                                              if constexpr (!std::is_unsigned_v<W> && !std::is_same_v<W, bool>) {
+  return G.derived()
+      .template get<WeightsNonNegative>("weights non-negative",
+                                        [&] {
+                                          using W = storage_t<TG>;
+                                          const auto values = G.values();
+                                          bool holds = true;
+                                          if constexpr (!std::is_unsigned_v<W> && !std::is_same_v<W, bool>) {
 #pragma omp parallel for reduction(&& : holds) schedule(static) if (worth_threads(static_cast<int64_t>(values.size())))
-                                                for (size_t p = 0; p < values.size(); ++p)
-                                                  holds = holds && values[p] >= W{0};  // NaN fails too
-                                              }
-                                              return WeightsNonNegative{holds};
-                                            })
-          .holds;
-  if (!weights_hold) return false;
+                                            for (size_t p = 0; p < values.size(); ++p)
+                                              holds = holds && values[p] >= W{0};  // NaN fails too
+                                          }
+                                          return WeightsNonNegative{holds};
+                                        })
+      .holds;
+}
+
+// Whether single_source_paths's result is the relaxation loop's it stands for (a recognized
+// Bellman-Ford loop, docs/language.md): with no weight negative or NaN the loop reaches the same fixed
+// point, and it keeps every reachable vertex, so every out-neighbour of a reached vertex must be
+// reached (the traversal leaves out a vertex whose every path sums to infinity). Both checks run on
+// every thread.
+template <class TG, class V>
+bool paths_are_exact(const Csr<TG>& G, const Vector<V>& paths) {
+  if (!weights_non_negative(G)) return false;
   const int64_t n = G.n_rows();
   Array<uint8_t> reached(static_cast<size_t>(n));
 #pragma omp parallel for schedule(static) if (worth_threads(n))
@@ -479,12 +540,14 @@ bool paths_are_exact(const Csr<TG>& G, const Vector<V>& paths) {
 // max_min, max_times...): by delta-stepping when agg is min and no weight is negative (above), else
 // Bellman-Ford style: each round relaxes the out-edges of the vertices whose value changed in the
 // previous round, with an atomic compare-and-swap per improvement. Both reach the same fixed point.
-// Returns the reached vertices and their values (the source holds `source_value`). Throws when
-// more than n rounds run (a cycle that keeps improving, e.g. a negative cycle under min_plus).
+// Returns the reached vertices and their values (the source holds `source_value`), and in `exact`,
+// when given, paths_are_exact's answer (delta-stepping finds its part of it as it relaxes, without a
+// pass over the graph). Throws when more than n rounds run (a cycle that keeps improving, e.g. a
+// negative cycle under min_plus).
 template <class S, class TG>
 Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t source,
                                                    typename S::value_type source_value,
-                                                   TraversalStats* stats = nullptr) {
+                                                   TraversalStats* stats = nullptr, bool* exact = nullptr) {
   const CsrView view(G);  // the relaxations read its arrays
   using V = typename S::value_type;
   static_assert(!std::is_same_v<V, bool>, "single_source_paths: use bfs_levels for reachability");
@@ -492,12 +555,15 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
   if (G.n_cols() != n) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
   detail::check_source(n, source, "single_source_paths");
   Array<V> value = detail::filled<V>(n, S::zero());
-  Array<uint8_t> reached = detail::filled<uint8_t>(n, 0), queued = detail::filled<uint8_t>(n, 0);
   TraversalStats local;
   if (const double delta = detail::delta_stepping_width<S>(G, source_value); delta > 0) {
-    detail::delta_stepping<S>(G, source, source_value, delta, value, reached, local);
-    return detail::collect_paths<V>(n, value, reached, local, stats);
+    const bool closed = detail::delta_stepping<S>(G, source, source_value, delta, value, local);
+    if (exact) *exact = closed && weights_non_negative(G);
+    // agg is min: a value changes only downwards, so a vertex was reached when its value left zero().
+    return detail::collect_paths<V>(
+        n, value, [&](int64_t v) { return v == source || !(value[static_cast<size_t>(v)] == S::zero()); }, local, stats);
   }
+  Array<uint8_t> reached = detail::filled<uint8_t>(n, 0), queued = detail::filled<uint8_t>(n, 0);
   value[static_cast<size_t>(source)] = source_value;
   reached[static_cast<size_t>(source)] = 1;
   std::vector<index_t> frontier{static_cast<index_t>(source)};
@@ -517,12 +583,15 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
         const index_t u = frontier[f];
         const V du = std::atomic_ref<V>(value[static_cast<size_t>(u)]).load(std::memory_order_relaxed);
         // zero() is agg's identity, so an unreached vertex needs no special case.
-        detail::relax_out_edges<S>(view, source, u, du, value, examined, [&](index_t v, V) {
-          std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
-          std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);
-          uint8_t no = 0;
-          if (q.compare_exchange_strong(no, 1)) mine.push_back(v);
-        });
+        examined += detail::relax_out_edges<S>(
+            view, source, u, du, value,
+            [&](index_t v, V) {
+              std::atomic_ref<uint8_t>(reached[static_cast<size_t>(v)]).store(1, std::memory_order_relaxed);
+              std::atomic_ref<uint8_t> q(queued[static_cast<size_t>(v)]);
+              uint8_t no = 0;
+              if (q.compare_exchange_strong(no, 1)) mine.push_back(v);
+            },
+            [](index_t, V) {});
       }
     }
     local.edges_examined += examined;
@@ -530,7 +599,10 @@ Vector<typename S::value_type> single_source_paths(const Csr<TG>& G, int64_t sou
     for (auto& part : next_parts) frontier.insert(frontier.end(), part.value.begin(), part.value.end());
     for (index_t v : frontier) queued[static_cast<size_t>(v)] = 0;
   }
-  return detail::collect_paths<V>(n, value, reached, local, stats);
+  auto paths = detail::collect_paths<V>(
+      n, value, [&](int64_t v) { return reached[static_cast<size_t>(v)] != 0; }, local, stats);
+  if (exact) *exact = paths_are_exact(G, paths);
+  return paths;
 }
 
 }  // namespace gql::cpu

@@ -58,17 +58,34 @@ Vector<L> labels_at_rows(const Csr<TG>& G, uint32_t seed, bool dense_when_full =
   return Vector<L>::sparse(G.n_rows(), std::move(idx), std::move(val));
 }
 
+// Each vertex's own id at exactly the rows with edges, as std/components.gql starts (a dense vector
+// when all have edges); with `changed`, the first label one more than its id.
 template <class L, class TG>
-void expect_the_loops_labels(const Csr<TG>& G, uint32_t seed) {
+Vector<L> own_ids_at_rows(const Csr<TG>& G, bool changed = false) {
+  Vector<L> labels = labels_at_rows<L>(G, 0);
+  const auto values = labels.values();
+  for (size_t p = 0; p < values.size(); ++p)
+    values[p] = static_cast<L>(labels.is_dense() ? static_cast<int64_t>(p) : labels.indices()[p]);
+  if (changed && !values.empty()) values[0] = static_cast<L>(values[0] + 1);
+  return labels;
+}
+
+template <class L, class TG>
+void expect_the_loops_labels(const Csr<TG>& G, const Vector<L>& start) {
   for (int threads : {1, 3})
     gql::test::with_threads(threads, [&] {
-      Vector<L> labels = labels_at_rows<L>(G, seed);
+      Vector<L> labels = start.clone();
       const auto expected = propagate(G, slots(labels));
       gql::cpu::TraversalStats stats;
       ASSERT_TRUE(gql::cpu::component_labels(G, labels, &stats));
       EXPECT_EQ(slots(labels), expected);
       EXPECT_GT(stats.edges_examined, 0);
     });
+}
+
+template <class L, class TG>
+void expect_the_loops_labels(const Csr<TG>& G, uint32_t seed) {
+  expect_the_loops_labels(G, labels_at_rows<L>(G, seed));
 }
 
 gql::ReadOptions undirected() {
@@ -86,6 +103,18 @@ TEST(ComponentLabels, EqualTheLoopOnSymmetricGraphs) {
   expect_the_loops_labels<uint16_t>(sparse, 3);
   expect_the_loops_labels<int8_t>(grid, 4);
   expect_the_loops_labels<uint64_t>(kron, 5);
+}
+
+// Labels that start at their own ids take their roots' ids; one label off its id takes the general way.
+TEST(ComponentLabels, OwnIdsEqualTheLoop) {
+  const auto kron = gql::kronecker<bool>({.scale = 11, .edge_factor = 4}, undirected());  // sparse labels
+  const auto sparse = gql::urand<bool>({.scale = 12, .edge_factor = 1}, undirected());
+  const auto grid = gql::grid<bool>(13, 17);  // dense labels
+  for (bool changed : {false, true}) {
+    expect_the_loops_labels(kron, own_ids_at_rows<int64_t>(kron, changed));
+    expect_the_loops_labels(sparse, own_ids_at_rows<int32_t>(sparse, changed));
+    expect_the_loops_labels(grid, own_ids_at_rows<int64_t>(grid, changed));
+  }
 }
 
 TEST(ComponentLabels, CheckASymmetricStructureThatIsNotMarked) {

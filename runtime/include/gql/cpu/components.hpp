@@ -104,7 +104,8 @@ bool structure_is_symmetric(const Csr<TG>& G) {
 // in its vertex's component. That is the loop's result when G's structure is symmetric and `labels`
 // holds an entry exactly at the vertices with an edge (G's non-empty rows), as the loop starts in
 // std/components.gql; otherwise this returns false and leaves `labels` as it was (the caller runs the
-// loop as written).
+// loop as written). Where each starting label is its vertex's own id (as std/components.gql starts),
+// the smallest is the id of the component's root, which the labels take without a pass of their own.
 template <class TG, class L>
 bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats = nullptr) {
   static_assert(std::is_integral_v<L> && !std::is_same_v<L, bool>, "component_labels: integer labels");
@@ -113,27 +114,34 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
   const auto offsets = G.row_offsets();
   const auto columns = G.col_indices();
   const auto degree = [&](int64_t v) { return offsets[static_cast<size_t>(v) + 1] - offsets[static_cast<size_t>(v)]; };
-  // The starting labels sit exactly at the rows with entries.
-  int64_t with_edges = 0;
-#pragma omp parallel for reduction(+ : with_edges) schedule(static, 16384) if (worth_threads(n))
-  for (int64_t v = 0; v < n; ++v) with_edges += degree(v) > 0;
   // The labels' entries, read once (a vector's accessors settle waiting stores on every call).
   const int64_t count = labels.nvals();
   const bool dense = labels.is_dense();
   const std::span<const index_t> at = std::as_const(labels).indices();
-  if (count != with_edges) return false;
-  if (!dense) {
-    bool at_rows = true;
-#pragma omp parallel for reduction(&& : at_rows) schedule(static, 16384) if (worth_threads(count))
-    for (int64_t p = 0; p < count; ++p) at_rows = at_rows && degree(at[static_cast<size_t>(p)]) > 0;
-    if (!at_rows) return false;
-  }
+  const std::span<const L> start = std::as_const(labels).values();
+  const auto vertex_of = [&](int64_t p) { return dense ? p : static_cast<int64_t>(at[static_cast<size_t>(p)]); };
   if (n == 0) return true;
 
-  Array<index_t> parent(static_cast<size_t>(n));  // first touched by the threads that start it
+  // Every vertex its own tree (first touched by the threads that start it), the rows with entries
+  // counted on the way: the starting labels must sit exactly there.
+  Array<index_t> parent(static_cast<size_t>(n));
+  int64_t with_edges = 0;
+#pragma omp parallel for reduction(+ : with_edges) schedule(static, 16384) if (worth_threads(n))
+  for (int64_t v = 0; v < n; ++v) {
+    parent[static_cast<size_t>(v)] = static_cast<index_t>(v);
+    with_edges += degree(v) > 0;
+  }
+  if (count != with_edges) return false;
+  bool at_rows = true, own_ids = true;
+#pragma omp parallel for reduction(&& : at_rows, own_ids) schedule(static, 16384) if (worth_threads(count))
+  for (int64_t p = 0; p < count; ++p) {
+    const int64_t v = vertex_of(p);
+    at_rows = at_rows && (dense || degree(v) > 0);
+    own_ids = own_ids && std::cmp_equal(start[static_cast<size_t>(p)], v);
+  }
+  if (!at_rows) return false;
+
   int64_t examined = 0;
-#pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
-  for (int64_t v = 0; v < n; ++v) parent[static_cast<size_t>(v)] = static_cast<index_t>(v);
   constexpr int sampled_neighbours = 2;
   for (int r = 0; r < sampled_neighbours; ++r) {
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : examined) if (worth_threads(n))
@@ -156,26 +164,35 @@ bool component_labels(const Csr<TG>& G, Vector<L>& labels, TraversalStats* stats
       ++examined;
     }
   }
-  detail::compress(parent);
 
-  // The smallest starting label of each component, kept at its root.
-  Array<L> smallest(static_cast<size_t>(n));
-#pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
-  for (int64_t v = 0; v < n; ++v) smallest[static_cast<size_t>(v)] = std::numeric_limits<L>::max();
-  const auto vertex_of = [&](int64_t p) { return dense ? p : static_cast<int64_t>(at[static_cast<size_t>(p)]); };
-  const std::span<const L> start = std::as_const(labels).values();
-#pragma omp parallel for schedule(static, 16384) if (worth_threads(count))
-  for (int64_t p = 0; p < count; ++p) {
-    std::atomic_ref<L> best(smallest[static_cast<size_t>(parent[static_cast<size_t>(vertex_of(p))])]);
-    L seen = best.load(std::memory_order_relaxed);
-    const L mine = start[static_cast<size_t>(p)];
-    while (mine < seen && !best.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) {
-    }
-  }
+  // Nothing links any more: a labelled vertex's root is found by walking up, with no pass that
+  // compresses every tree first.
+  const auto root = [&](int64_t v) {
+    index_t r = parent[static_cast<size_t>(v)];
+    while (parent[static_cast<size_t>(r)] != r) r = parent[static_cast<size_t>(r)];
+    return r;
+  };
   const std::span<L> out = labels.values();
+  if (own_ids) {
+    // The root is the component's smallest vertex, and every vertex with an edge starts at its own id.
 #pragma omp parallel for schedule(static, 16384) if (worth_threads(count))
-  for (int64_t p = 0; p < count; ++p)
-    out[static_cast<size_t>(p)] = smallest[static_cast<size_t>(parent[static_cast<size_t>(vertex_of(p))])];
+    for (int64_t p = 0; p < count; ++p) out[static_cast<size_t>(p)] = static_cast<L>(root(vertex_of(p)));
+  } else {
+    // The smallest starting label of each component, kept at its root.
+    Array<L> smallest(static_cast<size_t>(n));
+#pragma omp parallel for schedule(static, 16384) if (worth_threads(n))
+    for (int64_t v = 0; v < n; ++v) smallest[static_cast<size_t>(v)] = std::numeric_limits<L>::max();
+#pragma omp parallel for schedule(static, 16384) if (worth_threads(count))
+    for (int64_t p = 0; p < count; ++p) {
+      std::atomic_ref<L> best(smallest[static_cast<size_t>(root(vertex_of(p)))]);
+      L seen = best.load(std::memory_order_relaxed);
+      const L mine = start[static_cast<size_t>(p)];
+      while (mine < seen && !best.compare_exchange_weak(seen, mine, std::memory_order_relaxed)) {
+      }
+    }
+#pragma omp parallel for schedule(static, 16384) if (worth_threads(count))
+    for (int64_t p = 0; p < count; ++p) out[static_cast<size_t>(p)] = smallest[static_cast<size_t>(root(vertex_of(p)))];
+  }
   if (stats) *stats = TraversalStats{.levels = 0, .pull_steps = 0, .edges_examined = examined, .searched_edges = 0};
   return true;
 }

@@ -6,6 +6,8 @@
 // first touching a result of gigabytes in 4 KiB pages costs a page fault each (0.5 GB/s on a VM,
 // 15 GB/s with 16 threads on the GPU machine's host), in 2 MiB pages about 25 GB/s with 2 threads.
 // Such blocks, once freed, are kept a while for the next array of the same size (LargeBlocks).
+// Smaller arrays start on a cache line, so that threads splitting one into blocks of whole lines
+// (a BFS's level bytes and frontier bits) share no line at a block's edge.
 #pragma once
 
 #include <sys/mman.h>
@@ -28,6 +30,7 @@ namespace gql {
 namespace detail {
 inline constexpr size_t huge_page_bytes = size_t{2} << 20;
 inline constexpr size_t huge_array_bytes = size_t{4} << 20;  // from here on, huge pages
+inline constexpr std::align_val_t cache_line{64};              // below it
 
 // Large blocks freed and asked for again at the same size, as a loop's vectors are at each iteration,
 // handed back as they are. A fresh block costs the kernel a fault and the zeroing of every page at
@@ -128,13 +131,13 @@ struct DefaultInitAllocator : std::allocator<T> {
   T* allocate(size_t n) {
     if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
     const size_t bytes = n * sizeof(T);
-    if (bytes < detail::huge_array_bytes) return std::allocator<T>::allocate(n);
+    if (bytes < detail::huge_array_bytes) return static_cast<T*>(::operator new(bytes, detail::cache_line));
     void* p = detail::LargeBlocks::process().take(detail::large_block_bytes(bytes));
     if (p == nullptr) throw std::bad_alloc();
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t n) noexcept {
-    if (n * sizeof(T) < detail::huge_array_bytes) std::allocator<T>::deallocate(p, n);
+    if (n * sizeof(T) < detail::huge_array_bytes) ::operator delete(p, n * sizeof(T), detail::cache_line);
     else detail::LargeBlocks::process().give_back(p, detail::large_block_bytes(n * sizeof(T)));
   }
 

@@ -1,13 +1,16 @@
 # cmake -DCORE_ROOT=<core/include> -DROOT=<runtime/include> -DOUT=<file.cpp> -P embed_headers.cmake
 # Writes the NVRTC-compatible headers (the core's gql/semiring.hpp; the runtime's gql/*.hpp beside
-# semiring.hpp's rules and gql/device/*) into a C++ file as strings, so that NVRTC needs no files at
-# run time. Each is named as it is included (gql/semiring.hpp).
+# semiring.hpp's rules and every .cuh of gql/device/ and its folders) into a C++ file as strings, so
+# that NVRTC needs no files at run time. Each is named as it is included (gql/semiring.hpp,
+# gql/device/spgemm/spgemm_dot.cuh).
 set(headers "")
 foreach(h gql/semiring.hpp)
   list(APPEND headers "${CORE_ROOT}|${h}")
 endforeach()
 file(GLOB runtime_headers RELATIVE ${ROOT} ${ROOT}/gql/scalar_ops.hpp ${ROOT}/gql/scalar_limits.hpp
-     ${ROOT}/gql/integer_ops.hpp ${ROOT}/gql/swapped_operands.hpp ${ROOT}/gql/device/*.cuh)
+     ${ROOT}/gql/integer_ops.hpp ${ROOT}/gql/swapped_operands.hpp)
+file(GLOB_RECURSE device_headers RELATIVE ${ROOT} ${ROOT}/gql/device/*.cuh)
+list(APPEND runtime_headers ${device_headers})
 foreach(h ${runtime_headers})
   list(APPEND headers "${ROOT}|${h}")
 endforeach()

@@ -65,7 +65,7 @@ std::string device_name(const compiler::GpuProduct& p) {
 
 device::LoadBalance balance_of(const compiler::GpuProduct& p) { return static_cast<device::LoadBalance>(p.balance); }
 
-// A closure's schedule as the generated code gives it (gql/device/closure_plan.hpp).
+// A closure's schedule as the generated code gives it (gql/device/closure/closure_plan.hpp).
 gpu::ClosureSchedule closure_schedule(const compiler::GpuClosure& c) {
   gpu::ClosureSchedule schedule;
   schedule.tile = c.tile;

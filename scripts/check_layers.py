@@ -47,26 +47,26 @@ RUNTIME_TARGETS = {"gql/cpu/": {"gql/device/", "gql/dist/"}, "gql/device/": {"gq
 ALLOWED = {
     ("runtime/include/gql/device/ops.hpp", "gql/cpu/ops.hpp"):
         "the entry of generated CUDA code: the ops the plan places on the host run through gql::cpu",
-    ("runtime/include/gql/device/vector_ops.hpp", "gql/cpu/ops.hpp"):
+    ("runtime/include/gql/device/values/vector_ops.hpp", "gql/cpu/ops.hpp"):
         "built by a host compiler alone (no nvcc), the vectors' element-wise ops run the OpenMP ops",
-    ("runtime/include/gql/device/graph_ops.hpp", "gql/cpu/ops.hpp"):
+    ("runtime/include/gql/device/values/graph_ops.hpp", "gql/cpu/ops.hpp"):
         "built by a host compiler alone, graphs' apply/union/intersect, conversions and scalar assignments run the OpenMP ops",
-    ("runtime/include/gql/device/graph_ops.hpp", "gql/cpu/elementwise.hpp"):
+    ("runtime/include/gql/device/values/graph_ops.hpp", "gql/cpu/elementwise.hpp"):
         "built by a host compiler alone, apply/union/intersect/reduce of graphs run the OpenMP ops",
-    ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/dense_products.hpp"):
+    ("runtime/include/gql/device/dense/dense_products.hpp", "gql/cpu/dense_products.hpp"):
         "built by a host compiler alone, a dense product runs the OpenMP register-tiled GEMM",
-    ("runtime/include/gql/device/dense_products.hpp", "gql/cpu/ops.hpp"):
+    ("runtime/include/gql/device/dense/dense_products.hpp", "gql/cpu/ops.hpp"):
         "built by a host compiler alone, vxm and mxv with a dense matrix run the OpenMP ops (through their masks)",
-    ("runtime/include/gql/device/matrix_ops.hpp", "gql/cpu/ops.hpp"):
+    ("runtime/include/gql/device/values/matrix_ops.hpp", "gql/cpu/ops.hpp"):
         "a dense matrix current on the host is copied by the OpenMP op; built by a host compiler alone, the dense "
         "matrices' other ops run the OpenMP ops",
-    ("runtime/include/gql/device/element_ops.hpp", "gql/cpu/ops.hpp"):
+    ("runtime/include/gql/device/values/element_ops.hpp", "gql/cpu/ops.hpp"):
         "a value current on the host is read and stored into by the OpenMP ops (the same checks and errors)",
-    ("runtime/include/gql/device/product_on_device.hpp", "gql/cpu/assign.hpp"):
+    ("runtime/include/gql/device/spgemm/product_on_device.hpp", "gql/cpu/assign.hpp"):
         "a product into a host-resident output is merged under the mask by the OpenMP assignment",
-    ("runtime/include/gql/device/graph_mask.hpp", "gql/cpu/value_mask.hpp"):
+    ("runtime/include/gql/device/values/graph_mask.hpp", "gql/cpu/value_mask.hpp"):
         "an op on the host reads a graph's value mask as the OpenMP ops make it (as_host_mask)",
-    ("runtime/include/gql/device/vector_mask.hpp", "gql/cpu/value_mask.hpp"):
+    ("runtime/include/gql/device/values/vector_mask.hpp", "gql/cpu/value_mask.hpp"):
         "an op on the host reads a vector's value mask as the OpenMP ops make it (as_host_mask)",
 }
 

@@ -36,7 +36,7 @@
 #include "../common/run_case.hpp"
 #include "graph500_validate.cuh"
 #include "gql/cpu/traversal.hpp"
-#include "gql/device/traversal.hpp"
+#include "gql/device/traversal/traversal.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
 

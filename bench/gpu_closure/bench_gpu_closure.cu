@@ -25,9 +25,9 @@
 #include "../../test/gpu/test_closure_semirings.hpp"
 #include "../gpu_spgemm/bench_record.hpp"
 #include "gql/device.hpp"
-#include "gql/device/closure.hpp"
-#include "gql/device/lu.hpp"
-#include "gql/device/lu_residual.hpp"
+#include "gql/device/closure/closure.hpp"
+#include "gql/device/dense/lu.hpp"
+#include "gql/device/dense/lu_residual.hpp"
 
 namespace {
 

@@ -28,8 +28,8 @@
 
 #include "bench_record.hpp"
 #include "gql/device.hpp"
-#include "gql/device/hybrid_sort.cuh"
-#include "gql/device/spgemm.hpp"
+#include "gql/device/spgemm/hybrid_sort.cuh"
+#include "gql/device/spgemm/spgemm.hpp"
 #include "gql/io.hpp"
 
 namespace {

@@ -36,7 +36,7 @@
 #include "../common/gpu_context.hpp"
 #include "cusparse_peer.hpp"
 #include "device_checksum.cuh"
-#include "gql/device/spgemm.hpp"
+#include "gql/device/spgemm/spgemm.hpp"
 #include "gql/io.hpp"
 #include "reference_semirings.hpp"
 

@@ -27,7 +27,7 @@ void semiring_lines(const ir::SemiringInstance& s, ir::Target target, bool atomi
                                                   : std::string("atomics: native ") + ir::to_string(s.monoid));
 }
 
-// How a product through a plain mask runs (gql/cpu/spgemm_dot.hpp, gql/device/masked_dot.hpp).
+// How a product through a plain mask runs (gql/cpu/spgemm_dot.hpp, gql/device/spgemm/masked_dot.hpp).
 std::string masked_line(const ir::ProductSchedule& p, const ir::Op& o) {
   if (!o.mask || o.mask->complement)
     return p.masked == ir::MaskedMethod::dot ? "masked dot: no plain mask to walk, the product runs by rows" : "";
@@ -163,7 +163,7 @@ void recognized_lines(const ir::Op& o, const ir::Module& m, std::vector<std::str
 }
 
 void closure_lines(const ir::ClosureSchedule& c, ir::Target target, bool paths, std::vector<std::string>& lines) {
-  if (paths && target == ir::Target::cuda) {  // gql/device/closure.hpp: predecessors run one kernel, in core
+  if (paths && target == ir::Target::cuda) {  // gql/device/closure/closure.hpp: predecessors run one kernel, in core
     lines.push_back("closure with predecessors: the global-memory kernel, one launch per k (the schedule's tiles "
                     "apply to closures without paths)");
     lines.push_back("in core only: the matrix and its predecessors stay in device memory; a matrix beyond the "
@@ -195,8 +195,8 @@ void closure_lines(const ir::ClosureSchedule& c, ir::Target target, bool paths, 
                   ", " + std::to_string(c.streams) + " streams");
 }
 
-// A product with a dense operand: which kernel runs it (gql/cpu/dense_products.hpp, gql/device/
-// dense_products.hpp).
+// A product with a dense operand: which kernel runs it (gql/cpu/dense_products.hpp,
+// gql/device/dense/dense_products.hpp).
 void dense_product_lines(const ir::Op& o, const ir::Module& m, const ir::Kernel& k, std::vector<std::string>& lines) {
   const auto kind = [&](size_t n) { return k.variables.at(static_cast<size_t>(o.inputs.at(n))).type.kind; };
   const ir::SemiringInstance& s = m.semirings.at(static_cast<size_t>(o.semiring));
@@ -245,7 +245,7 @@ std::string placement_line(const ir::Op& o, const ir::Kernel& k) {
     return text;
   };
   const std::string reads = o.inputs.empty() ? "" : "reads " + names(o.inputs) + " ";
-  // Element reads and stores run where their value is current (gql/device/element_ops.hpp).
+  // Element reads and stores run where their value is current (gql/device/values/element_ops.hpp).
   if (o.kind == ir::OpKind::element)
     return "placement: on the device when " + names(o.inputs) + " is current there: reads back that one entry (no "
            "copy of " + names(o.inputs) + "); on the host otherwise";

@@ -16,7 +16,7 @@
 #include "gpu_check.hpp"
 #include "gql/cpu/transpose.hpp"
 #include "gql/cpu/traversal.hpp"
-#include "gql/device/traversal.hpp"
+#include "gql/device/traversal/traversal.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
 

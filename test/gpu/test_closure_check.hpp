@@ -12,7 +12,7 @@
 
 #include "gpu_check.hpp"
 #include "gql/cpu/closure.hpp"
-#include "gql/device/closure.hpp"
+#include "gql/device/closure/closure.hpp"
 #include "test_closure_semirings.hpp"
 
 namespace closure_check {

@@ -16,7 +16,7 @@
 #include <tuple>
 
 #include "gpu_check.hpp"
-#include "gql/device/closure_ops.hpp"
+#include "gql/device/closure/closure_ops.hpp"
 #include "test_closure_check.hpp"
 
 namespace {

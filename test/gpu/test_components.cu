@@ -1,4 +1,4 @@
-// The device's components (gql/device/components.hpp) against cpu::component_labels, exact: labels
+// The device's components (gql/device/traversal/components.hpp) against cpu::component_labels, exact: labels
 // of 1, 2, 4 and 8 bytes, signed and unsigned, sparse (isolated vertices) and dense (every vertex with
 // an edge); graphs marked symmetric and symmetric ones that are not marked (checked on the device);
 // the refusals (a directed graph, labels missing at a vertex with edges) leave the labels as they
@@ -11,7 +11,7 @@
 
 #include "gpu_check.hpp"
 #include "gql/cpu/components.hpp"
-#include "gql/device/components.hpp"
+#include "gql/device/traversal/components.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
 

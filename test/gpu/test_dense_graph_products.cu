@@ -1,4 +1,4 @@
-// Products of a dense matrix with a graph or a vector on the GPU (gql/device/dense_products.hpp:
+// Products of a dense matrix with a graph or a vector on the GPU (gql/device/dense/dense_products.hpp:
 // graph x matrix, matrix x graph, matrix x vector, vector x matrix) against their OpenMP twins
 // (gql/cpu/ops.hpp), as generated code calls them: over Residents, the result left on the device.
 // Both fold each output's k in ascending order, so every semiring here must match exactly: min_plus

@@ -1,4 +1,4 @@
-// Products of dense matrices on the GPU (gql/device/dense_products.hpp) against the OpenMP ones
+// Products of dense matrices on the GPU (gql/device/dense/dense_products.hpp) against the OpenMP ones
 // (gql/cpu/dense_products.hpp): the tiled semiring GEMM over min_plus (i32, f32), plus_times (i64,
 // and f32 as a policy that does not declare con_multiplies), a user-written agg (noisy-or, f64), a
 // positional con and bool operands counted into u64; cuBLAS for plus_times over f32 and f64; the op
@@ -15,7 +15,7 @@
 
 #include "gpu_check.hpp"
 #include "gql/cpu/dense_products.hpp"
-#include "gql/device/dense_products.hpp"
+#include "gql/device/dense/dense_products.hpp"
 #include "reference_semirings.hpp"
 
 // The policies are outside the unnamed namespace: their members need not all be called.

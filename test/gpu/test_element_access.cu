@@ -1,4 +1,4 @@
-// Element reads and stores of values current on the device (gql/device/element_ops.hpp) against the
+// Element reads and stores of values current on the device (gql/device/values/element_ops.hpp) against the
 // host's (gql::cpu::element, set_element):
 // - reads of present and missing entries of dense and sparse vectors, dense matrices and graphs (first
 //   and last rows, empty rows, rectangular shapes, every element type, pattern graphs): the same value,

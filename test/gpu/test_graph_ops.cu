@@ -1,9 +1,9 @@
-// The device graph ops (gql/device/graph_ops.hpp) against their OpenMP twins (cpu/ops.hpp), exact:
+// The device graph ops (gql/device/values/graph_ops.hpp) against their OpenMP twins (cpu/ops.hpp), exact:
 // tril and triu for diagonals below, on and above the main one and past the graph's edges, transpose
 // (of a graph and of one marked symmetric), the empty constructor, apply, union and intersect (into
 // other element types, with pattern and empty operands), and reduce (sum, min, max, or, any) of stored
 // values and of pattern graphs; then the product's graph masks read on the device
-// (gql/device/graph_mask.hpp): a mask made by tril on the device, complemented and plain masks
+// (gql/device/values/graph_mask.hpp): a mask made by tril on the device, complemented and plain masks
 // merged into an output that holds entries (replace and merge), and a result of another element type.
 // Graphs: skewed ones with hubs (f32, i32, pattern), rectangular and empty ones, Kronecker, and the
 // real graphs under GQL_DATA_DIR.

@@ -1,5 +1,5 @@
-// The device graph ops through masks and into other element types (gql/device/graph_ops.hpp, the
-// masked merge of gql/device/graph_assign.hpp) against their OpenMP twins (cpu/ops.hpp), exact:
+// The device graph ops through masks and into other element types (gql/device/values/graph_ops.hpp, the
+// masked merge of gql/device/values/graph_assign.hpp) against their OpenMP twins (cpu/ops.hpp), exact:
 // apply, union, intersect, copy, transpose, tril, triu and scalar assignment through every mask
 // (structural, complemented, value and complemented value, the mask held only on the device) with
 // replace and merge, into an output that holds entries (on the host or on the device) and into an

@@ -10,8 +10,8 @@
 
 #include "gpu_check.hpp"
 #include "hybrid_sort_model.hpp"
-#include "gql/device/hybrid_sort.cuh"
-#include "gql/device/reduce_by_key.cuh"
+#include "gql/device/spgemm/hybrid_sort.cuh"
+#include "gql/device/spgemm/reduce_by_key.cuh"
 
 namespace {
 

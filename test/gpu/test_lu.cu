@@ -12,9 +12,9 @@
 
 #include "gpu_check.hpp"
 #include "gql/cpu/lu.hpp"
-#include "gql/device/lu.hpp"
+#include "gql/device/dense/lu.hpp"
 #include "gql/device/resident.hpp"
-#include "gql/device/lu_residual.hpp"
+#include "gql/device/dense/lu_residual.hpp"
 
 namespace {
 

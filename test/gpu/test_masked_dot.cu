@@ -1,4 +1,4 @@
-// The GPU's masked products by the mask's entries (gql/device/masked_dot.hpp) against the OpenMP op,
+// The GPU's masked products by the mask's entries (gql/device/spgemm/masked_dot.hpp) against the OpenMP op,
 // gql::cpu::mxm: C<M, replace> = A * B with the GPU forced to `masked dot`, to `masked saxpy`, and left
 // to choose, for a count (the triangle count's), min_plus on i32, plus_times on f32 with small integer
 // weights (exact sums in any order) and a bool any_pair (a pattern result: only entries found). Masks:

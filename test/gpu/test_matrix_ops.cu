@@ -1,4 +1,4 @@
-// The dense matrices' device ops (gql/device/matrix_ops.hpp) against their OpenMP twins: a copy made
+// The dense matrices' device ops (gql/device/values/matrix_ops.hpp) against their OpenMP twins: a copy made
 // on the device from a borrowed device argument (which stays unchanged) and on the host from a host
 // one, element stores that wait with the matrix until it is read (in order: of two stores to one
 // position the later wins; past the pending limit they are written early), a whole-value write that

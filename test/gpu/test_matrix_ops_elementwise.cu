@@ -1,4 +1,4 @@
-// The dense matrices' device ops of gql/device/matrix_ops.hpp against their OpenMP twins, element by
+// The dense matrices' device ops of gql/device/values/matrix_ops.hpp against their OpenMP twins, element by
 // element: the filled constructor, scalar assignment, apply, union and intersect (with conversions
 // of the element type), reduce (sum, min, max, or, and, any), transpose and dense(G, fill = v) of
 // weighted and pattern graphs. Operands current on the host or on the device, outputs that alias an

@@ -13,7 +13,7 @@
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
 #include "skewed_graph.hpp"
-#include "gql/device/spgemm.hpp"
+#include "gql/device/spgemm/spgemm.hpp"
 
 // The semiring structs as the code generator writes them (external linkage, as in generated code).
 namespace spgemm_test {

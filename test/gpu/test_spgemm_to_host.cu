@@ -1,4 +1,4 @@
-// The product made in host memory in batches of rows (spgemm_to_host, gql/device/spgemm.hpp) against
+// The product made in host memory in batches of rows (spgemm_to_host, gql/device/spgemm/spgemm.hpp) against
 // a plain CPU reference: batches from a few rows each to all rows in one, a con that reads the global
 // row id i (batches keep A's row numbering), and the batches cut from the device budget; then
 // spgemm_device_or_host, which keeps a result on the device when it fits there and makes it in host
@@ -11,7 +11,7 @@
 #include "gpu_check.hpp"
 #include "reference_product.hpp"
 #include "skewed_graph.hpp"
-#include "gql/device/spgemm.hpp"
+#include "gql/device/spgemm/spgemm.hpp"
 
 namespace spgemm_to_host_test {
 

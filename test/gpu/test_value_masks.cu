@@ -1,4 +1,4 @@
-// The device value masks (gql/device/vector_mask.hpp and graph_mask.hpp, with the runtime library's
+// The device value masks (gql/device/values/vector_mask.hpp and graph_mask.hpp, with the runtime library's
 // kernels of runtime/src/cuda/vector_mask.cu and graph_value_mask.cu) against their OpenMP twins
 // (gql/cpu/value_mask.hpp), exact: masks held only on the device, of bool, integer and float values
 // with zeros among them (and -0.0, which selects nothing, and NaN, which selects), sparse and dense,

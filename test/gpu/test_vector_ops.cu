@@ -1,4 +1,4 @@
-// The device vector ops (gql/device/vector_ops.hpp) against their OpenMP twins (cpu/ops.hpp), exact
+// The device vector ops (gql/device/values/vector_ops.hpp) against their OpenMP twins (cpu/ops.hpp), exact
 // for integers and element-wise floats: union, intersect and apply (with type conversions), copies,
 // scalar assignment, element stores and reduce (sum, min, max, or, and, any), with no mask, a structural mask
 // and a complemented one, replace and merge, over sparse, empty and dense operands and outputs whose

@@ -1,5 +1,5 @@
-// A CPU model of the device hybrid sort and reduce-by-key (gql/device/hybrid_sort.cuh,
-// gql/device/reduce_by_key.cuh): the same chunking, the same bitonic network in the same order, the
+// A CPU model of the device hybrid sort and reduce-by-key (gql/device/spgemm/hybrid_sort.cuh,
+// gql/device/spgemm/reduce_by_key.cuh): the same chunking, the same bitonic network in the same order, the
 // same merge-path splits per thread and the same fold order, with the block's threads run one after
 // the other (within a step they touch disjoint items, so the order does not change the result).
 // It yields exactly the device's output, so it checks the algorithm in CI and the device in tests.
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "gql/device/hybrid_sort_schedule.cuh"
+#include "gql/device/spgemm/hybrid_sort_schedule.cuh"
 #include "gql/error.hpp"
 
 namespace gql::device {

@@ -94,7 +94,8 @@ std::string generate_cuda(const ir::Module& module, const CodegenOptions& option
   if (module.target != ir::Target::cuda)
     throw Error(ErrorKind::internal, "generate_cuda: the module was lowered for another target");
   const codegen::Dialect dialect{
-      "cuda", "gql/device/ops.hpp", ir::Target::cuda, "gql/device/traversal.hpp", "gql/device/components.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
+      "cuda", "gql/device/ops.hpp", ir::Target::cuda, "gql/device/traversal/traversal.hpp",
+      "gql/device/traversal/components.hpp", /*resident_values=*/true, /*device_lambdas=*/true};
   return codegen::emit_program(module, options.source_name, options.with_main, dialect);
 } catch (const Error& e) {
   rethrow_in_stage(Stage::codegen, e);
@@ -108,11 +109,12 @@ CudaDeviceParts cuda_device_parts(const ir::Module& module, const CodegenOptions
   std::string& out = parts.source;
   out += codegen::generated_header(options.source_name, ": the semirings of its GPU products, for NVRTC");
   out += "#include <gql/device/nvrtc_stdint.cuh>\n#include <gql/scalar_ops.hpp>\n#include <gql/device/byte_valued.cuh>\n"
-         "#include <gql/device/spgemm_dot.cuh>\n#include <gql/device/spgemm_large_rows.cuh>\n#include <gql/device/spgemm_medium_rows.cuh>\n"
-         "#include <gql/device/spgemm_small_rows.cuh>\n#include <gql/device/vxm_kernels.cuh>\n"
+         "#include <gql/device/spgemm/spgemm_dot.cuh>\n#include <gql/device/spgemm/spgemm_large_rows.cuh>\n"
+         "#include <gql/device/spgemm/spgemm_medium_rows.cuh>\n#include <gql/device/spgemm/spgemm_small_rows.cuh>\n"
+         "#include <gql/device/traversal/vxm_kernels.cuh>\n"
          "#include <gql/swapped_operands.hpp>\n";
-  if (!parts.closures.empty()) out += "#include <gql/device/closure_kernels.cuh>\n";
-  if (!parts.paths.empty()) out += "#include <gql/device/sssp_kernels.cuh>\n";
+  if (!parts.closures.empty()) out += "#include <gql/device/closure/closure_kernels.cuh>\n";
+  if (!parts.paths.empty()) out += "#include <gql/device/traversal/sssp_kernels.cuh>\n";
   out += "\nnamespace gqlgen {\n\n";
   for (const ir::Function& f : module.functions) out += codegen::emit_function(f) + "\n";
   for (const ir::SemiringInstance& s : module.semirings) out += codegen::emit_semiring_policy(s) + "\n";

@@ -2,7 +2,7 @@
 // (GraphBLAS's pending tuples): a loop of `A[i, j] = x` costs an append per store, not a rewrite of
 // the container each. Host graphs and sparse vectors keep their new entries here (gql/graph.hpp); a
 // value on the device keeps its stores here until they are written there in one pass
-// (gql/device/element_stores.hpp).
+// (gql/device/values/element_stores.hpp).
 //
 // Host code only (g++ or nvcc); nothing here runs on the device.
 #pragma once

@@ -1,6 +1,6 @@
-// The closure's host driver made once for each value type gql/device/closure.hpp declares extern,
+// The closure's host driver made once for each value type gql/device/closure/closure.hpp declares extern,
 // and the plan's description: host code, compiled by the host compiler.
-#include "gql/device/closure.hpp"
+#include "gql/device/closure/closure.hpp"
 
 namespace gql::gpu {
 

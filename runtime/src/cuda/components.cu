@@ -1,4 +1,4 @@
-// Components on the device (gql/device/components.hpp), as cpu::component_labels finds them:
+// Components on the device (gql/device/traversal/components.hpp), as cpu::component_labels finds them:
 // union-find in the way of Afforest. Each vertex is linked to its first two neighbours (a thread per
 // vertex), the trees are compressed, the largest component is guessed from 1024 sampled vertices,
 // and the vertices outside it link their remaining edges. A link hangs the larger root under the
@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "gql/device/components.hpp"
+#include "gql/device/traversal/components.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

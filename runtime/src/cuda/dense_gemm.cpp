@@ -1,10 +1,10 @@
-// cuBLAS gemm for products of dense plus_times matrices (gql/device/dense_products.hpp), in the
+// cuBLAS gemm for products of dense plus_times matrices (gql/device/dense/dense_products.hpp), in the
 // library so that host code built without nvcc (the JIT's) calls it too.
 #include <cstdint>
 #include <type_traits>
 
-#include "gql/device/cublas_lease.hpp"
-#include "gql/device/dense_products.hpp"
+#include "gql/device/dense/cublas_lease.hpp"
+#include "gql/device/dense/dense_products.hpp"
 
 namespace gql::gpu {
 

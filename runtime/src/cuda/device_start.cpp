@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "gql/device.hpp"
-#include "gql/device/cublas_lease.hpp"
+#include "gql/device/dense/cublas_lease.hpp"
 
 namespace gql {
 

@@ -1,10 +1,10 @@
-// The search of one entry of a graph or a sparse vector on the device (gql/device/element_reads.hpp):
+// The search of one entry of a graph or a sparse vector on the device (gql/device/values/element_reads.hpp):
 // one thread's binary search in the entry's row, its answer read back in one small read.
 #include <cstdint>
 #include <cstring>
 
 #include "gql/device/csr_view.cuh"
-#include "gql/device/element_reads.hpp"
+#include "gql/device/values/element_reads.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

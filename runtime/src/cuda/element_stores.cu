@@ -1,4 +1,4 @@
-// The launches of a device value's waiting element stores (gql/device/element_stores.hpp): positions
+// The launches of a device value's waiting element stores (gql/device/values/element_stores.hpp): positions
 // and values uploaded together, then one thread per store (a dense value's scatter, a structure's
 // search), and for a structure that gains entries one thread per row offset and per entry.
 #include <algorithm>
@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gql/device/csr_view.cuh"
-#include "gql/device/element_stores.hpp"
-#include "gql/device/graph_ops.hpp"  // detail::offsets_of_lengths
+#include "gql/device/values/element_stores.hpp"
+#include "gql/device/values/graph_ops.hpp"  // detail::offsets_of_lengths
 #include "gql/error.hpp"
 #include "small_launches.cuh"
 

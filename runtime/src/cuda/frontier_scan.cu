@@ -1,9 +1,9 @@
 // The scan of a frontier queue's out-degrees that the edge-balanced push splits into equal tiles
-// (gql/device/frontier.hpp): held by the library, so that the traversals' host drivers need no nvcc.
+// (gql/device/traversal/frontier.hpp): held by the library, so that the traversals' host drivers need no nvcc.
 #include <cub/device/device_scan.cuh>
 
-#include "gql/device/frontier.cuh"
-#include "gql/device/frontier.hpp"
+#include "gql/device/traversal/frontier.cuh"
+#include "gql/device/traversal/frontier.hpp"
 
 namespace gql::gpu::detail {
 

@@ -1,4 +1,4 @@
-// The band of a graph on the device (gql/device/graph_ops.hpp): each row's kept entries are one run
+// The band of a graph on the device (gql/device/values/graph_ops.hpp): each row's kept entries are one run
 // of its sorted columns, found by a binary search per row; the runs' lengths are scanned (CUB) into
 // the result's row offsets, then each result entry finds its row and copies its column and value.
 // The scan of row lengths into offsets serves the graph ops of the header that count rows too.
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "gql/device/graph_ops.hpp"
+#include "gql/device/values/graph_ops.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

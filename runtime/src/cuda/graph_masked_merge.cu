@@ -1,12 +1,12 @@
-// The masked merge of a graph assignment on the device (gql/device/graph_assign.hpp): a thread per
+// The masked merge of a graph assignment on the device (gql/device/values/graph_assign.hpp): a thread per
 // row walks C's and Z's columns in order, the mask's row alongside, and keeps what the host's
 // masked_assign_row keeps (gql/cpu/assign.hpp); counted once, the counts scanned (CUB) into the
 // result's offsets, then walked again to write the entries.
 #include <climits>
 #include <cstdint>
 
-#include "gql/device/graph_assign.hpp"
-#include "gql/device/graph_ops.hpp"
+#include "gql/device/values/graph_assign.hpp"
+#include "gql/device/values/graph_ops.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

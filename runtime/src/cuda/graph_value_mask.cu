@@ -1,10 +1,10 @@
-// The true entries of a value mask's graph on the device (gql/device/graph_mask.hpp): each entry is
+// The true entries of a value mask's graph on the device (gql/device/values/graph_mask.hpp): each entry is
 // flagged where its value selects, the flags are scanned (CUB) into the kept entries' positions, a
 // row's new offset is the position of its first old entry, and each kept entry copies its column.
 #include <utility>
 
-#include "gql/device/graph_mask.hpp"
-#include "gql/device/graph_ops.hpp"
+#include "gql/device/values/graph_mask.hpp"
+#include "gql/device/values/graph_ops.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

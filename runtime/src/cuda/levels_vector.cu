@@ -8,7 +8,7 @@
 #include <climits>
 #include <string>
 
-#include "gql/device/levels_vector.hpp"
+#include "gql/device/traversal/levels_vector.hpp"
 
 namespace gql::gpu {
 namespace {

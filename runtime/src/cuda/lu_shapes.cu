@@ -1,6 +1,6 @@
-// lu(A) on the GPU (gql/device/lu.hpp) for both element types it takes, so that host code compiled
+// lu(A) on the GPU (gql/device/dense/lu.hpp) for both element types it takes, so that host code compiled
 // without nvcc (the JIT's) can factor on the GPU.
-#include "gql/device/lu.hpp"
+#include "gql/device/dense/lu.hpp"
 
 namespace gql::gpu {
 

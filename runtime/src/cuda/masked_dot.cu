@@ -1,4 +1,4 @@
-// The structural pieces of the GPU's masked product by the mask's entries (gql/device/masked_dot.hpp):
+// The structural pieces of the GPU's masked product by the mask's entries (gql/device/spgemm/masked_dot.hpp):
 // the two work estimates (a thread per row or per mask entry, summed by atomics), and the compaction
 // of the found entries (a CUB scan of the found flags, then each row's offset and each entry written
 // where the scan puts it).
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "gql/device/masked_dot.hpp"
+#include "gql/device/spgemm/masked_dot.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

@@ -1,4 +1,4 @@
-// The device side of what single-source paths learn and hand back (gql/device/paths_result.hpp):
+// The device side of what single-source paths learn and hand back (gql/device/traversal/paths_result.hpp):
 // a block-reduced pass over the weights, a warp per reached vertex over its out-edges, a CUB
 // selection of the reached ids and a gather of their values. Each answer the host needs is one small
 // read of pinned memory.
@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "../element_types.hpp"
-#include "gql/device/paths_result.hpp"
+#include "gql/device/traversal/paths_result.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

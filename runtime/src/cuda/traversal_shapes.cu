@@ -1,9 +1,9 @@
-// The BFS of gql/device/traversal.hpp for every graph element type, so that host code compiled
+// The BFS of gql/device/traversal/traversal.hpp for every graph element type, so that host code compiled
 // without nvcc (the JIT's) can run a spec's recognized BFS loop on the GPU.
 #include <cstdint>
 
 #include "../element_types.hpp"
-#include "gql/device/traversal.hpp"
+#include "gql/device/traversal/traversal.hpp"
 
 namespace gql::gpu {
 

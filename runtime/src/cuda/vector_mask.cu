@@ -1,9 +1,9 @@
-// The byte map of a device vector mask (gql/device/vector_mask.hpp): every byte set to "absent",
+// The byte map of a device vector mask (gql/device/values/vector_mask.hpp): every byte set to "absent",
 // then the mask's indices scattered as "present" (for a value mask: as "present" where the index's
 // value selects, "absent" elsewhere).
 #include <algorithm>
 
-#include "gql/device/vector_mask.hpp"
+#include "gql/device/values/vector_mask.hpp"
 #include "small_launches.cuh"
 
 namespace gql::gpu {

@@ -44,7 +44,7 @@ kernel two(G: graph<bool>) -> (graph<u64>, graph<bool>) {
   // The semirings for NVRTC, with the kernel templates' headers and no host code.
   EXPECT_NE(parts.source.find("struct count_bool_bool_u64"), std::string::npos);
   EXPECT_NE(parts.source.find("struct reach_bool_bool_bool"), std::string::npos);
-  EXPECT_NE(parts.source.find("#include <gql/device/spgemm_small_rows.cuh>"), std::string::npos);
+  EXPECT_NE(parts.source.find("#include <gql/device/spgemm/spgemm_small_rows.cuh>"), std::string::npos);
   EXPECT_EQ(parts.source.find("gql::Csr"), std::string::npos);
   EXPECT_EQ(parts.source.find("#include <vector>"), std::string::npos);
 }
@@ -68,7 +68,7 @@ kernel spread(G: graph<bool>, v: vector<f64>) -> (vector<f64>, vector<f64>) {
     EXPECT_EQ(p.result_type, "double");
     EXPECT_EQ(p.balance, 1);  // warp, in gql::device::LoadBalance's order
   }
-  EXPECT_NE(parts.source.find("#include <gql/device/vxm_kernels.cuh>"), std::string::npos);
+  EXPECT_NE(parts.source.find("#include <gql/device/traversal/vxm_kernels.cuh>"), std::string::npos);
 }
 
 TEST(CudaDeviceParts, DescribesClosuresByTheirSchedules) {
@@ -92,7 +92,7 @@ kernel apsp_paths(D: matrix<f32>) -> (matrix<f32>, matrix<i32>) {
   EXPECT_FALSE(shared.predecessors);
   EXPECT_TRUE(parts.closures[1].predecessors);
   EXPECT_EQ(parts.closures[1].per_thread, 0);  // the register design
-  EXPECT_NE(parts.source.find("#include <gql/device/closure_kernels.cuh>"), std::string::npos);
+  EXPECT_NE(parts.source.find("#include <gql/device/closure/closure_kernels.cuh>"), std::string::npos);
   EXPECT_NE(parts.source.find("struct min_plus_f32_f32_f32"), std::string::npos);
 }
 
@@ -123,7 +123,7 @@ kernel sssp(G: graph<f64>, src: vertex) -> vector<f64> {
   EXPECT_EQ(parts.paths[0].graph_type, "double");
   EXPECT_TRUE(parts.paths[0].delta_stepping);
   EXPECT_EQ(parts.paths[0].balance, 1);  // warp, in gql::device::LoadBalance's order
-  EXPECT_NE(parts.source.find("#include <gql/device/sssp_kernels.cuh>"), std::string::npos);
+  EXPECT_NE(parts.source.find("#include <gql/device/traversal/sssp_kernels.cuh>"), std::string::npos);
   EXPECT_EQ(parts.source.find("closure_kernels.cuh"), std::string::npos);  // NVRTC parses only what it needs
 }
 

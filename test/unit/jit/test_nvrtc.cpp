@@ -146,7 +146,7 @@ TEST(NvrtcProducts, BuildsAProductsKernelsAndReadsThemBack) {
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 64 << 20);
   const std::string source =
-      min_plus_f32_source({"gql/device/spgemm_large_rows.cuh", "gql/device/spgemm_small_rows.cuh"});
+      min_plus_f32_source({"gql/device/spgemm/spgemm_large_rows.cuh", "gql/device/spgemm/spgemm_small_rows.cuh"});
   const SpgemmSemiringKernelNames names = spgemm_semiring_kernel_names("gqlgen::min_plus_f32", 4, 0);
   const std::vector<std::string> kernels = {names.tiny_rows, names.large_rows};
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);
@@ -218,7 +218,7 @@ TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 64 << 20);
   const std::string source =
-      device_source({"gql/device/closure_kernels.cuh"},
+      device_source({"gql/device/closure/closure_kernels.cuh"},
                     min_plus_policy("plain", "int", "1 << 29") +
                         min_plus_policy("adds", "int", "1 << 29", "  static constexpr bool con_adds = true;\n"));
   std::vector<std::string> kernels;
@@ -265,7 +265,7 @@ TEST(NvrtcProducts, PathsKernelsCompile) {
   const std::string dir = (std::filesystem::temp_directory_path() / "gql-nvrtc-paths-test").string();
   std::filesystem::remove_all(dir);
   DiskCache cache(dir, 64 << 20);
-  const std::string source = min_plus_f32_source({"gql/device/sssp_kernels.cuh"});
+  const std::string source = min_plus_f32_source({"gql/device/traversal/sssp_kernels.cuh"});
   std::vector<std::string> kernels;
   for (const PathsKernelName& name :
        paths_kernel_names("gqlgen::min_plus_f32", "float", "float",

@@ -38,9 +38,9 @@ Placement placement(const ir::Op& op, const ir::Kernel& kernel, ir::Target targe
 // loop over the dense operand (gql/cpu/dense_products.hpp), never the sparse kernels.
 bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel);
 // Whether `op` is one of the value ops placed on the device: the vectors' element-wise ops,
-// assignments, reductions and constructors (gql/device/vector_ops.hpp, whose kernels nvcc builds;
+// assignments, reductions and constructors (gql/device/values/vector_ops.hpp, whose kernels nvcc builds;
 // host code built without nvcc, the JIT's NVRTC path, runs them on the host) and the dense matrices'
-// copies and element stores (gql/device/matrix_ops.hpp). They take the kernel's stream last.
+// copies and element stores (gql/device/values/matrix_ops.hpp). They take the kernel's stream last.
 bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Target target);
 // Whether a CUDA kernel calls cuBLAS (LU, products of dense matrices): its program starts the device
 // with cuBLAS ready and the kernels loaded lazily (gql::DeviceStart).

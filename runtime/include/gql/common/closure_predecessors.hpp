@@ -1,5 +1,5 @@
 // The predecessors a closure with paths starts from, the same for the OpenMP closure
-// (gql/cpu/closure.hpp) and the GPU's (gql/device/closure_ops.hpp): made on the host, where D is.
+// (gql/cpu/closure.hpp) and the GPU's (gql/device/closure/closure_ops.hpp): made on the host, where D is.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The options of a generated lu(A) op, shared by the OpenMP (cpu/ops.hpp) and GPU
-// (device/lu_factor.hpp) targets: written from the kernel's schedule.
+// (device/dense/lu_factor.hpp) targets: written from the kernel's schedule.
 #pragma once
 
 #include <cstdint>

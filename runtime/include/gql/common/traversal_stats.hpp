@@ -1,6 +1,6 @@
 // What a traversal did (levels, pull steps, edges read, the searched component's edges for TEPS)
 // and the check of its source vertex: the same for the OpenMP traversals (gql/cpu/traversal.hpp) and
-// the GPU's (gql/device/bfs.hpp, sssp.hpp, components.hpp).
+// the GPU's (gql/device/traversal/bfs.hpp, sssp.hpp, components.hpp).
 #pragma once
 
 #include <cstdint>

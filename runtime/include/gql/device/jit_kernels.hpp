@@ -17,13 +17,13 @@
 #include <typeinfo>
 #include <vector>
 
-#include "gql/device/closure_kernel_table.hpp"
-#include "gql/device/closure_plan.hpp"
-#include "gql/device/load_balance.cuh"
-#include "gql/device/sssp_kernel_table.hpp"
-#include "gql/device/sssp_schedule.hpp"
-#include "gql/device/spgemm_kernel_table.hpp"
-#include "gql/device/vector_products.hpp"
+#include "gql/device/closure/closure_kernel_table.hpp"
+#include "gql/device/closure/closure_plan.hpp"
+#include "gql/device/traversal/load_balance.cuh"
+#include "gql/device/traversal/sssp_kernel_table.hpp"
+#include "gql/device/traversal/sssp_schedule.hpp"
+#include "gql/device/spgemm/spgemm_kernel_table.hpp"
+#include "gql/device/traversal/vector_products.hpp"
 #include "gql/error.hpp"
 
 namespace gql {

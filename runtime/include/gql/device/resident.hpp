@@ -6,7 +6,7 @@
 // dirty flags of Halide's buffers. An argument is borrowed where the caller keeps it (host or device);
 // the result is handed back from whichever side holds it. Element stores into a value on the device
 // wait on the host until the value is next read, then are written there in one pass
-// (gql/device/element_stores.hpp).
+// (gql/device/values/element_stores.hpp).
 //
 // Host code (g++ or nvcc).
 #pragma once
@@ -18,7 +18,7 @@
 
 #include "gql/device.hpp"
 #include "gql/device/device_copy.hpp"
-#include "gql/device/element_stores.hpp"
+#include "gql/device/values/element_stores.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
 

@@ -137,7 +137,7 @@ struct DefaultInitAllocator : std::allocator<T> {
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t n) noexcept {
-    if (n * sizeof(T) < detail::huge_array_bytes) ::operator delete(p, n * sizeof(T), detail::cache_line);
+    if (n * sizeof(T) < detail::huge_array_bytes) ::operator delete(p, detail::cache_line);
     else detail::LargeBlocks::process().give_back(p, detail::large_block_bytes(n * sizeof(T)));
   }
 

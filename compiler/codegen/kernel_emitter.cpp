@@ -217,7 +217,7 @@ class KernelEmitter {
   bool takes_residents(const ir::Op& o) const {
     return dialect_.resident_values && plan::placement(o, kernel_, module_.target) == plan::Placement::device;
   }
-  // A vector op on the device (gql/device/vector_ops.hpp) takes the kernel's stream last.
+  // A vector op on the device (gql/device/values/vector_ops.hpp) takes the kernel's stream last.
   std::string stream_argument(const ir::Op& o) const {
     return plan::is_value_op_on_device(o, kernel_, module_.target) ? ", stream" : "";
   }

@@ -1,10 +1,11 @@
 # cmake -DCORE_ROOT=<core/include> -DROOT=<runtime/include> -DOUT=<file.cpp> -P embed_headers.cmake
-# Writes the NVRTC-compatible headers (the core's gql/semiring.hpp; the runtime's gql/*.hpp beside
-# semiring.hpp's rules and every .cuh of gql/device/ and its folders) into a C++ file as strings, so
+# Writes the NVRTC-compatible headers (the core's gql/semiring.hpp and gql/load_balance.hpp; the
+# runtime's gql/*.hpp beside semiring.hpp's rules and every .cuh of gql/device/ and its folders) into
+# a C++ file as strings, so
 # that NVRTC needs no files at run time. Each is named as it is included (gql/semiring.hpp,
 # gql/device/spgemm/spgemm_dot.cuh).
 set(headers "")
-foreach(h gql/semiring.hpp)
+foreach(h gql/semiring.hpp gql/load_balance.hpp)
   list(APPEND headers "${CORE_ROOT}|${h}")
 endforeach()
 file(GLOB runtime_headers RELATIVE ${ROOT} ${ROOT}/gql/scalar_ops.hpp ${ROOT}/gql/scalar_limits.hpp

@@ -63,8 +63,6 @@ std::string device_name(const compiler::GpuProduct& p) {
   return device_semiring_name(semiring, p.value_type == "bool");
 }
 
-device::LoadBalance balance_of(const compiler::GpuProduct& p) { return static_cast<device::LoadBalance>(p.balance); }
-
 // A closure's schedule as the generated code gives it (gql/device/closure/closure_plan.hpp).
 gpu::ClosureSchedule closure_schedule(const compiler::GpuClosure& c) {
   gpu::ClosureSchedule schedule;
@@ -87,7 +85,7 @@ std::vector<ClosureKernelName> closure_names(const compiler::GpuClosure& c) {
 gpu::SsspSchedule paths_schedule(const compiler::GpuPaths& p) {
   gpu::SsspSchedule schedule;
   schedule.kernel = p.delta_stepping ? gpu::PathsKernel::delta_stepping : gpu::PathsKernel::bellman_ford;
-  schedule.balance = static_cast<device::LoadBalance>(p.balance);
+  schedule.balance = p.balance;
   return schedule;
 }
 
@@ -112,7 +110,7 @@ std::vector<std::string> device_kernel_expressions(const compiler::CudaDevicePar
   };
   for (const compiler::GpuProduct& p : parts.products) {
     if (p.kind != "mxm") {
-      add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, balance_of(p)));
+      add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, p.balance));
       continue;
     }
     const SpgemmSemiringKernelNames n =
@@ -141,7 +139,7 @@ std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& part
     else
       out += "    gql::bind_vxm_kernels<" + device_name(p) + ", " + p.vector_type + ", " + p.graph_type +
              ">(*kernels, \"" + device_name(p) + "\", \"" + p.vector_type + "\", \"" + p.graph_type +
-             "\", gql::device::LoadBalance::" + device::balance_name(balance_of(p)) + ");\n";
+             "\", gql::device::LoadBalance::" + device::balance_name(p.balance) + ");\n";
   }
   for (const compiler::GpuClosure& c : parts.closures)
     out += "    gql::bind_closure_kernels<gqlgen::" + c.semiring + ">(*kernels, \"gqlgen::" + c.semiring + "\", \"" +

@@ -305,16 +305,6 @@ class KernelEmitter {
     return ns(o) + "TraversalOptions{" + common + ", " + ns(o) + "LoadBalance::" + balance_name(t.balance) + "}";
   }
 
-  static const char* balance_name(ir::LoadBalance b) {
-    switch (b) {
-      case ir::LoadBalance::thread: return "thread";
-      case ir::LoadBalance::warp: return "warp";
-      case ir::LoadBalance::block: return "block";
-      case ir::LoadBalance::edge: break;
-    }
-    return "edge";
-  }
-
   // The GPU traversal's schedule of a recognized BFS loop: kernel, load balance, frontier format.
   static std::string bfs_schedule(const ir::TraversalSchedule& t) {
     const std::string n = "gql::gpu::";

@@ -116,8 +116,7 @@ std::string schedule_text(const Schedule& schedule, Target target) {
     s += std::string(", frontier ") + formats[static_cast<int>(t->frontier)];
     if (t->method == TraversalMethod::edge_centric) s += ", method edge_centric";
     if (t->method == TraversalMethod::delta_stepping) s += ", method delta_stepping(delta = " + number(t->delta) + ")";
-    static const char* balances[] = {"thread", "warp", "block", "edge"};
-    if (t->balance != LoadBalance::edge) s += std::string(", balance ") + balances[static_cast<int>(t->balance)];
+    if (t->balance != LoadBalance::edge) s += std::string(", balance ") + balance_name(t->balance);
     return s + (cuda ? ", block " + std::to_string(t->block) : ", threads " + threads_text(t->threads));
   }
   if (const auto* c = std::get_if<ClosureSchedule>(&schedule)) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gql/closure_variants.hpp"
 #include "gql/limits.hpp"
 #include "gql/compiler/op_table.hpp"
 #include "sema/analyzer.hpp"
@@ -208,7 +209,9 @@ class ScheduleChecker {
       return s;
     }
     if (n == "balance") {  // balance thread | warp | block | edge
-      auto c = choice(v, {"thread", "warp", "block", "edge"});
+      std::vector<std::string> balances;
+      for (int b = 0; b < load_balance_count; ++b) balances.push_back(balance_name(static_cast<ir::LoadBalance>(b)));
+      auto c = choice(v, balances);
       if (!c) return std::nullopt;
       s.balance = static_cast<ir::LoadBalance>(*c);
       return s;
@@ -595,41 +598,17 @@ void Analyzer::resolve_schedules(const ast::Kernel& k, ir::Kernel& kernel) {
         if (c->parallelism == ir::ClosureParallelism::recursive && c->recursive_base == 0) c->recursive_base = c->tile;
       }
       if (auto* c = std::get_if<ir::ClosureSchedule>(&schedule); c && target == ir::Target::cuda) {
-        // The GPU designs that exist: register tiles with a k-block of gpu_closure_k_blocks and a
-        // thread tile of 8x8 or 8x16 (values of 4 bytes or fewer), or (per_thread given) the seed's
-        // shared tiles of 32 (1, 2 or 4 entries per thread) or 64 (4 or 8).
+        // The GPU designs the runtime builds (gql/closure_variants.hpp).
         if (c->per_thread > 0 && c->tile == 0) c->tile = 64;
         const int value_bytes = op->inputs.empty() ? 0 : byte_size(kernel.variables[op->inputs[0]].type.element);
-        const bool wide = c->register_rows == 8 && c->register_cols == 16;
-        std::string why, what = "tile";
-        if (c->per_thread == 0 && c->tile != 0 &&
-            std::find(gpu_closure_k_blocks.begin(), gpu_closure_k_blocks.end(), c->tile) == gpu_closure_k_blocks.end()) {
-          why = "the GPU closure's register tiles take a k-block (tile) of " + listed(gpu_closure_k_blocks, "or") +
-                ", not " + std::to_string(c->tile);
-        } else if (!(c->register_rows == 8 && c->register_cols == 8) && !wide) {
-          why = "the GPU closure's register tiles are 8x8 or 8x16, not " + std::to_string(c->register_rows) + "x" +
-                std::to_string(c->register_cols);
-          what = "register_tile";
-        } else if (wide && value_bytes > 4) {
-          why = "register_tile 8x16 holds values of 4 bytes or fewer (this closure's are " +
-                std::to_string(value_bytes) + "); 8x8 holds any";
-          what = "register_tile";
-        } else if (c->per_thread > 0 && c->tile != 32 && c->tile != 64) {
-          why = "the shared-tile GPU closure (per_thread) takes tile 32 or 64, not " + std::to_string(c->tile);
-        } else if (c->per_thread > 0 && c->tile == 32 && c->per_thread > 4) {
-          why = "tile 32 takes per_thread 1, 2 or 4, not " + std::to_string(c->per_thread);
-        } else if (c->per_thread > 0 && c->tile == 64 && c->per_thread != 4 && c->per_thread != 8) {
-          why = "tile 64 takes per_thread 4 or 8, not " + std::to_string(c->per_thread);
-        } else if (c->per_thread == 3) {
-          why = "per_thread must be 1, 2, 4 or 8";
-        }
-        if (!why.empty()) {
+        const GpuClosureRefusal refusal = gpu_closure_refusal(
+            {c->tile, c->register_rows, c->register_cols, c->per_thread, static_cast<size_t>(value_bytes)});
+        if (!refusal.why.empty())
           diagnostics_.error(written_at([&](const std::string& name) {
-                               return what == "register_tile" ? name == "register_tile"
-                                                              : name == "tile" || name == "per_thread";
+                               return refusal.register_tile ? name == "register_tile"
+                                                            : name == "tile" || name == "per_thread";
                              }),
-                             DiagnosticId::directive_value, why);
-        }
+                             DiagnosticId::directive_value, refusal.why);
       }
       if (target == options_.target) op->schedule = std::move(schedule);
     }

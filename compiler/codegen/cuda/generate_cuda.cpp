@@ -22,16 +22,6 @@ bool runs_on_gpu(const ir::Op& op, const ir::Kernel& kernel) {
   return plan::placement(op, kernel, ir::Target::cuda) != plan::Placement::host;
 }
 
-int device_balance(ir::LoadBalance b) {
-  switch (b) {
-    case ir::LoadBalance::thread: return 0;
-    case ir::LoadBalance::warp: return 1;
-    case ir::LoadBalance::block: return 2;
-    case ir::LoadBalance::edge: return 3;
-  }
-  return 3;
-}
-
 void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const ir::Block& block,
                      CudaDeviceParts& parts) {
   const auto element = [&](int variable) {
@@ -63,7 +53,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
         p.value_type = cpp_type(si.value_type);
         p.graph_type = element(o.inputs.at(0));
         p.delta_stepping = schedule.method == ir::TraversalMethod::delta_stepping;
-        p.balance = device_balance(schedule.balance);
+        p.balance = schedule.balance;
         parts.paths.push_back(std::move(p));
       } else {  // a product: mxm, vxm or mxv
         GpuProduct p;
@@ -80,7 +70,7 @@ void collect_gpu_ops(const ir::Module& module, const ir::Kernel& kernel, const i
           p.vector_type = element(o.inputs.at(vector_first ? 0 : 1));
           p.graph_type = element(o.inputs.at(vector_first ? 1 : 0));
           p.result_type = element(o.outputs.at(0));
-          p.balance = device_balance(std::get<ir::TraversalSchedule>(o.schedule).balance);
+          p.balance = std::get<ir::TraversalSchedule>(o.schedule).balance;
         }
         parts.products.push_back(std::move(p));
       }

@@ -21,9 +21,6 @@ inline constexpr int gpu_sort_chunk = 2048;
 // The chunks the spilled rows' sort is built for (a block's shared memory holds no more).
 inline constexpr std::array<int, 4> gpu_sort_chunks{512, 1024, 2048, 4096};
 
-// The k-blocks of the GPU closure's register-tile design.
-inline constexpr std::array<int, 4> gpu_closure_k_blocks{32, 64, 128, 256};
-
 // The CPU SpGEMM's automatic accumulator: a row that can hold fewer than n_cols / this entries takes
 // the hash accumulator, the others the dense one.
 inline constexpr int64_t cpu_hash_row_divisor = 256;

@@ -89,10 +89,12 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
   }
   // The GEMM: the register design's stages 2 and 3, and every design's products out of core. Only the
   // register design runs the DPX add-min.
-  const int cols = options.register_tile.cols == 0 ? 8 : options.register_tile.cols;
-  const int thread_tile = gpu::thread_tile_index(cols);
-  if (thread_tile == 1 && value_bytes > 4) return out;  // 8x16 holds 4-byte values: the plan rejects it
-  const std::string tile_type = ns + (thread_tile == 1 ? "Tile8x16" : "Tile8x8");
+  const gpu::RegisterTile shape =
+      options.register_tile == gpu::RegisterTile{0, 0} ? gpu::RegisterTile{} : options.register_tile;
+  const int thread_tile = gpu_thread_tile_index(shape.rows, shape.cols);
+  if (thread_tile < 0 || !gpu_closure_thread_tiles[static_cast<size_t>(thread_tile)].holds(value_bytes))
+    return out;  // no such kernel: the plan rejects the schedule
+  const std::string tile_type = ns + "ThreadTile<" + std::to_string(shape.rows) + ", " + std::to_string(shape.cols) + ">";
   const std::string dpx = registers ? ns + "dpx_capable<" + semiring + ">()" : "false";
   out.push_back({Slot::gemm, thread_tile, registers, "&" + ns + "semiring_gemm" + of_values + ", " + tile_type + ", " + dpx + ">"});
   return out;

@@ -66,7 +66,7 @@ kernel spread(G: graph<bool>, v: vector<f64>) -> (vector<f64>, vector<f64>) {
     EXPECT_EQ(p.vector_type, "double");
     EXPECT_EQ(p.graph_type, "bool");
     EXPECT_EQ(p.result_type, "double");
-    EXPECT_EQ(p.balance, 1);  // warp, in gql::device::LoadBalance's order
+    EXPECT_EQ(p.balance, LoadBalance::warp);
   }
   EXPECT_NE(parts.source.find("#include <gql/device/traversal/vxm_kernels.cuh>"), std::string::npos);
 }
@@ -122,7 +122,7 @@ kernel sssp(G: graph<f64>, src: vertex) -> vector<f64> {
   EXPECT_EQ(parts.paths[0].value_type, "double");
   EXPECT_EQ(parts.paths[0].graph_type, "double");
   EXPECT_TRUE(parts.paths[0].delta_stepping);
-  EXPECT_EQ(parts.paths[0].balance, 1);  // warp, in gql::device::LoadBalance's order
+  EXPECT_EQ(parts.paths[0].balance, LoadBalance::warp);
   EXPECT_NE(parts.source.find("#include <gql/device/traversal/sssp_kernels.cuh>"), std::string::npos);
   EXPECT_EQ(parts.source.find("closure_kernels.cuh"), std::string::npos);  // NVRTC parses only what it needs
 }

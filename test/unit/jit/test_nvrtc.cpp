@@ -180,7 +180,7 @@ TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
   const std::vector<ClosureKernelName> automatic = closure_kernel_names("S", "float", 4, gpu::ClosureSchedule{}, false);
   EXPECT_EQ(expressions(automatic),
             (std::vector<std::string>{ns + "fill<float>", ns + "fw_tile_diagonal<S, float, 128, 16>",
-                                      ns + "semiring_gemm<S, float, gql::device::closure::Tile8x8, "
+                                      ns + "semiring_gemm<S, float, gql::device::closure::ThreadTile<8, 8>, "
                                            "gql::device::closure::dpx_capable<S>()>"}));
   EXPECT_EQ(automatic[1].slot, Slot::tile_diagonal);
   EXPECT_EQ(automatic[1].index, gpu::closure_tile_shape_index(128, 16));
@@ -190,14 +190,14 @@ TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
       closure_kernel_names("S", "int32_t", 4, gpu::ClosureSchedule{64, {8, 16}, 0}, false);
   EXPECT_EQ(wide[1].expression, ns + "fw_tile_diagonal<S, int32_t, 64, 4>");
   EXPECT_EQ(wide[2].index, 1);
-  EXPECT_NE(wide[2].expression.find("Tile8x16"), std::string::npos);
+  EXPECT_NE(wide[2].expression.find("ThreadTile<8, 16>"), std::string::npos);
   // The shared-memory design: its three stages, and the plain GEMM for streaming out of core.
   const std::vector<ClosureKernelName> shared =
       closure_kernel_names("S", "double", 8, gpu::ClosureSchedule{32, {0, 0}, 2}, false);
   EXPECT_EQ(expressions(shared),
             (std::vector<std::string>{ns + "fill<double>", ns + "fw_tile_diagonal<S, double, 32, 2>",
                                       ns + "fw_tile_panels<S, double, 32, 2>", ns + "fw_tile_rest<S, double, 32, 2>",
-                                      ns + "semiring_gemm<S, double, gql::device::closure::Tile8x8, false>"}));
+                                      ns + "semiring_gemm<S, double, gql::device::closure::ThreadTile<8, 8>, false>"}));
   EXPECT_FALSE(shared[4].dpx_of_semiring);
   // Predecessors: the global-memory kernel whatever the schedule.
   const std::vector<ClosureKernelName> paths =
@@ -232,7 +232,7 @@ TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);
   const NvrtcImages read = read_nvrtc_products(build_nvrtc_products(cache, key, source, "closure.cu", kernels, 90).path);
   for (const std::string& k : kernels) EXPECT_EQ(read.kernels.count(k), 1u) << k;
-  // semiring_gemm<S, int, Tile8x8, use_dpx>: the last template argument, mangled as Lb0E or Lb1E.
+  // semiring_gemm<S, int, ThreadTile<8, 8>, use_dpx>: the last template argument, mangled as Lb0E or Lb1E.
   EXPECT_NE(read.kernels.at(gemms[0]).lowered.find("Lb0E"), std::string::npos) << read.kernels.at(gemms[0]).lowered;
   EXPECT_NE(read.kernels.at(gemms[1]).lowered.find("Lb1E"), std::string::npos) << read.kernels.at(gemms[1]).lowered;
   std::filesystem::remove_all(dir);

@@ -34,9 +34,9 @@ struct GpuProduct {
   int value_bytes = 0;  // an mxm's value as the device stores it (bool: one byte)
   int sorted_chunk = 0;  // mxm: the sort chunk its schedule asks for (0: the default)
   // vxm and mxv: the vector's, the graph's and the result's element types, and how the push maps
-  // edges to threads (gql::device::LoadBalance's order: thread, warp, block, edge).
+  // edges to threads.
   std::string vector_type, graph_type, result_type;
-  int balance = 3;
+  LoadBalance balance = LoadBalance::edge;
 };
 
 // A GPU closure of a CUDA module as the JIT's NVRTC path builds it: the semiring's policy struct (in
@@ -55,13 +55,13 @@ struct GpuClosure {
 
 // A recognized single-source paths loop of a CUDA module as the JIT's NVRTC path builds it: the
 // semiring's policy struct (in namespace gqlgen), its value type and the graph's element type as
-// generated code spells them, and the schedule's choices of kernel (delta-stepping or Bellman-Ford;
-// the push's load balance in gql::device::LoadBalance's order).
+// generated code spells them, and the schedule's choices of kernel (delta-stepping or Bellman-Ford)
+// and of the push's load balance.
 struct GpuPaths {
   std::string semiring;
   std::string value_type, graph_type;
   bool delta_stepping = false;
-  int balance = 3;
+  LoadBalance balance = LoadBalance::edge;
 };
 
 // What NVRTC needs of a CUDA module: its products, closures and paths, and the device source that

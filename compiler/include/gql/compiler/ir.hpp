@@ -17,6 +17,7 @@
 
 #include "gql/compiler/source.hpp"
 #include "gql/compiler/types.hpp"
+#include "gql/load_balance.hpp"
 #include "gql/semiring.hpp"
 #include "gql/target.hpp"
 
@@ -131,9 +132,8 @@ bool first_term_decides(const SemiringInstance& s);
 enum class Accumulator : uint8_t { auto_, dense, hash, sort };
 enum class Direction : uint8_t { push, pull, auto_ };
 enum class FrontierFormat : uint8_t { auto_, sparse, dense };  // dense: a bitmap
-// How a CUDA push step maps the frontier's out-edges to threads: a thread, warp or block per
-// frontier vertex, or equal tiles of edges whatever the degrees.
-enum class LoadBalance : uint8_t { thread, warp, block, edge };
+// How a CUDA push step maps the frontier's out-edges to threads (the runtime's enum, gql/load_balance.hpp).
+using gql::LoadBalance;
 // The GPU algorithm of a loop recognized as one traversal: a frontier (BFS queue or bitmap,
 // Bellman-Ford), the seed's edge-centric BFS, or delta-stepping for single-source paths.
 enum class TraversalMethod : uint8_t { frontier, edge_centric, delta_stepping };

@@ -65,7 +65,7 @@ struct ClosureKernelName {
   };
   Slot slot = Slot::fill;
   // global_step: with predecessors (1) or without (0); tile_*: gpu::closure_tile_shape_index; gemm:
-  // gpu::thread_tile_index.
+  // gql::gpu_thread_tile_index.
   int index = 0;
   // gemm: the DPX variant exactly when the semiring may run it (device::closure::dpx_capable, which
   // the expression spells), else the plain one.

@@ -87,7 +87,7 @@ void semiring_gemm(const ClosureKernelTable<V>& k, const device::closure::GemmAr
   }
   const size_t tile = static_cast<size_t>(thread_tile);
   launch_grid(k.gemm[dpx && k.dpx_capable][tile], dim3(static_cast<unsigned>(count)),
-              dim3(static_cast<unsigned>(thread_tile_threads[tile])), k.gemm_shared_bytes, s, g, g1);
+              dim3(static_cast<unsigned>(thread_tile_threads(thread_tile))), k.gemm_shared_bytes, s, g, g1);
 }
 
 // s waits for what `from` has done so far.
@@ -190,8 +190,10 @@ void closure_on_device(const ClosureKernelTable<V>& k, V* d, int32_t* pred, int6
                        const ClosurePlan& plan, cudaStream_t s) {
   if (n <= 0) return;
   if (pred || plan.kernel == ClosureKernel::global_memory) return detail::global_closure(k, d, pred, n, ld, g0, s);
-  if (plan.kernel == ClosureKernel::register_tiles)
-    return detail::register_closure(k, plan.tile, thread_tile_index(plan.register_tile.cols), d, n, ld, g0, plan.dpx, s);
+  if (plan.kernel == ClosureKernel::register_tiles) {
+    const int thread_tile = gpu_thread_tile_index(plan.register_tile.rows, plan.register_tile.cols);
+    return detail::register_closure(k, plan.tile, thread_tile, d, n, ld, g0, plan.dpx, s);
+  }
   const int64_t nt = (n + plan.tile - 1) / plan.tile;
   for (int64_t kt = 0; kt < nt; ++kt)
     detail::shared_stages(k, plan.tile, plan.per_thread, d, n, ld, g0, kt, plan.spread, s);
@@ -273,7 +275,7 @@ void closure_out_of_core(const ClosureKernelTable<V>& k, V* host, const ClosureP
   const auto sync_all = [&] {
     for (Lane& lane : lanes) lane.stream.synchronize();
   };
-  const int thread_tile = thread_tile_index(plan.register_tile.cols);
+  const int thread_tile = gpu_thread_tile_index(plan.register_tile.rows, plan.register_tile.cols);
   const auto gemm = [&](const V* a, const V* b, const V* in, V* out, int64_t m, int64_t p, int64_t q, int64_t gi,
                         int64_t gk, int64_t gj, cudaStream_t s) {
     semiring_gemm(k, device::closure::GemmArgs<V>{a, st, b, st, in, out, st, m, p, q, gi, gk, gj}, plan.dpx,

@@ -25,12 +25,17 @@ void fill_tile_kernels(ClosureKernelTable<typename S::value_type>& t, std::index
    ...);
 }
 
-template <class S, bool dpx>
-void fill_gemm_kernels(ClosureKernelTable<typename S::value_type>& t) {
+// The GEMM for each thread tile of gpu_closure_thread_tiles that holds S's values.
+template <class S, bool dpx, size_t... Tile>
+void fill_gemm_kernels(ClosureKernelTable<typename S::value_type>& t, std::index_sequence<Tile...>) {
   using V = typename S::value_type;
   namespace k = device::closure;
-  t.gemm[dpx][0] = kernel_handle(k::semiring_gemm<S, V, k::Tile8x8, dpx>);
-  if constexpr (k::Tile8x16::holds<V>) t.gemm[dpx][1] = kernel_handle(k::semiring_gemm<S, V, k::Tile8x16, dpx>);
+  const auto one = [&]<size_t T>(std::integral_constant<size_t, T>) {
+    constexpr GpuThreadTile shape = gpu_closure_thread_tiles[T];
+    if constexpr (shape.holds(sizeof(V)))
+      t.gemm[dpx][T] = kernel_handle(k::semiring_gemm<S, V, k::ThreadTile<shape.rows, shape.cols>, dpx>);
+  };
+  (one(std::integral_constant<size_t, Tile>{}), ...);
 }
 
 }  // namespace detail
@@ -45,8 +50,9 @@ ClosureKernelTable<typename S::value_type> closure_kernels() {
   t.initial_predecessors = kernel_handle(k::initial_predecessors<S, V>);
   t.global_step = {kernel_handle(k::fw_global_step<S, V, false>), kernel_handle(k::fw_global_step<S, V, true>)};
   detail::fill_tile_kernels<S>(t, std::make_index_sequence<closure_tile_shapes.size()>());
-  detail::fill_gemm_kernels<S, false>(t);
-  if constexpr (k::dpx_capable<S>()) detail::fill_gemm_kernels<S, true>(t);
+  constexpr auto thread_tiles = std::make_index_sequence<gpu_closure_thread_tiles.size()>();
+  detail::fill_gemm_kernels<S, false>(t, thread_tiles);
+  if constexpr (k::dpx_capable<S>()) detail::fill_gemm_kernels<S, true>(t, thread_tiles);
   return t;
 }
 

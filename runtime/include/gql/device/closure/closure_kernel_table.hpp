@@ -8,20 +8,47 @@
 #include <array>
 #include <cstddef>
 
+#include "gql/closure_variants.hpp"
 #include "gql/device/closure/closure_shapes.cuh"
 #include "gql/device/kernel_handle.hpp"
 
 namespace gql::gpu {
 
 // The (tile, entries per thread) shapes of the shared-memory tile kernels: the shared-memory design's
-// five, and the register design's diagonal tiles (k-blocks of 32, 64 and 128, KB * KB / 1024 entries
-// per thread; a k-block of 256 closes its diagonal with k-blocks of 128).
-struct ClosureTileShape {
-  int tile = 0;
-  int per_thread = 0;
+// (gpu_closure_shared_tiles), and the register design's diagonal tiles (k-blocks of 32, 64 and 128,
+// KB * KB / 1024 entries per thread; a k-block of 256 closes its diagonal with k-blocks of 128).
+using ClosureTileShape = GpuClosureTile;
+
+// The diagonal tile's shape of the register design's k-block `kb`.
+constexpr ClosureTileShape register_diagonal_shape(int kb) {
+  const int tile = kb < 128 ? kb : 128;
+  return {tile, tile * tile / 1024};
+}
+
+namespace detail {
+// The shared design's shapes, then each register diagonal shape that is not one of them.
+struct ClosureTileShapeList {
+  std::array<ClosureTileShape, gpu_closure_shared_tiles.size() + gpu_closure_k_blocks.size()> shapes{};
+  size_t count = 0;
+  constexpr void add(ClosureTileShape s) {
+    for (size_t i = 0; i < count; ++i)
+      if (shapes[i].tile == s.tile && shapes[i].per_thread == s.per_thread) return;
+    shapes[count++] = s;
+  }
 };
-inline constexpr std::array<ClosureTileShape, 6> closure_tile_shapes{
-    {{32, 1}, {32, 2}, {32, 4}, {64, 4}, {64, 8}, {128, 16}}};
+inline constexpr ClosureTileShapeList closure_tile_shape_list = [] {
+  ClosureTileShapeList list;
+  for (const ClosureTileShape& s : gpu_closure_shared_tiles) list.add(s);
+  for (const int kb : gpu_closure_k_blocks) list.add(register_diagonal_shape(kb));
+  return list;
+}();
+}  // namespace detail
+
+inline constexpr auto closure_tile_shapes = [] {
+  std::array<ClosureTileShape, detail::closure_tile_shape_list.count> out{};
+  for (size_t s = 0; s < out.size(); ++s) out[s] = detail::closure_tile_shape_list.shapes[s];
+  return out;
+}();
 
 // The index of (tile, per_thread) in closure_tile_shapes; -1 when it is not one of them.
 constexpr int closure_tile_shape_index(int tile, int per_thread) {
@@ -30,16 +57,11 @@ constexpr int closure_tile_shape_index(int tile, int per_thread) {
   return -1;
 }
 
-// The diagonal tile's shape of the register design's k-block `kb`.
-constexpr ClosureTileShape register_diagonal_shape(int kb) {
-  const int tile = kb < 128 ? kb : 128;
-  return {tile, tile * tile / 1024};
+// The register GEMM's threads per block for each of gpu_closure_thread_tiles.
+constexpr int thread_tile_threads(int index) {
+  const GpuThreadTile& t = gpu_closure_thread_tiles[static_cast<size_t>(index)];
+  return device::closure::gemm_tile / t.cols * (device::closure::gemm_tile / t.rows);
 }
-
-// The register GEMM's thread tiles by index: 8x8 (0) and 8x16 (1; values of 4 bytes at most).
-inline constexpr std::array<int, 2> thread_tile_threads{device::closure::Tile8x8::threads,
-                                                        device::closure::Tile8x16::threads};
-constexpr int thread_tile_index(int cols) { return cols == 16 ? 1 : 0; }
 
 template <class V>
 struct ClosureKernelTable {
@@ -54,7 +76,8 @@ struct ClosureKernelTable {
     TileStage diagonal, panels, rest;
   };
   std::array<TileStages, closure_tile_shapes.size()> tiles;  // by closure_tile_shape_index
-  std::array<std::array<KernelHandle<GemmArgs, GemmArgs>, 2>, 2> gemm;  // [DPX add-min][thread tile index]
+  // [DPX add-min][gpu_thread_tile_index]; null where the thread tile does not hold V
+  std::array<std::array<KernelHandle<GemmArgs, GemmArgs>, gpu_closure_thread_tiles.size()>, 2> gemm;
 
   // The semiring's facts.
   V zero{};                        // padding and streamed buffers start at the identity

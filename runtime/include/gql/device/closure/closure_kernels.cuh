@@ -460,7 +460,6 @@ __device__ __forceinline__ void gemm_block(const GemmArgs<T>& g, unsigned first_
 template <class S, class T, class Tile, bool use_dpx>
 __global__ void __launch_bounds__(Tile::threads, gemm_min_blocks<T>)
     semiring_gemm(GemmArgs<T> g0, GemmArgs<T> g1) {
-  static_assert(Tile::template holds<T>, "8x16 register tiles hold 4-byte values at most");
   __shared__ GemmStages<T> stages;
   extern __shared__ __align__(16) unsigned char gemm_dynamic[];  // staged_in_bytes<S, T>()
   T* staged = reinterpret_cast<T*>(gemm_dynamic);

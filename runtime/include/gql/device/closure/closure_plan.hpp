@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <string>
 
+#include "gql/closure_variants.hpp"
 #include "gql/device.hpp"
 #include "gql/device/closure/closure_shapes.cuh"
 #include "gql/error.hpp"
-#include "gql/limits.hpp"
 
 namespace gql::gpu {
 
@@ -106,26 +106,10 @@ inline DeviceClosureOptions device_closure_options(const ClosureSchedule& schedu
 
 inline void check_options(const DeviceClosureOptions& o, size_t value_bytes) {
   const bool registers = o.kernel == ClosureKernel::register_tiles;
-  const bool register_k_block =
-      std::find(gpu_closure_k_blocks.begin(), gpu_closure_k_blocks.end(), o.tile) != gpu_closure_k_blocks.end();
-  if ((registers && !register_k_block) || (o.kernel == ClosureKernel::shared_tiles && o.tile != 32 && o.tile != 64)) {
-    std::string built = registers ? "register tiles are built for the k-blocks" : "shared tiles are built for 32 and 64";
-    if (registers)
-      for (const int kb : gpu_closure_k_blocks) built += " " + std::to_string(kb);
-    throw Error(ErrorKind::usage, "closure on the GPU: tile " + std::to_string(o.tile) + " (" + built + ")");
-  }
-  if (registers && !(o.register_tile == RegisterTile{8, 8}) &&
-      !(o.register_tile == RegisterTile{8, 16} && value_bytes <= 4))
-    throw Error(ErrorKind::usage, "closure on the GPU: register tile " + o.register_tile.text() +
-                                      " (8x8 is built, and 8x16 for values of 4 bytes or fewer)");
-  if (o.kernel == ClosureKernel::shared_tiles) {
-    const bool ok = o.tile == 32 ? (o.per_thread == 1 || o.per_thread == 2 || o.per_thread == 4)
-                                 : (o.per_thread == 4 || o.per_thread == 8);
-    if (!ok)
-      throw Error(ErrorKind::usage, "closure on the GPU: per_thread " + std::to_string(o.per_thread) +
-                                        " with tile " + std::to_string(o.tile) +
-                                        " (tile 32: 1, 2 or 4; tile 64: 4 or 8)");
-  }
+  const GpuClosureRefusal refusal =
+      gpu_closure_refusal({o.tile, registers ? o.register_tile.rows : 0, registers ? o.register_tile.cols : 0,
+                           registers ? 0 : o.per_thread, value_bytes});
+  if (!refusal.why.empty()) throw Error(ErrorKind::usage, "closure on the GPU: " + refusal.why);
   if (o.streams < 2) throw Error(ErrorKind::usage, "closure out of core: at least 2 streams");
 }
 

@@ -29,21 +29,18 @@ inline constexpr int gemm_tile = 128;  // outputs per block edge
 // A thread's register tile: ROWS x COLS outputs of the block's 128 x 128, so (128 / COLS) x
 // (128 / ROWS) threads. Its rows (and columns) come in groups of 4, spread evenly over the block
 // tile: with the thread's group at t * 4, a quarter warp's 16-byte shared loads touch distinct banks.
-// 8 x 16 halves the shared loads per update but needs about 170 registers; 8-byte values would
-// need twice that, so it serves 4-byte (and smaller) values only.
+// The shapes built, and the values each holds, are gql::gpu_closure_thread_tiles (gql/closure_variants.hpp):
+// 8 x 16 halves the shared loads per update but needs about 170 registers for 4-byte values.
 template <int ROWS, int COLS>
 struct ThreadTile {
-  static_assert((ROWS == 8 && COLS == 8) || (ROWS == 8 && COLS == 16), "register tiles: 8x8 or 8x16");
+  static_assert(ROWS % 4 == 0 && COLS % 4 == 0 && gemm_tile % ROWS == 0 && gemm_tile % COLS == 0,
+                "register tiles: rows and columns in groups of 4 that divide the block tile");
   static constexpr int rows = ROWS, cols = COLS;
   static constexpr int threads_x = gemm_tile / COLS, threads_y = gemm_tile / ROWS;
   static constexpr int threads = threads_x * threads_y;
-  template <class T>
-  static constexpr bool holds = COLS == 8 || sizeof(T) <= 4;
   static GQL_HD int row(int ty, int r) { return (r / 4) * (gemm_tile * 4 / ROWS) + ty * 4 + (r & 3); }
   static GQL_HD int col(int tx, int c) { return (c / 4) * (gemm_tile * 4 / COLS) + tx * 4 + (c & 3); }
 };
-using Tile8x8 = ThreadTile<8, 8>;
-using Tile8x16 = ThreadTile<8, 16>;
 
 // out(i, j) = agg(in(i, j), agg_k con(a(i, k), b(k, j))) for i < m, j < q, k < p; row-major operands.
 // Outputs whose row lies in [skip_rows_lo, skip_rows_hi) or whose column lies in [skip_cols_lo,

@@ -130,7 +130,7 @@ void subtract_product(cublasHandle_t h, bool vendor, int64_t m, int64_t q, int64
   // The table holds the one kernel LU launches, not a closure's whole set.
   static const ClosureKernelTable<T> kernels = [] {
     ClosureKernelTable<T> t = closure_table_facts<MinusTimes<T>>();
-    t.gemm[0][0] = kernel_handle(device::closure::semiring_gemm<MinusTimes<T>, T, device::closure::Tile8x8, false>);
+    t.gemm[0][0] = kernel_handle(device::closure::semiring_gemm<MinusTimes<T>, T, device::closure::ThreadTile<8, 8>, false>);
     return t;
   }();
   semiring_gemm(kernels, device::closure::GemmArgs<T>{a, ld, b, ld, c, c, ld, m, p, q, 0, 0, 0}, false, 0, s);

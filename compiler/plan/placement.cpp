@@ -29,7 +29,7 @@ bool on_device_by_kind(const ir::Op& op, const ir::Kernel& kernel, uint8_t devic
 }  // namespace
 
 bool is_dense_product(const ir::Op& op, const ir::Kernel& kernel) {
-  if (op.kind != ir::OpKind::mxm && op.kind != ir::OpKind::vxm && op.kind != ir::OpKind::mxv) return false;
+  if (!ir::op_info(op.kind).semiring_product) return false;
   for (int input : op.inputs)
     if (kind_of(kernel, input) == TypeKind::matrix) return true;
   return false;

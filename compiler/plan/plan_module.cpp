@@ -13,16 +13,18 @@ std::string number(double x) {
   return s;
 }
 
-// What the semiring lets a kernel skip or must make it do.
-// `atomics`: the op's GPU kernels combine with atomics (the sparse products).
-void semiring_lines(const ir::SemiringInstance& s, ir::Target target, bool atomics, std::vector<std::string>& lines) {
+// What the semiring lets a kernel skip or must make it do. `sparse`: the op is a sparse product,
+// whose loops may stop early and whose GPU kernels combine with atomics (a product with a dense
+// operand folds every k of an output in order, on either target).
+void semiring_lines(const ir::SemiringInstance& s, ir::Target target, bool sparse, std::vector<std::string>& lines) {
   lines.push_back("semiring " + s.name + (s.reads_values ? "" : ": value-free (con reads no operand values)"));
+  if (!sparse) return;
   if (s.monoid == gql::Monoid::any) lines.push_back("early exit: agg is any, the first product of (i, j) is kept");
   else if (target == ir::Target::openmp && ir::first_term_decides(s))
     lines.push_back("early exit: every product of (i, j) is the same value (con reads neither operand nor k) and " +
                     std::string(ir::to_string(s.monoid)) + " keeps it: the first is kept");
   else if (s.terminal) lines.push_back("early exit: an entry stops accumulating once it reaches the terminal value");
-  if (atomics)
+  if (target == ir::Target::cuda)
     lines.push_back(s.monoid == gql::Monoid::user ? "atomics: compare-and-swap loop (user-written agg)"
                                                   : std::string("atomics: native ") + ir::to_string(s.monoid));
 }
@@ -309,12 +311,11 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
     }
     fusion_lines(o, k, p.lines);
     for (const ir::Op& product : o.fused_product) {
-      semiring_lines(m.semirings.at(static_cast<size_t>(product.semiring)), m.target, false, p.lines);
+      semiring_lines(m.semirings.at(static_cast<size_t>(product.semiring)), m.target, true, p.lines);
       traversal_lines(std::get<ir::TraversalSchedule>(product.schedule), p.lines);
     }
     if (o.semiring >= 0)
-      semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target,
-                     m.target == ir::Target::cuda && !is_dense_product(o, k), p.lines);
+      semiring_lines(m.semirings.at(static_cast<size_t>(o.semiring)), m.target, !is_dense_product(o, k), p.lines);
     if (is_dense_product(o, k)) {
       dense_product_lines(o, m, k, p.lines);
     } else if (const auto* ps = std::get_if<ir::ProductSchedule>(&o.schedule)) {

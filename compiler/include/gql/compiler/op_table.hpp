@@ -50,6 +50,8 @@ struct OpInfo {
   bool keeps_unmatched = false;     // combine: an entry of one operand alone is kept as it is (union), so the
                                     // operands and the function's result share one element type
   OpTuning tuning = OpTuning::elementwise;
+  bool semiring_product = false;    // a product over a semiring whose operands may be graphs, vectors or dense
+                                    // matrices (mxm, vxm, mxv); with a dense operand it is a dense product
   DeviceRule device = DeviceRule::device;
   uint8_t device_kinds = 0;         // by_kind: the kinds of value it runs on the device for
   bool takes_context = false;       // on the device it takes the kernel's context (its statistics and streams),

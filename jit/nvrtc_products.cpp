@@ -113,11 +113,9 @@ std::vector<std::string> device_kernel_expressions(const compiler::CudaDevicePar
       add(vxm_push_kernel_name(device_name(p), p.vector_type, p.graph_type, p.balance));
       continue;
     }
-    const SpgemmSemiringKernelNames n =
-        spgemm_semiring_kernel_names(device_name(p), static_cast<size_t>(p.value_bytes), p.sorted_chunk);
-    for (const std::string* e : {&n.tiny_rows, &n.small_rows, &n.medium_rows, &n.medium_rows_bitmap, &n.sorted_rows,
-                                 &n.large_rows, &n.dot_entries})
-      add(*e);
+    for (const SpgemmKernelName& k :
+         spgemm_semiring_kernel_names(device_name(p), static_cast<size_t>(p.value_bytes), p.sorted_chunk).kernels)
+      add(k.expression);
   }
   for (const compiler::GpuClosure& c : parts.closures)
     for (const ClosureKernelName& name : closure_names(c)) add(name.expression);

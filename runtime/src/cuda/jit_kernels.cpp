@@ -31,23 +31,24 @@ bool vxm_shape_precompiled(std::string_view vector_type, std::string_view graph_
 SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiring, size_t value_bytes,
                                                        int requested_chunk) {
   using Shapes = SpgemmShapes;
-  auto name = [&](const char* kernel, int threads, int items) {
-    return "&gql::device::" + std::string(kernel) + "<" + semiring + ", " + std::to_string(threads) +
-           (items > 0 ? ", " + std::to_string(items) : std::string()) + ">";
-  };
   SpgemmSemiringKernelNames names;
   names.sorted_chunk = Shapes::sorted_chunk_for(requested_chunk, value_bytes);
   if (Shapes::sorted_chunk_index(names.sorted_chunk) < 0)
     throw Error(ErrorKind::usage, "spgemm: sorted chunk " + std::to_string(requested_chunk) +
                                       " is not one the kernels are built for");
-  names.tiny_rows = name("spgemm_small_rows", Shapes::tiny_threads, Shapes::tiny_items);
-  names.small_rows = name("spgemm_small_rows", Shapes::small_threads, Shapes::small_items_for(value_bytes));
-  names.medium_rows = name("spgemm_medium_rows", Shapes::medium_threads, Shapes::medium_slots);
-  names.medium_rows_bitmap = name("spgemm_medium_rows_bitmap", Shapes::medium_threads, Shapes::medium_slots);
-  names.sorted_rows = name("spgemm_sorted_rows", Shapes::sorted_threads, names.sorted_chunk);
-  names.large_rows = name("spgemm_large_rows", Shapes::large_threads, 0);
-  names.dot_entries = name("spgemm_dot_entries", Shapes::dot_threads, 0);
+  for (const SpgemmVariant& v : spgemm_semiring_variants(value_bytes)) {
+    if (v.slot == SpgemmSlot::sorted_rows && v.items != names.sorted_chunk) continue;
+    names.kernels.push_back({v, "&gql::device::" + std::string(spgemm_kernel_template(v.kernel)) + "<" + semiring +
+                                    ", " + std::to_string(v.threads) +
+                                    (v.items > 0 ? ", " + std::to_string(v.items) : std::string()) + ">"});
+  }
   return names;
+}
+
+const std::string& SpgemmSemiringKernelNames::of(SpgemmSlot slot) const {
+  for (const SpgemmKernelName& k : kernels)
+    if (k.variant.slot == slot) return k.expression;
+  throw Error(ErrorKind::internal, "spgemm: no kernel fills a slot of the table");
 }
 
 std::string vxm_push_kernel_name(const std::string& semiring, const std::string& vector_type,
@@ -102,20 +103,25 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
 
 std::vector<PathsKernelName> paths_kernel_names(const std::string& semiring, const std::string& value_type,
                                                 const std::string& graph_type, const gpu::SsspSchedule& schedule) {
-  using Slot = PathsKernelName::Slot;
-  const std::string ns = "&gql::device::", threads = std::to_string(device::traversal_block);
-  std::vector<PathsKernelName> out{
-      {Slot::init, {}, ns + "paths_init<" + threads + ", " + semiring + ">"},
-      {Slot::start, {}, ns + "paths_start<" + value_type + ">"},
-      {Slot::relax, schedule.balance,
-       ns + "paths_relax<" + threads + ", gql::device::LoadBalance::" + device::balance_name(schedule.balance) + ", " +
-           semiring + ", " + graph_type + ">"},
-      {Slot::relax_batched, {}, ns + "paths_relax_batched<" + threads + ", " + semiring + ", " + graph_type + ">"}};
-  if (schedule.kernel == gpu::PathsKernel::delta_stepping) {
-    out.push_back({Slot::split_near_far, {}, ns + "paths_split_near_far<" + threads + ", " + value_type + ">"});
-    out.push_back({Slot::refill_near, {}, ns + "paths_refill_near<" + threads + ", " + value_type + ">"});
-    out.push_back({Slot::far_least, {}, ns + "paths_far_least<" + threads + ", " + semiring + ">"});
-  }
+  using Slot = gpu::PathsSlot;
+  const std::string threads = std::to_string(device::traversal_block);
+  const auto arguments = [&](const gpu::PathsVariant& v) -> std::string {
+    switch (v.slot) {
+      case Slot::init: return "paths_init<" + threads + ", " + semiring;
+      case Slot::start: return "paths_start<" + value_type;
+      case Slot::relax:
+        return "paths_relax<" + threads + ", gql::device::LoadBalance::" + balance_name(v.balance) + ", " + semiring +
+               ", " + graph_type;
+      case Slot::relax_batched: return "paths_relax_batched<" + threads + ", " + semiring + ", " + graph_type;
+      case Slot::split_near_far: return "paths_split_near_far<" + threads + ", " + value_type;
+      case Slot::refill_near: return "paths_refill_near<" + threads + ", " + value_type;
+      case Slot::far_least: break;
+    }
+    return "paths_far_least<" + threads + ", " + semiring;
+  };
+  std::vector<PathsKernelName> out;
+  for (const gpu::PathsVariant& v : gpu::paths_variants())
+    if (gpu::paths_variant_runs(v, schedule)) out.push_back({v, "&gql::device::" + arguments(v) + ">"});
   return out;
 }
 
@@ -169,16 +175,8 @@ void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver
   add_kernel_table_step(semiring_type, [&resolver, semiring, requested_chunk](std::shared_ptr<void>& stored) {
     if (!stored) stored = std::make_shared<Table>(spgemm_shape_kernels<A, B, V>());
     Table& table = *static_cast<Table*>(stored.get());
-    const SpgemmSemiringKernelNames names = spgemm_semiring_kernel_names(semiring, sizeof(V), requested_chunk);
-    auto bind = [&](auto& handle, const std::string& name) { handle.address = resolver.kernel(name); };
-    bind(table.tiny_rows, names.tiny_rows);
-    bind(table.small_rows, names.small_rows);
-    bind(table.medium_rows, names.medium_rows);
-    bind(table.medium_rows_bitmap, names.medium_rows_bitmap);
-    bind(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(names.sorted_chunk))],
-         names.sorted_rows);
-    bind(table.large_rows, names.large_rows);
-    bind(table.dot_entries, names.dot_entries);
+    for (const SpgemmKernelName& k : spgemm_semiring_kernel_names(semiring, sizeof(V), requested_chunk).kernels)
+      spgemm_slot_address(table, k.variant) = resolver.kernel(k.expression);
   });
 }
 

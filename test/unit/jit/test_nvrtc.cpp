@@ -90,16 +90,32 @@ TEST(Nvrtc, CacheKeyCoversSourceKernelsAndArchitecture) {
 TEST(NvrtcProducts, KernelNamesFollowTheDriversShapes) {
   const SpgemmSemiringKernelNames u64 = spgemm_semiring_kernel_names("gqlgen::S", 8, 0);
   EXPECT_EQ(u64.sorted_chunk, 2048);  // the default
-  EXPECT_EQ(u64.tiny_rows, "&gql::device::spgemm_small_rows<gqlgen::S, 64, 256>");
-  EXPECT_EQ(u64.small_rows, "&gql::device::spgemm_small_rows<gqlgen::S, 256, 2048>");
-  EXPECT_EQ(u64.medium_rows, "&gql::device::spgemm_medium_rows<gqlgen::S, 512, 8192>");
-  EXPECT_EQ(u64.sorted_rows, "&gql::device::spgemm_sorted_rows<gqlgen::S, 256, 2048>");
-  EXPECT_EQ(u64.large_rows, "&gql::device::spgemm_large_rows<gqlgen::S, 512>");
+  std::vector<std::string> expressions;
+  for (const SpgemmKernelName& k : u64.kernels) expressions.push_back(k.expression);
+  EXPECT_EQ(expressions, (std::vector<std::string>{"&gql::device::spgemm_small_rows<gqlgen::S, 64, 256>",
+                                                   "&gql::device::spgemm_small_rows<gqlgen::S, 256, 2048>",
+                                                   "&gql::device::spgemm_medium_rows<gqlgen::S, 512, 8192>",
+                                                   "&gql::device::spgemm_medium_rows_bitmap<gqlgen::S, 512, 8192>",
+                                                   "&gql::device::spgemm_large_rows<gqlgen::S, 512>",
+                                                   "&gql::device::spgemm_dot_entries<gqlgen::S, 256>",
+                                                   "&gql::device::spgemm_sorted_rows<gqlgen::S, 256, 2048>"}));
+  // Each fills its own entry of the table; the spilled rows' at the chunk's index.
+  EXPECT_EQ(u64.of(SpgemmSlot::tiny_rows), expressions[0]);
+  EXPECT_EQ(u64.kernels.back().variant.slot, SpgemmSlot::sorted_rows);
+  EXPECT_EQ(u64.kernels.back().variant.index, SpgemmShapes::sorted_chunk_index(2048));
+  SpgemmKernelTable<float, float, float> table;
+  for (const SpgemmKernelName& k : u64.kernels) spgemm_slot_address(table, k.variant) = &k;
+  EXPECT_EQ(table.tiny_rows.address, &u64.kernels[0]);
+  EXPECT_EQ(table.small_rows.address, &u64.kernels[1]);
+  EXPECT_EQ(table.medium_rows_bitmap.address, &u64.kernels[3]);
+  EXPECT_EQ(table.dot_entries.address, &u64.kernels[5]);
+  EXPECT_EQ(table.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(2048))].address, &u64.kernels[6]);
   // A chunk wider than the values allow is narrowed, as the driver narrows it.
   EXPECT_EQ(spgemm_semiring_kernel_names("S", 8, 4096).sorted_chunk, 2048);
   EXPECT_EQ(spgemm_semiring_kernel_names("S", 4, 4096).sorted_chunk, 4096);
   EXPECT_EQ(spgemm_semiring_kernel_names("S", 16, 0).sorted_chunk, 1024);
-  EXPECT_EQ(spgemm_semiring_kernel_names("S", 1, 512).sorted_rows, "&gql::device::spgemm_sorted_rows<S, 256, 512>");
+  EXPECT_EQ(spgemm_semiring_kernel_names("S", 1, 512).of(SpgemmSlot::sorted_rows),
+            "&gql::device::spgemm_sorted_rows<S, 256, 512>");
   EXPECT_THROW((void)spgemm_semiring_kernel_names("S", 4, 700), Error);
   EXPECT_EQ(device_semiring_name("gqlgen::R", true), "gql::device::ByteValued<gqlgen::R>");
   EXPECT_EQ(device_semiring_name("gqlgen::R", false), "gqlgen::R");
@@ -148,7 +164,7 @@ TEST(NvrtcProducts, BuildsAProductsKernelsAndReadsThemBack) {
   const std::string source =
       min_plus_f32_source({"gql/device/spgemm/spgemm_large_rows.cuh", "gql/device/spgemm/spgemm_small_rows.cuh"});
   const SpgemmSemiringKernelNames names = spgemm_semiring_kernel_names("gqlgen::min_plus_f32", 4, 0);
-  const std::vector<std::string> kernels = {names.tiny_rows, names.large_rows};
+  const std::vector<std::string> kernels = {names.of(SpgemmSlot::tiny_rows), names.of(SpgemmSlot::large_rows)};
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);
   const CacheEntry built = build_nvrtc_products(cache, key, source, "min_plus.cu", kernels, 90);
   EXPECT_EQ(built.origin, CacheOrigin::built);
@@ -241,7 +257,7 @@ TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
 // Single-source paths: the schedule's push and the batched rounds always, delta-stepping's kernels
 // when it asks for them.
 TEST(NvrtcProducts, PathsKernelNamesFollowTheSchedule) {
-  using Slot = PathsKernelName::Slot;
+  using Slot = gpu::PathsSlot;
   const std::vector<PathsKernelName> plain = paths_kernel_names("S", "float", "bool", gpu::SsspSchedule{});
   std::vector<std::string> expressions;
   for (const PathsKernelName& n : plain) expressions.push_back(n.expression);
@@ -249,14 +265,23 @@ TEST(NvrtcProducts, PathsKernelNamesFollowTheSchedule) {
                              "&gql::device::paths_init<256, S>", "&gql::device::paths_start<float>",
                              "&gql::device::paths_relax<256, gql::device::LoadBalance::edge, S, bool>",
                              "&gql::device::paths_relax_batched<256, S, bool>"}));
-  EXPECT_EQ(plain[2].slot, Slot::relax);
-  EXPECT_EQ(plain[2].balance, device::LoadBalance::edge);
+  EXPECT_EQ(plain[2].variant.slot, Slot::relax);
+  EXPECT_EQ(plain[2].variant.balance, device::LoadBalance::edge);
   const std::vector<PathsKernelName> delta = paths_kernel_names(
       "S", "double", "double", gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, device::LoadBalance::warp});
   ASSERT_EQ(delta.size(), 7u);
   EXPECT_EQ(delta[2].expression, "&gql::device::paths_relax<256, gql::device::LoadBalance::warp, S, double>");
-  EXPECT_EQ(delta[2].balance, device::LoadBalance::warp);
-  EXPECT_EQ(delta[4].slot, Slot::split_near_far);
+  EXPECT_EQ(delta[2].variant.balance, device::LoadBalance::warp);
+  EXPECT_EQ(delta[4].variant.slot, Slot::split_near_far);
+  // Each binds to its own entry of the table.
+  gpu::PathsKernelTable<double, double> table;
+  for (const PathsKernelName& n : delta) gpu::paths_slot_address(table, n.variant) = &n;
+  EXPECT_EQ(table.init.address, &delta[0]);
+  EXPECT_EQ(table.start.address, &delta[1]);
+  EXPECT_EQ(table.relax[static_cast<size_t>(device::LoadBalance::warp)].address, &delta[2]);
+  EXPECT_EQ(table.relax[static_cast<size_t>(device::LoadBalance::edge)].address, nullptr);
+  EXPECT_EQ(table.relax_batched.address, &delta[3]);
+  EXPECT_EQ(table.far_least.address, &delta[6]);
   EXPECT_EQ(delta[5].expression, "&gql::device::paths_refill_near<256, double>");
   EXPECT_EQ(delta[6].expression, "&gql::device::paths_far_least<256, S>");
 }

@@ -19,10 +19,10 @@
 
 #include "gql/device/closure/closure_kernel_table.hpp"
 #include "gql/device/closure/closure_plan.hpp"
+#include "gql/device/spgemm/spgemm_kernel_table.hpp"
 #include "gql/device/traversal/load_balance.cuh"
 #include "gql/device/traversal/sssp_kernel_table.hpp"
 #include "gql/device/traversal/sssp_schedule.hpp"
-#include "gql/device/spgemm/spgemm_kernel_table.hpp"
 #include "gql/device/traversal/vector_products.hpp"
 #include "gql/error.hpp"
 
@@ -37,12 +37,21 @@ class DeviceKernelResolver {
   virtual const void* kernel(const std::string& name_expression) const = 0;
 };
 
-// The name expressions of the semiring-dependent kernels of a product over the device semiring
-// named `semiring` (its C++ name), whose values take `value_bytes`, sorting spilled rows in chunks
-// of SpgemmShapes::sorted_chunk_for(requested_chunk, value_bytes).
+// A semiring-dependent kernel of a product: its variant (the table entry it fills) and its name
+// expression.
+struct SpgemmKernelName {
+  SpgemmVariant variant;
+  std::string expression;
+};
+
+// The kernels a product over the device semiring named `semiring` (its C++ name), whose values take
+// `value_bytes`, runs: every variant of spgemm_semiring_variants but the sorted_rows of other chunks
+// than SpgemmShapes::sorted_chunk_for(requested_chunk, value_bytes).
 struct SpgemmSemiringKernelNames {
-  std::string tiny_rows, small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows, dot_entries;
+  std::vector<SpgemmKernelName> kernels;
   int sorted_chunk = 0;
+  // The name expression of the kernel filling `slot` (throws when there is none).
+  const std::string& of(SpgemmSlot slot) const;
 };
 SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiring, size_t value_bytes,
                                                        int requested_chunk);
@@ -80,12 +89,10 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
                                                     size_t value_bytes, const gpu::ClosureSchedule& schedule,
                                                     bool predecessors);
 
-// A kernel of device single-source paths: its name expression and the entry of
-// gpu::PathsKernelTable it fills.
+// A kernel of device single-source paths: its variant (the entry of gpu::PathsKernelTable it fills)
+// and its name expression.
 struct PathsKernelName {
-  enum class Slot { init, start, relax, relax_batched, split_near_far, refill_near, far_least };
-  Slot slot = Slot::init;
-  device::LoadBalance balance = device::LoadBalance::edge;  // relax: how it maps edges to threads
+  gpu::PathsVariant variant;
   std::string expression;
 };
 
@@ -136,19 +143,7 @@ void bind_closure_names(gpu::ClosureKernelTable<V>& table, const std::vector<Clo
 template <class V, class TG>
 void bind_paths_names(gpu::PathsKernelTable<V, TG>& table, const std::vector<PathsKernelName>& names,
                       const DeviceKernelResolver& resolver) {
-  using Slot = PathsKernelName::Slot;
-  for (const PathsKernelName& name : names) {
-    const void* address = resolver.kernel(name.expression);
-    switch (name.slot) {
-      case Slot::init: table.init.address = address; break;
-      case Slot::start: table.start.address = address; break;
-      case Slot::relax: table.relax.at(static_cast<size_t>(name.balance)).address = address; break;
-      case Slot::relax_batched: table.relax_batched.address = address; break;
-      case Slot::split_near_far: table.split_near_far.address = address; break;
-      case Slot::refill_near: table.refill_near.address = address; break;
-      case Slot::far_least: table.far_least.address = address; break;
-    }
-  }
+  for (const PathsKernelName& name : names) gpu::paths_slot_address(table, name.variant) = resolver.kernel(name.expression);
 }
 }  // namespace detail
 

@@ -65,6 +65,62 @@ struct SpgemmShapes {
   static constexpr int dot_threads = 256;  // masked products by the mask's entries: a warp per entry
 };
 
+// The semiring's kernels of a product: for each entry of the table they fill, the kernel template and
+// its parameters after the semiring (threads per block, and items where the template takes them).
+// One list for both builds: nvcc instantiates every variant that fits the values
+// (gql/device/spgemm/spgemm_kernels.hpp); the JIT names for NVRTC those a product runs and binds them
+// to the same entries (gql/device/jit_kernels.hpp).
+enum class SpgemmKernel { small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows, dot_entries };
+
+// The template's name in gql::device, as NVRTC's name expressions spell it.
+constexpr const char* spgemm_kernel_template(SpgemmKernel kernel) {
+  switch (kernel) {
+    case SpgemmKernel::small_rows: return "spgemm_small_rows";
+    case SpgemmKernel::medium_rows: return "spgemm_medium_rows";
+    case SpgemmKernel::medium_rows_bitmap: return "spgemm_medium_rows_bitmap";
+    case SpgemmKernel::sorted_rows: return "spgemm_sorted_rows";
+    case SpgemmKernel::large_rows: return "spgemm_large_rows";
+    case SpgemmKernel::dot_entries: break;
+  }
+  return "spgemm_dot_entries";
+}
+
+// The table's entries that hold a semiring's kernels.
+enum class SpgemmSlot { tiny_rows, small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows, dot_entries };
+
+struct SpgemmVariant {
+  SpgemmSlot slot = SpgemmSlot::tiny_rows;
+  SpgemmKernel kernel = SpgemmKernel::small_rows;
+  int threads = 0;
+  int items = 0;  // 0: the template takes no items
+  int index = 0;  // sorted_rows: the chunk's index in SpgemmShapes::sorted_chunk_choices
+};
+
+// Every variant of a table whose values take value_bytes: a sorted_rows variant per chunk the shared
+// memory holds for them.
+inline constexpr size_t spgemm_variant_count = 6 + SpgemmShapes::sorted_chunk_choices.size();
+constexpr std::array<SpgemmVariant, spgemm_variant_count> spgemm_semiring_variants(size_t value_bytes) {
+  using S = SpgemmShapes;
+  using K = SpgemmKernel;
+  using Slot = SpgemmSlot;
+  std::array<SpgemmVariant, spgemm_variant_count> out{{
+      {Slot::tiny_rows, K::small_rows, S::tiny_threads, S::tiny_items},
+      {Slot::small_rows, K::small_rows, S::small_threads, S::small_items_for(value_bytes)},
+      {Slot::medium_rows, K::medium_rows, S::medium_threads, S::medium_slots},
+      {Slot::medium_rows_bitmap, K::medium_rows_bitmap, S::medium_threads, S::medium_slots},
+      {Slot::large_rows, K::large_rows, S::large_threads},
+      {Slot::dot_entries, K::dot_entries, S::dot_threads},
+  }};
+  for (size_t c = 0; c < S::sorted_chunk_choices.size(); ++c)
+    out[6 + c] = {Slot::sorted_rows, K::sorted_rows, S::sorted_threads, S::sorted_chunk_choices[c], static_cast<int>(c)};
+  return out;
+}
+
+// Whether a variant is built for values of value_bytes (a sorted chunk must fit shared memory).
+constexpr bool spgemm_variant_built(const SpgemmVariant& v, size_t value_bytes) {
+  return v.kernel != SpgemmKernel::sorted_rows || v.items <= SpgemmShapes::max_sorted_chunk_items_for(value_bytes);
+}
+
 // The kernels of a product whose operands hold AT and BT and whose result holds V. The handles'
 // types depend only on these, so one driver (gql/device/spgemm/spgemm.hpp) serves every semiring of a shape.
 template <class AT, class BT, class V>
@@ -95,6 +151,34 @@ struct SpgemmKernelTable {
       compact_large_rows;
   KernelHandle<const offset_t*, long long, offset_t, offset_t*> shift_offsets;
 };
+
+// The entry of a table that a variant of `Slot` fills (at `index` for sorted_rows): typed, for nvcc's
+// instantiations.
+template <SpgemmSlot Slot, class Table>
+constexpr auto& spgemm_slot(Table& t, int index) {
+  if constexpr (Slot == SpgemmSlot::tiny_rows) return t.tiny_rows;
+  else if constexpr (Slot == SpgemmSlot::small_rows) return t.small_rows;
+  else if constexpr (Slot == SpgemmSlot::medium_rows) return t.medium_rows;
+  else if constexpr (Slot == SpgemmSlot::medium_rows_bitmap) return t.medium_rows_bitmap;
+  else if constexpr (Slot == SpgemmSlot::sorted_rows) return t.sorted_rows.at(static_cast<size_t>(index));
+  else if constexpr (Slot == SpgemmSlot::large_rows) return t.large_rows;
+  else return t.dot_entries;
+}
+
+// The address of that entry for a variant known at run time (the JIT's binding).
+template <class Table>
+const void*& spgemm_slot_address(Table& t, const SpgemmVariant& v) {
+  switch (v.slot) {
+    case SpgemmSlot::tiny_rows: return spgemm_slot<SpgemmSlot::tiny_rows>(t, v.index).address;
+    case SpgemmSlot::small_rows: return spgemm_slot<SpgemmSlot::small_rows>(t, v.index).address;
+    case SpgemmSlot::medium_rows: return spgemm_slot<SpgemmSlot::medium_rows>(t, v.index).address;
+    case SpgemmSlot::medium_rows_bitmap: return spgemm_slot<SpgemmSlot::medium_rows_bitmap>(t, v.index).address;
+    case SpgemmSlot::sorted_rows: return spgemm_slot<SpgemmSlot::sorted_rows>(t, v.index).address;
+    case SpgemmSlot::large_rows: return spgemm_slot<SpgemmSlot::large_rows>(t, v.index).address;
+    case SpgemmSlot::dot_entries: break;
+  }
+  return spgemm_slot<SpgemmSlot::dot_entries>(t, v.index).address;
+}
 
 // The entries that depend on the element types alone (bounds, classes, compaction); the
 // semiring's entries stay null. Defined in gql/device/spgemm/spgemm_kernels.hpp (nvcc); the runtime

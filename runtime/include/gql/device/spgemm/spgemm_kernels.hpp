@@ -16,17 +16,30 @@
 
 namespace gql {
 
-// The spilled rows' kernels for each chunk that fits S's values.
-template <class S, size_t... Choice>
-void instantiate_sorted_rows(SpgemmKernels<S>& k, std::index_sequence<Choice...>) {
-  using Shapes = SpgemmShapes;
-  constexpr int max_chunk = Shapes::max_sorted_chunk_items<typename S::value_type>;
-  auto one = [&]<size_t C>(std::integral_constant<size_t, C>) {
-    constexpr int chunk = Shapes::sorted_chunk_choices[C];
-    if constexpr (chunk <= max_chunk)
-      k.sorted_rows[C] = kernel_handle(&device::spgemm_sorted_rows<S, Shapes::sorted_threads, chunk>);
+// The kernel template of variant N of spgemm_semiring_variants, instantiated for S (the templates
+// spgemm_kernel_template names for NVRTC).
+template <class S, size_t N>
+constexpr auto spgemm_instance() {
+  constexpr SpgemmVariant v = spgemm_semiring_variants(sizeof(typename S::value_type))[N];
+  using K = SpgemmKernel;
+  if constexpr (v.kernel == K::small_rows) return &device::spgemm_small_rows<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::medium_rows) return &device::spgemm_medium_rows<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::medium_rows_bitmap) return &device::spgemm_medium_rows_bitmap<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::sorted_rows) return &device::spgemm_sorted_rows<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::large_rows) return &device::spgemm_large_rows<S, v.threads>;
+  else return &device::spgemm_dot_entries<S, v.threads>;
+}
+
+// Every variant built for S's values, each in its entry of the table.
+template <class S, size_t... N>
+void instantiate_semiring_kernels(SpgemmKernels<S>& k, std::index_sequence<N...>) {
+  const auto one = [&]<size_t I>(std::integral_constant<size_t, I>) {
+    constexpr size_t value_bytes = sizeof(typename S::value_type);
+    constexpr SpgemmVariant v = spgemm_semiring_variants(value_bytes)[I];
+    if constexpr (spgemm_variant_built(v, value_bytes))
+      spgemm_slot<v.slot>(k, v.index) = kernel_handle(spgemm_instance<S, I>());
   };
-  (one(std::integral_constant<size_t, Choice>{}), ...);
+  (one(std::integral_constant<size_t, N>{}), ...);
 }
 
 // The kernels that depend on the element types alone (bounds, classes, compaction), for a table
@@ -47,17 +60,8 @@ SpgemmKernelTable<AT, BT, V> spgemm_shape_kernels() {
 // The table of the kernel templates instantiated for S (ahead of time).
 template <class S>
 SpgemmKernels<S> spgemm_kernels() {
-  using V = typename S::value_type;
-  using Shapes = SpgemmShapes;
-  SpgemmKernels<S> k = spgemm_shape_kernels<typename S::a_type, typename S::b_type, V>();
-  k.tiny_rows = kernel_handle(&device::spgemm_small_rows<S, Shapes::tiny_threads, Shapes::tiny_items>);
-  k.small_rows = kernel_handle(&device::spgemm_small_rows<S, Shapes::small_threads, Shapes::small_items<V>>);
-  k.medium_rows = kernel_handle(&device::spgemm_medium_rows<S, Shapes::medium_threads, Shapes::medium_slots>);
-  k.medium_rows_bitmap =
-      kernel_handle(&device::spgemm_medium_rows_bitmap<S, Shapes::medium_threads, Shapes::medium_slots>);
-  instantiate_sorted_rows<S>(k, std::make_index_sequence<Shapes::sorted_chunk_choices.size()>{});
-  k.large_rows = kernel_handle(&device::spgemm_large_rows<S, Shapes::large_threads>);
-  k.dot_entries = kernel_handle(&device::spgemm_dot_entries<S, Shapes::dot_threads>);
+  SpgemmKernels<S> k = spgemm_shape_kernels<typename S::a_type, typename S::b_type, typename S::value_type>();
+  instantiate_semiring_kernels<S>(k, std::make_index_sequence<spgemm_variant_count>{});
   return k;
 }
 

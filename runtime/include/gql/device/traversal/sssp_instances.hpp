@@ -3,28 +3,41 @@
 // kernels from NVRTC instead).
 #pragma once
 
-#include "gql/device/traversal/frontier.hpp"
+#include <cstddef>
+#include <utility>
+
 #include "gql/device/traversal/sssp_kernel_table.hpp"
 #include "gql/device/traversal/sssp_kernels.cuh"
 
 namespace gql::gpu {
 
-template <class S, class TG>
-PathsKernelTable<typename S::value_type, TG> paths_kernels() {
+// The kernel template of variant N of paths_variants, instantiated for S over graphs of TG.
+template <class S, class TG, size_t N>
+constexpr auto paths_instance() {
   using V = typename S::value_type;
   constexpr int threads = device::traversal_block;
-  PathsKernelTable<V, TG> t;
-  t.init = kernel_handle(device::paths_init<threads, S>);
-  t.start = kernel_handle(device::paths_start<V>);
-  detail::for_each_balance([&](auto balance) {
-    t.relax[static_cast<size_t>(decltype(balance)::value)] =
-        kernel_handle(device::paths_relax<threads, decltype(balance)::value, S, TG>);
-  });
-  t.relax_batched = kernel_handle(device::paths_relax_batched<threads, S, TG>);
-  t.split_near_far = kernel_handle(device::paths_split_near_far<threads, V>);
-  t.refill_near = kernel_handle(device::paths_refill_near<threads, V>);
-  t.far_least = kernel_handle(device::paths_far_least<threads, S>);
+  constexpr PathsVariant v = paths_variants()[N];
+  if constexpr (v.slot == PathsSlot::init) return &device::paths_init<threads, S>;
+  else if constexpr (v.slot == PathsSlot::start) return &device::paths_start<V>;
+  else if constexpr (v.slot == PathsSlot::relax) return &device::paths_relax<threads, v.balance, S, TG>;
+  else if constexpr (v.slot == PathsSlot::relax_batched) return &device::paths_relax_batched<threads, S, TG>;
+  else if constexpr (v.slot == PathsSlot::split_near_far) return &device::paths_split_near_far<threads, V>;
+  else if constexpr (v.slot == PathsSlot::refill_near) return &device::paths_refill_near<threads, V>;
+  else return &device::paths_far_least<threads, S>;
+}
+
+template <class S, class TG, size_t... N>
+PathsKernelTable<typename S::value_type, TG> instantiate_paths_kernels(std::index_sequence<N...>) {
+  PathsKernelTable<typename S::value_type, TG> t;
+  ((paths_slot<paths_variants()[N].slot>(t, paths_variants()[N].balance) = kernel_handle(paths_instance<S, TG, N>())),
+   ...);
   return t;
+}
+
+// Every variant, whatever the schedule.
+template <class S, class TG>
+PathsKernelTable<typename S::value_type, TG> paths_kernels() {
+  return instantiate_paths_kernels<S, TG>(std::make_index_sequence<paths_variant_count>{});
 }
 
 }  // namespace gql::gpu

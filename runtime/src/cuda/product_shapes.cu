@@ -1,8 +1,8 @@
 // The host drivers and the type-dependent kernels of every precompiled product shape (mxm, vxm,
 // mxv), for host code built without nvcc (gql/device/spgemm/product_on_device.hpp,
 // gql/device/traversal/vector_products.hpp, gql/device/jit_kernels.hpp).
-#include "gql/device/spgemm/product_on_device.hpp"
 #include "gql/device/product_shapes.hpp"
+#include "gql/device/spgemm/product_on_device.hpp"
 #include "gql/device/spgemm/spgemm_kernels.hpp"
 #include "gql/device/traversal/vxm.hpp"
 

@@ -22,10 +22,10 @@
 #include "gql/common/mask.hpp"
 #include "gql/cpu/dense_products.hpp"
 #include "gql/device.hpp"
-#include "gql/device/spgemm/product_on_device.hpp"
 #include "gql/device/resident.hpp"
-#include "gql/device/values/vector_mask.hpp"
+#include "gql/device/spgemm/product_on_device.hpp"
 #include "gql/device/traversal/vector_products.hpp"
+#include "gql/device/values/vector_mask.hpp"
 #include "gql/kernel_context.hpp"
 
 #if defined(__CUDACC__)
@@ -170,15 +170,29 @@ VectorEntries<T> entries_of(const DeviceVector<T>& v) {
   return {v.is_dense() ? nullptr : v.indices().data(), v.values().data(), static_cast<long long>(v.nvals())};
 }
 
-// t = the vector product's n slots made by `product` (every slot present), or none present when the
-// vector has no entry; then w<mask, replace> = t.
-template <class TW, class V, class Mask, class Product>
-void assign_dense_product(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, int64_t n, bool any_entry,
-                          const Stream& stream, Product&& product) {
-  DeviceSlots<V> t(n, stream);
-  if (any_entry) slots_detail::launch_for_each(n, product(t.out()), stream);
-  else if (n > 0) GQL_CUDA_CHECK(cudaMemsetAsync(t.out().present, 0, static_cast<size_t>(n), stream.get()));
+// w<mask, replace> = v * A (VectorFirst: vxm, an output per column of A) or A * v (mxv, an output
+// per row) over S for a dense A, over the entries v(k): every output present, or none when v has
+// no entry.
+template <class S, bool VectorFirst, class TW, class Mask, class TV, class TA>
+void vector_product(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TV>>& v,
+                    Resident<Matrix<TA>>& A, const TraversalOptions& options, KernelContext& ctx, const Stream& stream) {
+  using V = typename S::value_type;
+  const DeviceVector<TV>& dv = v.device(stream);
+  const DeviceMatrix<TA>& a = A.device(stream);
+  const int64_t outputs = VectorFirst ? a.n_cols() : a.n_rows();
+  DeviceSlots<V> t(outputs, stream);
+  if (dv.nvals() > 0) {
+    const long long output_step = VectorFirst ? 1 : a.n_cols(), k_step = VectorFirst ? a.n_cols() : 1;
+    slots_detail::launch_for_each(
+        outputs, DenseVectorProduct<S, VectorFirst, TV, TA>{entries_of(dv), a.data().data(), output_step, k_step, t.out()},
+        stream);
+  } else if (outputs > 0) {
+    GQL_CUDA_CHECK(cudaMemsetAsync(t.out().present, 0, static_cast<size_t>(outputs), stream.get()));
+  }
   assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
+  ctx.work().products += dv.nvals() * outputs;
+  ctx.explain(options.label, std::string(VectorFirst ? "vxm" : "mxv") + " with a dense matrix on the GPU, a thread per " +
+                                 (VectorFirst ? "column" : "row") + "; the result left on the device");
 }
 
 }  // namespace dense_detail
@@ -192,15 +206,7 @@ void vxm(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Ve
   const Stream stream = call.stream();
   cpu::detail::check_inner_dimensions(v.rows(), A.rows(), "vxm");
 #if defined(__CUDACC__)
-  using V = typename S::value_type;
-  const DeviceVector<TV>& dv = v.device(stream);
-  const DeviceMatrix<TA>& a = A.device(stream);
-  const int64_t q = a.n_cols();
-  dense_detail::assign_dense_product<TW, V>(w, mask_in, replace, q, dv.nvals() > 0, stream, [&](SlotsOut<V> out) {
-    return dense_detail::DenseVectorProduct<S, true, TV, TA>{dense_detail::entries_of(dv), a.data().data(), 1, q, out};
-  });
-  ctx.work().products += dv.nvals() * q;
-  ctx.explain(options.label, "vxm with a dense matrix on the GPU, a thread per column; the result left on the device");
+  dense_detail::vector_product<S, true>(w, mask_in, replace, v, A, options, ctx, stream);
 #else
   cpu::vxm<S>(w.host_for_write(stream), as_host_mask(mask_in, stream), replace, v.host(stream), A.host(stream),
               options, ctx);
@@ -215,16 +221,7 @@ void mxv(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Ma
   const Stream stream = call.stream();
   cpu::detail::check_inner_dimensions(A.cols(), v.rows(), "mxv");
 #if defined(__CUDACC__)
-  using V = typename S::value_type;
-  const DeviceMatrix<TA>& a = A.device(stream);
-  const DeviceVector<TV>& dv = v.device(stream);
-  const int64_t m = a.n_rows();
-  dense_detail::assign_dense_product<TW, V>(w, mask_in, replace, m, dv.nvals() > 0, stream, [&](SlotsOut<V> out) {
-    return dense_detail::DenseVectorProduct<S, false, TV, TA>{dense_detail::entries_of(dv), a.data().data(),
-                                                              a.n_cols(), 1, out};
-  });
-  ctx.work().products += m * dv.nvals();
-  ctx.explain(options.label, "mxv with a dense matrix on the GPU, a thread per row; the result left on the device");
+  dense_detail::vector_product<S, false>(w, mask_in, replace, v, A, options, ctx, stream);
 #else
   cpu::mxv<S>(w.host_for_write(stream), as_host_mask(mask_in, stream), replace, A.host(stream), v.host(stream),
               options, ctx);

@@ -19,9 +19,9 @@
 #include <cublas_v2.h>
 
 #include "gql/device.hpp"
-#include "gql/device/dense/cublas_lease.hpp"
 #include "gql/device/closure/closure.hpp"
 #include "gql/device/closure/closure_kernels.cuh"
+#include "gql/device/dense/cublas_lease.hpp"
 #include "gql/device/dense/lu_factor.hpp"
 #include "gql/device/dense/lu_kernels.cuh"
 #include "gql/error.hpp"

@@ -19,9 +19,9 @@
 #include "gql/common/masked_method.hpp"
 #include "gql/cpu/assign.hpp"
 #include "gql/device.hpp"
-#include "gql/device/values/graph_mask.hpp"
 #include "gql/device/spgemm/spgemm_kernel_table.hpp"
 #include "gql/device/spgemm/spgemm_plan.hpp"
+#include "gql/device/values/graph_mask.hpp"
 #include "gql/graph.hpp"
 #include "gql/kernel_context.hpp"
 

@@ -33,10 +33,10 @@
 #include <vector>
 
 #include "gql/device.hpp"
-#include "gql/graph.hpp"
-#include "gql/host_memory.hpp"
 #include "gql/device/spgemm/spgemm_kernels.hpp"
 #include "gql/device/spgemm/spgemm_plan.hpp"
+#include "gql/graph.hpp"
+#include "gql/host_memory.hpp"
 
 namespace gql {
 

@@ -23,10 +23,10 @@
 #include "gql/common/traversal_stats.hpp"
 #include "gql/derived.hpp"
 #include "gql/device.hpp"
-#include "gql/device/traversal/bfs_schedule.hpp"
 #include "gql/device/device_transpose.hpp"
-#include "gql/device/traversal/levels_vector.hpp"
 #include "gql/device/resident.hpp"
+#include "gql/device/traversal/bfs_schedule.hpp"
+#include "gql/device/traversal/levels_vector.hpp"
 
 #include "gql/device/traversal/sssp.hpp"
 

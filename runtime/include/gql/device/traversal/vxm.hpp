@@ -23,12 +23,12 @@
 
 #include "gql/device.hpp"
 #include "gql/device/device_transpose.hpp"
-#include "gql/device/traversal/frontier.hpp"
 #include "gql/device/resident.hpp"
-#include "gql/device/values/vector_ops.hpp"
+#include "gql/device/traversal/frontier.hpp"
 #include "gql/device/traversal/vector_products.hpp"
-#include "gql/device/values/vector_slots.cuh"
 #include "gql/device/traversal/vxm_kernels.cuh"
+#include "gql/device/values/vector_ops.hpp"
+#include "gql/device/values/vector_slots.cuh"
 #include "gql/kernel_context.hpp"
 
 namespace gql::gpu {

@@ -15,8 +15,8 @@
 #include <cstdint>
 
 #include "gql/cpu/ops.hpp"
-#include "gql/device/values/element_reads.hpp"
 #include "gql/device/resident.hpp"
+#include "gql/device/values/element_reads.hpp"
 #include "gql/error.hpp"
 
 namespace gql::gpu {

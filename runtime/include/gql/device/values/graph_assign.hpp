@@ -14,8 +14,8 @@
 
 #include "gql/common/shape_checks.hpp"
 #include "gql/device.hpp"
-#include "gql/device/values/graph_mask.hpp"
 #include "gql/device/resident.hpp"
+#include "gql/device/values/graph_mask.hpp"
 
 namespace gql::gpu {
 

@@ -13,8 +13,8 @@
 #include "gql/common/mask.hpp"
 #include "gql/cpu/value_mask.hpp"
 #include "gql/device.hpp"
-#include "gql/device/values/mask_values.hpp"
 #include "gql/device/resident.hpp"
+#include "gql/device/values/mask_values.hpp"
 #include "gql/error.hpp"
 
 namespace gql::gpu {

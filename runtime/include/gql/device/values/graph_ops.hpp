@@ -26,10 +26,10 @@
 #include "gql/device.hpp"
 #include "gql/device/csr_view.cuh"
 #include "gql/device/device_transpose.hpp"
+#include "gql/device/resident.hpp"
 #include "gql/device/values/graph_assign.hpp"
 #include "gql/device/values/graph_mask.hpp"
 #include "gql/device/values/mask_values.hpp"
-#include "gql/device/resident.hpp"
 #include "gql/device/values/vector_mask.hpp"
 #include "gql/semiring.hpp"
 

@@ -26,7 +26,7 @@ struct PathsVariant {
   LoadBalance balance = LoadBalance::edge;  // relax: how it maps edges to threads
 };
 
-inline constexpr size_t paths_variant_count = 6 + load_balance_count;
+inline constexpr size_t paths_variant_count = 6 + load_balance_count;  // the other six slots, and a relax per balance
 constexpr std::array<PathsVariant, paths_variant_count> paths_variants() {
   using Slot = PathsSlot;
   std::array<PathsVariant, paths_variant_count> out{};
@@ -47,8 +47,11 @@ constexpr bool paths_variant_runs(const PathsVariant& v, const SsspSchedule& sch
     case PathsSlot::split_near_far:
     case PathsSlot::refill_near:
     case PathsSlot::far_least: return schedule.kernel == PathsKernel::delta_stepping;
-    default: return true;
+    case PathsSlot::init:
+    case PathsSlot::start:
+    case PathsSlot::relax_batched: break;
   }
+  return true;
 }
 
 // Values V over a graph of TG (device/traversal/sssp_kernels.cuh has each kernel's parameters).

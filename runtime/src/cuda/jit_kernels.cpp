@@ -60,44 +60,34 @@ std::string vxm_push_kernel_name(const std::string& semiring, const std::string&
 std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring, const std::string& value_type,
                                                     size_t value_bytes, const gpu::ClosureSchedule& schedule,
                                                     bool predecessors) {
-  using Slot = ClosureKernelName::Slot;
+  using Slot = gpu::ClosureSlot;
   const std::string ns = "gql::device::closure::";
   const std::string of_values = "<" + semiring + ", " + value_type;
-  std::vector<ClosureKernelName> out;
-  out.push_back({Slot::fill, 0, false, "&" + ns + "fill<" + value_type + ">"});
-  if (predecessors) {  // the global-memory kernel in core, whatever the schedule
-    out.push_back({Slot::fill_predecessors, 0, false, "&" + ns + "fill<int>"});
-    out.push_back({Slot::initial_predecessors, 0, false, "&" + ns + "initial_predecessors" + of_values + ">"});
-    out.push_back({Slot::global_step, 1, false, "&" + ns + "fw_global_step" + of_values + ", true>"});
-    return out;
-  }
-  const gpu::DeviceClosureOptions options = gpu::detail::device_closure_options(schedule);
-  const auto add_tiles = [&](gpu::ClosureTileShape shape, bool all_stages) {
-    const int index = gpu::closure_tile_shape_index(shape.tile, shape.per_thread);
-    if (index < 0) return;  // not a shape the kernels are built for: the plan rejects the schedule
-    const std::string args = of_values + ", " + std::to_string(shape.tile) + ", " + std::to_string(shape.per_thread) + ">";
-    out.push_back({Slot::tile_diagonal, index, false, "&" + ns + "fw_tile_diagonal" + args});
-    if (!all_stages) return;
-    out.push_back({Slot::tile_panels, index, false, "&" + ns + "fw_tile_panels" + args});
-    out.push_back({Slot::tile_rest, index, false, "&" + ns + "fw_tile_rest" + args});
+  const auto arguments = [&](const gpu::ClosureVariant& v) -> std::string {
+    const auto at = static_cast<size_t>(v.index);
+    const auto tile_args = [&] {
+      const gpu::ClosureTileShape& shape = gpu::closure_tile_shapes.at(at);
+      return of_values + ", " + std::to_string(shape.tile) + ", " + std::to_string(shape.per_thread);
+    };
+    switch (v.slot) {
+      case Slot::fill: return "fill<" + value_type;
+      case Slot::fill_predecessors: return "fill<int";
+      case Slot::initial_predecessors: return "initial_predecessors" + of_values;
+      case Slot::global_step: return "fw_global_step" + of_values + (v.index == 1 ? ", true" : ", false");
+      case Slot::tile_diagonal: return "fw_tile_diagonal" + tile_args();
+      case Slot::tile_panels: return "fw_tile_panels" + tile_args();
+      case Slot::tile_rest: return "fw_tile_rest" + tile_args();
+      case Slot::gemm: break;
+    }
+    const GpuThreadTile& tile = gpu_closure_thread_tiles.at(at);
+    return "semiring_gemm" + of_values + ", " + ns + "ThreadTile<" + std::to_string(tile.rows) + ", " +
+           std::to_string(tile.cols) + ">, " + (v.dpx ? ns + "dpx_capable<" + semiring + ">()" : "false");
   };
-  const bool registers = options.kernel == gpu::ClosureKernel::register_tiles;
-  if (registers) {
-    // A k-block left to the runtime is 128 or 256, and both close their diagonal tiles with 128.
-    add_tiles(gpu::register_diagonal_shape(options.tile == 0 ? 128 : options.tile), false);
-  } else {  // a generated schedule picks the register or the shared-memory design
-    add_tiles({options.tile == 0 ? 64 : options.tile, options.per_thread}, true);
-  }
-  // The GEMM: the register design's stages 2 and 3, and every design's products out of core. Only the
-  // register design runs the DPX add-min.
-  const gpu::RegisterTile shape =
-      options.register_tile == gpu::RegisterTile{0, 0} ? gpu::RegisterTile{} : options.register_tile;
-  const int thread_tile = gpu_thread_tile_index(shape.rows, shape.cols);
-  if (thread_tile < 0 || !gpu_closure_thread_tiles[static_cast<size_t>(thread_tile)].holds(value_bytes))
-    return out;  // no such kernel: the plan rejects the schedule
-  const std::string tile_type = ns + "ThreadTile<" + std::to_string(shape.rows) + ", " + std::to_string(shape.cols) + ">";
-  const std::string dpx = registers ? ns + "dpx_capable<" + semiring + ">()" : "false";
-  out.push_back({Slot::gemm, thread_tile, registers, "&" + ns + "semiring_gemm" + of_values + ", " + tile_type + ", " + dpx + ">"});
+  std::vector<ClosureKernelName> out;
+  // Built: whether the semiring may run DPX is the name's to settle (dpx_capable in it), not the list's.
+  for (const gpu::ClosureVariant& v : gpu::closure_variants())
+    if (gpu::closure_variant_built(v, value_bytes, true) && gpu::closure_variant_runs(v, schedule, predecessors))
+      out.push_back({v, "&" + ns + arguments(v) + ">"});
   return out;
 }
 

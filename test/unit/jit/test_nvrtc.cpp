@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -185,7 +186,7 @@ TEST(NvrtcProducts, BuildsAProductsKernelsAndReadsThemBack) {
 
 // The variants a closure's schedule may run, each named once, in the table slots the binding fills.
 TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
-  using Slot = ClosureKernelName::Slot;
+  using Slot = gpu::ClosureSlot;
   const auto expressions = [](const std::vector<ClosureKernelName>& names) {
     std::vector<std::string> out;
     for (const ClosureKernelName& n : names) out.push_back(n.expression);
@@ -198,14 +199,14 @@ TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
             (std::vector<std::string>{ns + "fill<float>", ns + "fw_tile_diagonal<S, float, 128, 16>",
                                       ns + "semiring_gemm<S, float, gql::device::closure::ThreadTile<8, 8>, "
                                            "gql::device::closure::dpx_capable<S>()>"}));
-  EXPECT_EQ(automatic[1].slot, Slot::tile_diagonal);
-  EXPECT_EQ(automatic[1].index, gpu::closure_tile_shape_index(128, 16));
-  EXPECT_TRUE(automatic[2].dpx_of_semiring);
+  EXPECT_EQ(automatic[1].variant.slot, Slot::tile_diagonal);
+  EXPECT_EQ(automatic[1].variant.index, gpu::closure_tile_shape_index(128, 16));
+  EXPECT_TRUE(automatic[2].variant.dpx);
   // A k-block of 64 with 8x16 thread tiles.
   const std::vector<ClosureKernelName> wide =
       closure_kernel_names("S", "int32_t", 4, gpu::ClosureSchedule{64, {8, 16}, 0}, false);
   EXPECT_EQ(wide[1].expression, ns + "fw_tile_diagonal<S, int32_t, 64, 4>");
-  EXPECT_EQ(wide[2].index, 1);
+  EXPECT_EQ(wide[2].variant.index, 1);
   EXPECT_NE(wide[2].expression.find("ThreadTile<8, 16>"), std::string::npos);
   // The shared-memory design: its three stages, and the plain GEMM for streaming out of core.
   const std::vector<ClosureKernelName> shared =
@@ -214,16 +215,40 @@ TEST(NvrtcProducts, ClosureKernelNamesFollowTheSchedule) {
             (std::vector<std::string>{ns + "fill<double>", ns + "fw_tile_diagonal<S, double, 32, 2>",
                                       ns + "fw_tile_panels<S, double, 32, 2>", ns + "fw_tile_rest<S, double, 32, 2>",
                                       ns + "semiring_gemm<S, double, gql::device::closure::ThreadTile<8, 8>, false>"}));
-  EXPECT_FALSE(shared[4].dpx_of_semiring);
+  EXPECT_FALSE(shared[4].variant.dpx);
   // Predecessors: the global-memory kernel whatever the schedule.
   const std::vector<ClosureKernelName> paths =
       closure_kernel_names("S", "float", 4, gpu::ClosureSchedule{64, {8, 16}, 0}, true);
   EXPECT_EQ(expressions(paths), (std::vector<std::string>{ns + "fill<float>", ns + "fill<int>",
                                                           ns + "initial_predecessors<S, float>",
                                                           ns + "fw_global_step<S, float, true>"}));
-  EXPECT_EQ(paths[2].slot, Slot::initial_predecessors);
-  EXPECT_EQ(paths[3].slot, Slot::global_step);
-  EXPECT_EQ(paths[3].index, 1);
+  EXPECT_EQ(paths[2].variant.slot, Slot::initial_predecessors);
+  EXPECT_EQ(paths[3].variant.slot, Slot::global_step);
+  EXPECT_EQ(paths[3].variant.index, 1);
+  // 8-byte values: no GEMM on 8x16 thread tiles, so a schedule asking for one names none.
+  const std::vector<ClosureKernelName> too_wide =
+      closure_kernel_names("S", "double", 8, gpu::ClosureSchedule{64, {8, 16}, 0}, false);
+  for (const ClosureKernelName& n : too_wide) EXPECT_NE(n.variant.slot, Slot::gemm) << n.expression;
+}
+
+// Every variant nvcc instantiates has one entry of the table, and binding every one by its
+// address fills each entry once.
+TEST(NvrtcProducts, ClosureVariantsFillEachTableEntryOnce) {
+  gpu::ClosureKernelTable<float> table;
+  table.dpx_capable = true;
+  std::set<const void*> entries;
+  for (const gpu::ClosureVariant& v : gpu::closure_variants()) {
+    const void*& address = gpu::closure_slot_address(table, v);
+    EXPECT_TRUE(entries.insert(&address).second) << "two variants share an entry";
+    EXPECT_EQ(address, nullptr);
+    address = &address;
+  }
+  EXPECT_EQ(entries.size(), gpu::closure_variant_count);
+  EXPECT_NE(table.fill.address, nullptr);
+  EXPECT_NE(table.global_step[1].address, nullptr);
+  for (const auto& stages : table.tiles) EXPECT_NE(stages.rest.address, nullptr);
+  for (const auto& by_tile : table.gemm)
+    for (const auto& gemm : by_tile) EXPECT_NE(gemm.address, nullptr);
 }
 
 // A closure's kernels through NVRTC, the GEMM's DPX variant chosen by the semiring's own
@@ -242,7 +267,7 @@ TEST(NvrtcProducts, ClosureKernelsCompileAndPickTheirDpxVariant) {
   for (const char* semiring : {"gqlgen::plain", "gqlgen::adds"})
     for (const ClosureKernelName& name : closure_kernel_names(semiring, "int", 4, gpu::ClosureSchedule{64, {8, 8}, 0}, false)) {
       kernels.push_back(name.expression);
-      if (name.slot == ClosureKernelName::Slot::gemm) gemms.push_back(name.expression);
+      if (name.variant.slot == gpu::ClosureSlot::gemm) gemms.push_back(name.expression);
     }
   ASSERT_EQ(gemms.size(), 2u);
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);

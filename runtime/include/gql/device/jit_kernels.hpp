@@ -66,25 +66,16 @@ std::string vxm_push_kernel_name(const std::string& semiring, const std::string&
 // (gql::device::device_semiring_t: ByteValued<S> when its values are bool).
 std::string device_semiring_name(const std::string& semiring, bool bool_values);
 
-// A kernel a closure may launch: its name expression and the entry of gpu::ClosureKernelTable it
-// fills.
+// A kernel a closure may launch: its variant (the entry of gpu::ClosureKernelTable it fills) and its
+// name expression. A GEMM's DPX variant is named with device::closure::dpx_capable of the semiring, so
+// NVRTC builds the plain kernel for a semiring that may not run DPX, and the binding files it there.
 struct ClosureKernelName {
-  enum class Slot {
-    fill, fill_predecessors, initial_predecessors, global_step, tile_diagonal, tile_panels, tile_rest, gemm
-  };
-  Slot slot = Slot::fill;
-  // global_step: with predecessors (1) or without (0); tile_*: gpu::closure_tile_shape_index; gemm:
-  // gql::gpu_thread_tile_index.
-  int index = 0;
-  // gemm: the DPX variant exactly when the semiring may run it (device::closure::dpx_capable, which
-  // the expression spells), else the plain one.
-  bool dpx_of_semiring = false;
+  gpu::ClosureVariant variant;
   std::string expression;
 };
 
 // The kernels a closure over the semiring named `semiring` with values of `value_type` (C++ names;
-// `value_bytes` each) may launch under `schedule`, whatever the matrix's size and the device's
-// memory (the k-block the runtime picks by size, streaming out of core), with predecessors or not.
+// `value_bytes` each) may launch under `schedule`, with predecessors or not (gpu::closure_variant_runs).
 std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring, const std::string& value_type,
                                                     size_t value_bytes, const gpu::ClosureSchedule& schedule,
                                                     bool predecessors);
@@ -123,20 +114,10 @@ void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resol
 template <class V>
 void bind_closure_names(gpu::ClosureKernelTable<V>& table, const std::vector<ClosureKernelName>& names,
                         const DeviceKernelResolver& resolver) {
-  using Slot = ClosureKernelName::Slot;
   for (const ClosureKernelName& name : names) {
-    const void* address = resolver.kernel(name.expression);
-    const size_t at = static_cast<size_t>(name.index);
-    switch (name.slot) {
-      case Slot::fill: table.fill.address = address; break;
-      case Slot::fill_predecessors: table.fill_predecessors.address = address; break;
-      case Slot::initial_predecessors: table.initial_predecessors.address = address; break;
-      case Slot::global_step: table.global_step.at(at).address = address; break;
-      case Slot::tile_diagonal: table.tiles.at(at).diagonal.address = address; break;
-      case Slot::tile_panels: table.tiles.at(at).panels.address = address; break;
-      case Slot::tile_rest: table.tiles.at(at).rest.address = address; break;
-      case Slot::gemm: table.gemm[name.dpx_of_semiring && table.dpx_capable].at(at).address = address; break;
-    }
+    gpu::ClosureVariant v = name.variant;
+    v.dpx = v.dpx && table.dpx_capable;  // what NVRTC built for the name (ClosureKernelName)
+    gpu::closure_slot_address(table, v) = resolver.kernel(name.expression);
   }
 }
 

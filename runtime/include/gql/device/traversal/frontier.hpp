@@ -45,25 +45,21 @@ inline unsigned grid_for(long long threads, long long cap) {
   return static_cast<unsigned>(std::clamp<long long>((threads + traversal_block - 1) / traversal_block, 1, cap));
 }
 
+// Calls f(std::integral_constant<LoadBalance, b>{}) for every balance b (a table of kernels for each).
+template <class F>
+void for_each_balance(F&& f) {
+  [&]<int... B>(std::integer_sequence<int, B...>) {
+    (f(std::integral_constant<LoadBalance, static_cast<LoadBalance>(B)>{}), ...);
+  }(std::make_integer_sequence<int, load_balance_count>{});
+}
+
 // Calls f(std::integral_constant<LoadBalance, balance>{}): a kernel template instantiated for the
 // balance chosen at run time.
 template <class F>
 void with_balance(LoadBalance balance, F&& f) {
-  switch (balance) {
-    case LoadBalance::thread: f(std::integral_constant<LoadBalance, LoadBalance::thread>{}); return;
-    case LoadBalance::warp: f(std::integral_constant<LoadBalance, LoadBalance::warp>{}); return;
-    case LoadBalance::block: f(std::integral_constant<LoadBalance, LoadBalance::block>{}); return;
-    case LoadBalance::edge: f(std::integral_constant<LoadBalance, LoadBalance::edge>{}); return;
-  }
-}
-
-// Calls f(std::integral_constant<LoadBalance, b>{}) for every balance b (a table of kernels for each).
-template <class F>
-void for_each_balance(F&& f) {
-  f(std::integral_constant<LoadBalance, LoadBalance::thread>{});
-  f(std::integral_constant<LoadBalance, LoadBalance::warp>{});
-  f(std::integral_constant<LoadBalance, LoadBalance::block>{});
-  f(std::integral_constant<LoadBalance, LoadBalance::edge>{});
+  for_each_balance([&](auto b) {
+    if (b.value == balance) f(b);
+  });
 }
 
 // The scratch bytes scan_queue_degrees needs for queues of up to `n` vertices.

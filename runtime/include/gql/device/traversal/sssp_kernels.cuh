@@ -165,6 +165,33 @@ __global__ void __launch_bounds__(Threads)
   add_block_counts(counters, 0, out_edges, 0, examined);
 }
 
+// Each vertex of `list` whose value is below `threshold` goes to the near queue, its out-edges
+// counted into near_counters for the next step, after on_near(v); every other one goes to
+// not_near(v).
+template <int Threads, class V, class OnNear, class NotNear>
+__device__ void split_near(const offset_t* g_offsets, const index_t* list, long long size, const V* value, V threshold,
+                           index_t* near, StepCounters* near_counters, OnNear on_near, NotNear not_near) {
+  unsigned long long out_edges = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * Threads;
+  const long long whole_warps = ceil_div(size, 32LL) * 32;  // warp_append needs every lane
+  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < whole_warps; i += stride) {
+    bool is_near = false;
+    index_t v = 0;
+    if (i < size) {
+      v = list[i];
+      is_near = value[v] < threshold;
+      if (is_near) {
+        on_near(v);
+        out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
+      } else {
+        not_near(v);
+      }
+    }
+    warp_append(is_near, v, near, &near_counters->next_size);
+  }
+  add_block_counts(near_counters, 0, out_edges, 0, 0);
+}
+
 // Delta-stepping's near-far split (Davidson et al.): a round's queue splits into the near queue
 // (value below `threshold`: relaxed next) and the far pile, which holds a vertex at most once (its
 // `in_far` flag; a queue holds a vertex once, so plain writes decide) and refills near when near runs
@@ -174,25 +201,13 @@ __global__ void __launch_bounds__(Threads)
     paths_split_near_far(const offset_t* g_offsets, const index_t* queue, long long queue_size, const V* value,
                          V threshold, index_t* near, StepCounters* near_counters, index_t* far,
                          unsigned long long* far_size, unsigned char* in_far) {
-  unsigned long long out_edges = 0;
-  const long long stride = static_cast<long long>(gridDim.x) * Threads;
-  const long long whole_warps = ceil_div(queue_size, 32LL) * 32;  // warp_append needs every lane
-  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < whole_warps; i += stride) {
-    bool is_near = false;
-    index_t v = 0;
-    if (i < queue_size) {
-      v = queue[i];
-      is_near = value[v] < threshold;
-      if (is_near) {
-        out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
-      } else if (in_far[v] == 0) {
+  split_near<Threads>(
+      g_offsets, queue, queue_size, value, threshold, near, near_counters, [](index_t) {},
+      [&](index_t v) {
+        if (in_far[v] != 0) return;
         in_far[v] = 1;
         far[atomicAdd(far_size, 1ull)] = v;
-      }
-    }
-    warp_append(is_near, v, near, &near_counters->next_size);
-  }
-  add_block_counts(near_counters, 0, out_edges, 0, 0);
+      });
 }
 
 // The far pile's vertices below the raised threshold move to the near queue; the others go to
@@ -202,25 +217,9 @@ __global__ void __launch_bounds__(Threads)
     paths_refill_near(const offset_t* g_offsets, const index_t* far, long long far_size, const V* value, V threshold,
                       index_t* near, StepCounters* near_counters, index_t* far_out, unsigned long long* far_out_size,
                       unsigned char* in_far) {
-  unsigned long long out_edges = 0;
-  const long long stride = static_cast<long long>(gridDim.x) * Threads;
-  const long long whole_warps = ceil_div(far_size, 32LL) * 32;
-  for (long long i = blockIdx.x * static_cast<long long>(Threads) + threadIdx.x; i < whole_warps; i += stride) {
-    bool is_near = false;
-    index_t v = 0;
-    if (i < far_size) {
-      v = far[i];
-      is_near = value[v] < threshold;
-      if (is_near) {
-        in_far[v] = 0;
-        out_edges += static_cast<unsigned long long>(g_offsets[v + 1] - g_offsets[v]);
-      } else {
-        far_out[atomicAdd(far_out_size, 1ull)] = v;
-      }
-    }
-    warp_append(is_near, v, near, &near_counters->next_size);
-  }
-  add_block_counts(near_counters, 0, out_edges, 0, 0);
+  split_near<Threads>(
+      g_offsets, far, far_size, value, threshold, near, near_counters, [&](index_t v) { in_far[v] = 0; },
+      [&](index_t v) { far_out[atomicAdd(far_out_size, 1ull)] = v; });
 }
 
 // The least value in the far pile (S's agg is min), into *least (S::zero() before).

@@ -93,7 +93,7 @@ gpu::SsspSchedule paths_schedule(const compiler::GpuPaths& p) {
 std::string cpp_literal(const gpu::SsspSchedule& s) {
   return std::string("gql::gpu::SsspSchedule{gql::gpu::PathsKernel::") +
          (s.kernel == gpu::PathsKernel::delta_stepping ? "delta_stepping" : "bellman_ford") +
-         ", 0, gql::device::LoadBalance::" + device::balance_name(s.balance) + "}";
+         ", 0, gql::LoadBalance::" + balance_name(s.balance) + "}";
 }
 
 std::vector<PathsKernelName> paths_names(const compiler::GpuPaths& p) {
@@ -137,7 +137,7 @@ std::string generate_device_kernel_binding(const compiler::CudaDeviceParts& part
     else
       out += "    gql::bind_vxm_kernels<" + device_name(p) + ", " + p.vector_type + ", " + p.graph_type +
              ">(*kernels, \"" + device_name(p) + "\", \"" + p.vector_type + "\", \"" + p.graph_type +
-             "\", gql::device::LoadBalance::" + device::balance_name(p.balance) + ");\n";
+             "\", gql::LoadBalance::" + balance_name(p.balance) + ");\n";
   }
   for (const compiler::GpuClosure& c : parts.closures)
     out += "    gql::bind_closure_kernels<gqlgen::" + c.semiring + ">(*kernels, \"gqlgen::" + c.semiring + "\", \"" +

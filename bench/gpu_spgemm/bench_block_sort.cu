@@ -80,7 +80,7 @@ Segments gather_segments(const Csr<bool>& G, SizeClass size, size_t max_items) {
 __global__ void __launch_bounds__(kThreads)
 hybrid_sort_segments(const long long* offsets, index_t* keys, Value* values, index_t* keys_alt, Value* values_alt,
                      unsigned char* in_alt) {
-  using Sort = device::BlockHybridSort<kThreads, kHybridChunk, index_t, Value>;
+  using Sort = device::spgemm::BlockHybridSort<kThreads, kHybridChunk, index_t, Value>;
   __shared__ typename Sort::TempStorage storage;
   const long long base = offsets[blockIdx.x];
   const int n = static_cast<int>(offsets[blockIdx.x + 1] - base);
@@ -131,7 +131,7 @@ bitonic_sort_segments(const long long* offsets, index_t* keys, Value* values, in
   index_t* s_keys = reinterpret_cast<index_t*>(shared_words + width);
   const long long base = offsets[blockIdx.x];
   const int n = static_cast<int>(offsets[blockIdx.x + 1] - base);
-  const int padded = device::next_pow2(n);
+  const int padded = device::spgemm::next_pow2(n);
   for (int i = threadIdx.x; i < padded; i += kThreads) {
     s_keys[i] = i < n ? keys[base + i] : INT_MAX;
     s_values[i] = i < n ? values[base + i] : Value{0};

@@ -29,8 +29,8 @@ template <int Threads, int Chunk>
 __global__ void sort_and_reduce_segments(const long long* segment_offsets, int* keys, unsigned long long* values,
                                          int* keys_alt, unsigned long long* values_alt, int* out_keys,
                                          unsigned long long* out_values, int* runs, unsigned char* result_in_alt) {
-  using Sort = gql::device::BlockHybridSort<Threads, Chunk, int, unsigned long long>;
-  using Reduce = gql::device::BlockReduceByKey<Threads, int, unsigned long long>;
+  using Sort = gql::device::spgemm::BlockHybridSort<Threads, Chunk, int, unsigned long long>;
+  using Reduce = gql::device::spgemm::BlockReduceByKey<Threads, int, unsigned long long>;
   __shared__ typename Sort::TempStorage sort_storage;
   __shared__ typename Reduce::TempStorage reduce_storage;
   const long long begin = segment_offsets[blockIdx.x];
@@ -115,8 +115,9 @@ void check_config(int pattern) {
     // The CPU model on the same input must give the same permutation.
     std::vector<int> m_keys(keys.begin() + b, keys.begin() + b + n), m_keys_alt(n);
     std::vector<unsigned long long> m_values(values.begin() + b, values.begin() + b + n), m_values_alt(n);
-    const bool m_in_alt = gql::device::hybrid_sort_model<Threads, Chunk>(std::span<int>(m_keys), std::span<unsigned long long>(m_values),
-                                                                     std::span<int>(m_keys_alt), std::span<unsigned long long>(m_values_alt));
+    const bool m_in_alt = gql::device::spgemm::hybrid_sort_model<Threads, Chunk>(
+        std::span<int>(m_keys), std::span<unsigned long long>(m_values), std::span<int>(m_keys_alt),
+        std::span<unsigned long long>(m_values_alt));
     const std::vector<int>& g_k = g_in_alt[s] ? g_keys_alt : g_keys;
     const std::vector<unsigned long long>& g_v = g_in_alt[s] ? g_values_alt : g_values;
     const std::vector<int>& mk = m_in_alt ? m_keys_alt : m_keys;

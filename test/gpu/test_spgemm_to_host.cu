@@ -86,7 +86,8 @@ void check_semiring(const char* name) {
   for (const bool small_budget : {true, false}) {
     DeviceSpgemmStats stats;
     const SpgemmPlan plan{.batch_bytes = small_budget ? 2 * 64 * entry_bytes : 0};
-    auto result = spgemm_device_or_host<S>(da, db, device::MaskView{}, plan, stream, &stats, spgemm_kernels<S>());
+    auto result =
+        spgemm_device_or_host<S>(da, db, device::spgemm::MaskView{}, plan, stream, &stats, spgemm_kernels<S>());
     const std::string where = std::string(name) + (small_budget ? ", device or host, small budget" : ", device or host");
     GPU_CHECK_MSG(std::holds_alternative<Csr<V>>(result) == small_budget,
                   where + ": the result is " + (std::holds_alternative<Csr<V>>(result) ? "in host memory" : "on the device"));

@@ -14,15 +14,15 @@
 #include "gql/device/spgemm/hybrid_sort_schedule.cuh"
 #include "gql/error.hpp"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 template <int ChunkItems, class Key, class Value>
 void hybrid_sort_chunk_model(Key* keys, Value* values, int count) {
-  const int padded = device::next_pow2(count);
+  const int padded = device::spgemm::next_pow2(count);
   for (int k = 2; k <= padded; k *= 2) {
     for (int j = k / 2; j >= 1; j /= 2) {
       for (int t = 0; t < padded / 2; ++t) {
-        const device::Comparator c = device::bitonic_comparator(k, j, t);
+        const device::spgemm::Comparator c = device::spgemm::bitonic_comparator(k, j, t);
         if (c.hi < count && keys[c.hi] < keys[c.lo]) {
           std::swap(keys[c.lo], keys[c.hi]);
           std::swap(values[c.lo], values[c.hi]);
@@ -51,8 +51,8 @@ bool hybrid_sort_model(std::span<Key> keys, std::span<Value> values, std::span<K
     Key* dst_keys = in_alt ? keys.data() : keys_alt.data();
     Value* dst_values = in_alt ? values.data() : values_alt.data();
     for (int t = 0; t < BlockThreads; ++t) {
-      const device::ThreadRange range = device::thread_range(n, BlockThreads, t);
-      device::merge_range(src_keys, src_values, dst_keys, dst_values, n, width, range.begin, range.end);
+      const device::spgemm::ThreadRange range = device::spgemm::thread_range(n, BlockThreads, t);
+      device::spgemm::merge_range(src_keys, src_values, dst_keys, dst_values, n, width, range.begin, range.end);
     }
     in_alt = !in_alt;
   }
@@ -70,9 +70,9 @@ int reduce_by_key_model(std::span<const Key> keys, std::span<const Value> values
   std::vector<int> last_out(BlockThreads, -1);  // the output slot of the run open at the range's end
   int out = -1;
   for (int t = 0; t < BlockThreads; ++t) {
-    const device::ThreadRange range = device::thread_range(n, BlockThreads, t);
+    const device::spgemm::ThreadRange range = device::spgemm::thread_range(n, BlockThreads, t);
     for (int i = range.begin; i < range.end; ++i) {
-      if (device::is_run_head(keys.data(), i)) {
+      if (device::spgemm::is_run_head(keys.data(), i)) {
         if (last_out[t] >= 0) out_values[last_out[t]] = acc[t];
         ++out;
         out_keys[out] = keys[i];
@@ -85,7 +85,7 @@ int reduce_by_key_model(std::span<const Key> keys, std::span<const Value> values
         carry[t] = i == range.begin ? values[i] : agg(carry[t], values[i]);
       }
     }
-    has_carry[t] = range.begin < range.end && !device::is_run_head(keys.data(), range.begin);
+    has_carry[t] = range.begin < range.end && !device::spgemm::is_run_head(keys.data(), range.begin);
   }
   for (int t = 0; t < BlockThreads; ++t) {
     if (last_out[t] < 0) continue;
@@ -99,4 +99,4 @@ int reduce_by_key_model(std::span<const Key> keys, std::span<const Value> values
   return out + 1;
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

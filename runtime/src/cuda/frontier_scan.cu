@@ -17,7 +17,8 @@ size_t queue_scan_bytes(int64_t n, cudaStream_t stream) {
 void scan_queue_degrees(const offset_t* offsets, const index_t* queue, long long queue_size, long long* degrees,
                         long long* scan, unsigned char* scratch, size_t scratch_bytes, unsigned blocks,
                         cudaStream_t stream) {
-  device::queue_degrees<traversal_block><<<blocks, traversal_block, 0, stream>>>(offsets, queue, queue_size, degrees);
+  device::traversal::queue_degrees<traversal_block>
+      <<<blocks, traversal_block, 0, stream>>>(offsets, queue, queue_size, degrees);
   GQL_CUDA_CHECK_LAUNCH();
   GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch, scratch_bytes, degrees, scan, static_cast<int>(queue_size),
                                                stream));

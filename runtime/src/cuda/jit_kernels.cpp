@@ -38,8 +38,8 @@ SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiri
                                       " is not one the kernels are built for");
   for (const SpgemmVariant& v : spgemm_semiring_variants(value_bytes)) {
     if (v.slot == SpgemmSlot::sorted_rows && v.items != names.sorted_chunk) continue;
-    names.kernels.push_back({v, "&gql::device::" + std::string(spgemm_kernel_template(v.kernel)) + "<" + semiring +
-                                    ", " + std::to_string(v.threads) +
+    names.kernels.push_back({v, "&gql::device::spgemm::" + std::string(spgemm_kernel_template(v.kernel)) + "<" +
+                                    semiring + ", " + std::to_string(v.threads) +
                                     (v.items > 0 ? ", " + std::to_string(v.items) : std::string()) + ">"});
   }
   return names;
@@ -52,9 +52,10 @@ const std::string& SpgemmSemiringKernelNames::of(SpgemmSlot slot) const {
 }
 
 std::string vxm_push_kernel_name(const std::string& semiring, const std::string& vector_type,
-                                 const std::string& graph_type, device::LoadBalance balance) {
-  return "&gql::device::vxm_push<" + std::to_string(device::traversal_block) + ", gql::device::LoadBalance::" +
-         device::balance_name(balance) + ", " + semiring + ", " + vector_type + ", " + graph_type + ">";
+                                 const std::string& graph_type, LoadBalance balance) {
+  return "&gql::device::traversal::vxm_push<" + std::to_string(device::traversal::traversal_block) +
+         ", gql::LoadBalance::" + balance_name(balance) + ", " + semiring + ", " + vector_type + ", " +
+         graph_type + ">";
 }
 
 std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring, const std::string& value_type,
@@ -94,13 +95,13 @@ std::vector<ClosureKernelName> closure_kernel_names(const std::string& semiring,
 std::vector<PathsKernelName> paths_kernel_names(const std::string& semiring, const std::string& value_type,
                                                 const std::string& graph_type, const gpu::SsspSchedule& schedule) {
   using Slot = gpu::PathsSlot;
-  const std::string threads = std::to_string(device::traversal_block);
+  const std::string threads = std::to_string(device::traversal::traversal_block);
   const auto arguments = [&](const gpu::PathsVariant& v) -> std::string {
     switch (v.slot) {
       case Slot::init: return "paths_init<" + threads + ", " + semiring;
       case Slot::start: return "paths_start<" + value_type;
       case Slot::relax:
-        return "paths_relax<" + threads + ", gql::device::LoadBalance::" + balance_name(v.balance) + ", " + semiring +
+        return "paths_relax<" + threads + ", gql::LoadBalance::" + balance_name(v.balance) + ", " + semiring +
                ", " + graph_type;
       case Slot::relax_batched: return "paths_relax_batched<" + threads + ", " + semiring + ", " + graph_type;
       case Slot::split_near_far: return "paths_split_near_far<" + threads + ", " + value_type;
@@ -111,7 +112,7 @@ std::vector<PathsKernelName> paths_kernel_names(const std::string& semiring, con
   };
   std::vector<PathsKernelName> out;
   for (const gpu::PathsVariant& v : gpu::paths_variants())
-    if (gpu::paths_variant_runs(v, schedule)) out.push_back({v, "&gql::device::" + arguments(v) + ">"});
+    if (gpu::paths_variant_runs(v, schedule)) out.push_back({v, "&gql::device::traversal::" + arguments(v) + ">"});
   return out;
 }
 
@@ -172,7 +173,7 @@ void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver
 
 template <class TV, class TG, class V>
 void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resolver, const std::string& semiring,
-                    const std::string& vector_type, const std::string& graph_type, device::LoadBalance balance) {
+                    const std::string& vector_type, const std::string& graph_type, LoadBalance balance) {
   using Table = gpu::VxmKernelTable<TV, TG, V>;
   add_kernel_table_step(table_key, [&resolver, semiring, vector_type, graph_type, balance](std::shared_ptr<void>& stored) {
     if (!stored) stored = std::make_shared<Table>(gpu::vxm_shape_kernels<TV, TG, V>());
@@ -188,7 +189,7 @@ GQL_SPGEMM_PRECOMPILED_SHAPES(GQL_BIND_SPGEMM_SHAPE)
 #undef GQL_BIND_SPGEMM_SHAPE
 #define GQL_BIND_VXM_SHAPE(TV, TG, V, TW)                                                                  \
   template void bind_vxm_shape<TV, TG, V>(std::type_index, const DeviceKernelResolver&, const std::string&, \
-                                          const std::string&, const std::string&, device::LoadBalance);
+                                          const std::string&, const std::string&, LoadBalance);
 GQL_VXM_PRECOMPILED_SHAPES(GQL_BIND_VXM_SHAPE)
 #undef GQL_BIND_VXM_SHAPE
 

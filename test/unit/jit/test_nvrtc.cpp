@@ -93,13 +93,14 @@ TEST(NvrtcProducts, KernelNamesFollowTheDriversShapes) {
   EXPECT_EQ(u64.sorted_chunk, 2048);  // the default
   std::vector<std::string> expressions;
   for (const SpgemmKernelName& k : u64.kernels) expressions.push_back(k.expression);
-  EXPECT_EQ(expressions, (std::vector<std::string>{"&gql::device::spgemm_small_rows<gqlgen::S, 64, 256>",
-                                                   "&gql::device::spgemm_small_rows<gqlgen::S, 256, 2048>",
-                                                   "&gql::device::spgemm_medium_rows<gqlgen::S, 512, 8192>",
-                                                   "&gql::device::spgemm_medium_rows_bitmap<gqlgen::S, 512, 8192>",
-                                                   "&gql::device::spgemm_large_rows<gqlgen::S, 512>",
-                                                   "&gql::device::spgemm_dot_entries<gqlgen::S, 256>",
-                                                   "&gql::device::spgemm_sorted_rows<gqlgen::S, 256, 2048>"}));
+  EXPECT_EQ(expressions, (std::vector<std::string>{
+                             "&gql::device::spgemm::spgemm_small_rows<gqlgen::S, 64, 256>",
+                             "&gql::device::spgemm::spgemm_small_rows<gqlgen::S, 256, 2048>",
+                             "&gql::device::spgemm::spgemm_medium_rows<gqlgen::S, 512, 8192>",
+                             "&gql::device::spgemm::spgemm_medium_rows_bitmap<gqlgen::S, 512, 8192>",
+                             "&gql::device::spgemm::spgemm_large_rows<gqlgen::S, 512>",
+                             "&gql::device::spgemm::spgemm_dot_entries<gqlgen::S, 256>",
+                             "&gql::device::spgemm::spgemm_sorted_rows<gqlgen::S, 256, 2048>"}));
   // Each fills its own entry of the table; the spilled rows' at the chunk's index.
   EXPECT_EQ(u64.of(SpgemmSlot::tiny_rows), expressions[0]);
   EXPECT_EQ(u64.kernels.back().variant.slot, SpgemmSlot::sorted_rows);
@@ -116,7 +117,7 @@ TEST(NvrtcProducts, KernelNamesFollowTheDriversShapes) {
   EXPECT_EQ(spgemm_semiring_kernel_names("S", 4, 4096).sorted_chunk, 4096);
   EXPECT_EQ(spgemm_semiring_kernel_names("S", 16, 0).sorted_chunk, 1024);
   EXPECT_EQ(spgemm_semiring_kernel_names("S", 1, 512).of(SpgemmSlot::sorted_rows),
-            "&gql::device::spgemm_sorted_rows<S, 256, 512>");
+            "&gql::device::spgemm::spgemm_sorted_rows<S, 256, 512>");
   EXPECT_THROW((void)spgemm_semiring_kernel_names("S", 4, 700), Error);
   EXPECT_EQ(device_semiring_name("gqlgen::R", true), "gql::device::ByteValued<gqlgen::R>");
   EXPECT_EQ(device_semiring_name("gqlgen::R", false), "gqlgen::R");
@@ -287,28 +288,29 @@ TEST(NvrtcProducts, PathsKernelNamesFollowTheSchedule) {
   std::vector<std::string> expressions;
   for (const PathsKernelName& n : plain) expressions.push_back(n.expression);
   EXPECT_EQ(expressions, (std::vector<std::string>{
-                             "&gql::device::paths_init<256, S>", "&gql::device::paths_start<float>",
-                             "&gql::device::paths_relax<256, gql::device::LoadBalance::edge, S, bool>",
-                             "&gql::device::paths_relax_batched<256, S, bool>"}));
+                             "&gql::device::traversal::paths_init<256, S>",
+                             "&gql::device::traversal::paths_start<float>",
+                             "&gql::device::traversal::paths_relax<256, gql::LoadBalance::edge, S, bool>",
+                             "&gql::device::traversal::paths_relax_batched<256, S, bool>"}));
   EXPECT_EQ(plain[2].variant.slot, Slot::relax);
-  EXPECT_EQ(plain[2].variant.balance, device::LoadBalance::edge);
+  EXPECT_EQ(plain[2].variant.balance, LoadBalance::edge);
   const std::vector<PathsKernelName> delta = paths_kernel_names(
-      "S", "double", "double", gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, device::LoadBalance::warp});
+      "S", "double", "double", gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, LoadBalance::warp});
   ASSERT_EQ(delta.size(), 7u);
-  EXPECT_EQ(delta[2].expression, "&gql::device::paths_relax<256, gql::device::LoadBalance::warp, S, double>");
-  EXPECT_EQ(delta[2].variant.balance, device::LoadBalance::warp);
+  EXPECT_EQ(delta[2].expression, "&gql::device::traversal::paths_relax<256, gql::LoadBalance::warp, S, double>");
+  EXPECT_EQ(delta[2].variant.balance, LoadBalance::warp);
   EXPECT_EQ(delta[4].variant.slot, Slot::split_near_far);
   // Each binds to its own entry of the table.
   gpu::PathsKernelTable<double, double> table;
   for (const PathsKernelName& n : delta) gpu::paths_slot_address(table, n.variant) = &n;
   EXPECT_EQ(table.init.address, &delta[0]);
   EXPECT_EQ(table.start.address, &delta[1]);
-  EXPECT_EQ(table.relax[static_cast<size_t>(device::LoadBalance::warp)].address, &delta[2]);
-  EXPECT_EQ(table.relax[static_cast<size_t>(device::LoadBalance::edge)].address, nullptr);
+  EXPECT_EQ(table.relax[static_cast<size_t>(LoadBalance::warp)].address, &delta[2]);
+  EXPECT_EQ(table.relax[static_cast<size_t>(LoadBalance::edge)].address, nullptr);
   EXPECT_EQ(table.relax_batched.address, &delta[3]);
   EXPECT_EQ(table.far_least.address, &delta[6]);
-  EXPECT_EQ(delta[5].expression, "&gql::device::paths_refill_near<256, double>");
-  EXPECT_EQ(delta[6].expression, "&gql::device::paths_far_least<256, S>");
+  EXPECT_EQ(delta[5].expression, "&gql::device::traversal::paths_refill_near<256, double>");
+  EXPECT_EQ(delta[6].expression, "&gql::device::traversal::paths_far_least<256, S>");
 }
 
 TEST(NvrtcProducts, PathsKernelsCompile) {
@@ -319,7 +321,7 @@ TEST(NvrtcProducts, PathsKernelsCompile) {
   std::vector<std::string> kernels;
   for (const PathsKernelName& name :
        paths_kernel_names("gqlgen::min_plus_f32", "float", "float",
-                          gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, device::LoadBalance::edge}))
+                          gpu::SsspSchedule{gpu::PathsKernel::delta_stepping, 0, LoadBalance::edge}))
     kernels.push_back(name.expression);
   const CacheKey key = nvrtc_cache_key(source, kernels, 90);
   const NvrtcImages read = read_nvrtc_products(build_nvrtc_products(cache, key, source, "paths.cu", kernels, 90).path);

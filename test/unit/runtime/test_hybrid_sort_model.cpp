@@ -53,9 +53,8 @@ void check_sort(Pattern pattern, int n, uint64_t seed) {
 
   std::vector<int> keys_alt(keys.size());
   std::vector<uint32_t> values_alt(values.size());
-  const bool in_alt = gql::device::hybrid_sort_model<Threads, Chunk>(std::span<int>(keys), std::span<uint32_t>(values),
-                                                                  std::span<int>(keys_alt),
-                                                                  std::span<uint32_t>(values_alt));
+  const bool in_alt = gql::device::spgemm::hybrid_sort_model<Threads, Chunk>(
+      std::span<int>(keys), std::span<uint32_t>(values), std::span<int>(keys_alt), std::span<uint32_t>(values_alt));
   EXPECT_EQ(in_alt, (n > Chunk) && ((std::bit_width(static_cast<unsigned>((n + Chunk - 1) / Chunk - 1))) % 2 == 1));
   const std::vector<int>& out_keys = in_alt ? keys_alt : keys;
   const std::vector<uint32_t>& out_values = in_alt ? values_alt : values;
@@ -109,9 +108,9 @@ void check_reduce(Pattern pattern, int n) {
   auto run = [&](auto agg, const std::map<int, uint64_t>& expected, const char* name) {
     std::vector<int> out_keys(static_cast<size_t>(n));
     std::vector<uint64_t> out_values(static_cast<size_t>(n));
-    const int runs = gql::device::reduce_by_key_model<Threads>(std::span<const int>(sorted_keys),
-                                                            std::span<const uint64_t>(sorted_values),
-                                                            std::span<int>(out_keys), std::span<uint64_t>(out_values), agg);
+    const int runs = gql::device::spgemm::reduce_by_key_model<Threads>(
+        std::span<const int>(sorted_keys), std::span<const uint64_t>(sorted_values), std::span<int>(out_keys),
+        std::span<uint64_t>(out_values), agg);
     ASSERT_EQ(static_cast<size_t>(runs), expected.size()) << name << " n=" << n;
     int r = 0;
     for (auto& [k, v] : expected) {
@@ -139,11 +138,11 @@ TEST(HybridSortModel, SortThenReduceGivesTheReference) {
   std::vector<uint64_t> values(static_cast<size_t>(n), 1);
   std::vector<int> keys_alt(keys.size());
   std::vector<uint64_t> values_alt(values.size());
-  const bool in_alt = gql::device::hybrid_sort_model<128, 512>(std::span<int>(keys), std::span<uint64_t>(values),
-                                                            std::span<int>(keys_alt), std::span<uint64_t>(values_alt));
+  const bool in_alt = gql::device::spgemm::hybrid_sort_model<128, 512>(
+      std::span<int>(keys), std::span<uint64_t>(values), std::span<int>(keys_alt), std::span<uint64_t>(values_alt));
   std::vector<int> out_keys(keys.size());
   std::vector<uint64_t> out_values(keys.size());
-  const int runs = gql::device::reduce_by_key_model<128>(
+  const int runs = gql::device::spgemm::reduce_by_key_model<128>(
       std::span<const int>(in_alt ? keys_alt : keys), std::span<const uint64_t>(in_alt ? values_alt : values),
       std::span<int>(out_keys), std::span<uint64_t>(out_values), [](uint64_t a, uint64_t b) { return a + b; });
   std::map<int, uint64_t> counts;

@@ -60,7 +60,7 @@ SpgemmSemiringKernelNames spgemm_semiring_kernel_names(const std::string& semiri
 // vectors of `vector_type` and graphs of `graph_type` (C++ names), mapping edges to threads as
 // `balance` says.
 std::string vxm_push_kernel_name(const std::string& semiring, const std::string& vector_type,
-                                 const std::string& graph_type, device::LoadBalance balance);
+                                 const std::string& graph_type, LoadBalance balance);
 
 // The C++ name of the semiring a product over `semiring` runs with on the device
 // (gql::device::device_semiring_t: ByteValued<S> when its values are bool).
@@ -109,7 +109,7 @@ void bind_spgemm_shape(std::type_index semiring_type, const DeviceKernelResolver
                        int requested_chunk);
 template <class TV, class TG, class V>
 void bind_vxm_shape(std::type_index table_key, const DeviceKernelResolver& resolver, const std::string& semiring,
-                    const std::string& vector_type, const std::string& graph_type, device::LoadBalance balance);
+                    const std::string& vector_type, const std::string& graph_type, LoadBalance balance);
 
 template <class V>
 void bind_closure_names(gpu::ClosureKernelTable<V>& table, const std::vector<ClosureKernelName>& names,
@@ -146,7 +146,7 @@ struct VxmTableKey {};
 // TG's C++ names). The resolver must outlive the table's first use.
 template <class S, class TV, class TG>
 void bind_vxm_kernels(const DeviceKernelResolver& resolver, const std::string& semiring, const std::string& vector_type,
-                      const std::string& graph_type, device::LoadBalance balance) {
+                      const std::string& graph_type, LoadBalance balance) {
   detail::bind_vxm_shape<TV, TG, typename S::value_type>(typeid(VxmTableKey<S, TV, TG>), resolver, semiring,
                                                          vector_type, graph_type, balance);
 }

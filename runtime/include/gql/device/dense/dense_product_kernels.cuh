@@ -18,7 +18,7 @@
 #include "gql/device/csr_view.cuh"
 #include "gql/device/values/vector_slots.cuh"
 
-namespace gql::gpu::dense_detail {
+namespace gql::device::dense {
 
 // The k-th entry of a vector's entries as they lie on the device: a dense vector's are every
 // position (indices null), a sparse one's its index list.
@@ -33,7 +33,7 @@ struct VectorEntries {
 // C = G * B: c[i * q + j] for every (i, j) of C (m x q).
 template <class S, class TG, class TB>
 struct GraphTimesDense {
-  device::CsrView<TG> g;
+  CsrView<TG> g;
   const storage_t<TB>* b;
   storage_t<typename S::value_type>* c;
   long long q;
@@ -52,7 +52,7 @@ struct GraphTimesDense {
 template <class S, class TA, class TG>
 struct DenseTimesGraph {
   const storage_t<TA>* a;
-  device::CsrView<TG> gt;
+  CsrView<TG> gt;
   storage_t<typename S::value_type>* c;
   long long p, q;
   __device__ void operator()(long long position) const {
@@ -74,7 +74,7 @@ struct DenseVectorProduct {
   VectorEntries<TV> v;
   const storage_t<TA>* a;
   long long o_step, k_step;
-  SlotsOut<typename S::value_type> w;
+  values::SlotsOut<typename S::value_type> w;
   __device__ void operator()(long long o) const {
     typename S::value_type acc = S::zero();
     for (long long e = 0; e < v.count; ++e) {
@@ -88,4 +88,4 @@ struct DenseVectorProduct {
   }
 };
 
-}  // namespace gql::gpu::dense_detail
+}  // namespace gql::device::dense

@@ -123,8 +123,8 @@ void mxm(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Csr<TG>>& G, Re
   const DeviceMatrix<TB>& b = B.device(stream);
   DeviceMatrix<TC> product(g.n_rows(), b.n_cols());
   slots_detail::launch_for_each(g.n_rows() * b.n_cols(),
-                                dense_detail::GraphTimesDense<S, TG, TB>{g.view(), b.data().data(),
-                                                                         product.data().data(), b.n_cols()},
+                                device::dense::GraphTimesDense<S, TG, TB>{g.view(), b.data().data(),
+                                                                          product.data().data(), b.n_cols()},
                                 stream);
   C.set_device(std::move(product));
   ctx.work().products += g.nvals() * b.n_cols();
@@ -149,9 +149,9 @@ void mxm(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>& A,
   const DeviceCsr<TG>& transposed = transpose_of(G.device(stream), stream);
   DeviceMatrix<TC> product(a.n_rows(), transposed.n_rows());
   slots_detail::launch_for_each(a.n_rows() * transposed.n_rows(),
-                                dense_detail::DenseTimesGraph<S, TA, TG>{a.data().data(), transposed.view(),
-                                                                         product.data().data(), a.n_cols(),
-                                                                         transposed.n_rows()},
+                                device::dense::DenseTimesGraph<S, TA, TG>{a.data().data(), transposed.view(),
+                                                                          product.data().data(), a.n_cols(),
+                                                                          transposed.n_rows()},
                                 stream);
   C.set_device(std::move(product));
   ctx.work().products += a.n_rows() * transposed.nvals();
@@ -166,7 +166,7 @@ void mxm(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>& A,
 namespace dense_detail {
 
 template <class T>
-VectorEntries<T> entries_of(const DeviceVector<T>& v) {
+device::dense::VectorEntries<T> entries_of(const DeviceVector<T>& v) {
   return {v.is_dense() ? nullptr : v.indices().data(), v.values().data(), static_cast<long long>(v.nvals())};
 }
 
@@ -183,9 +183,10 @@ void vector_product(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, 
   DeviceSlots<V> t(outputs, stream);
   if (dv.nvals() > 0) {
     const long long output_step = VectorFirst ? 1 : a.n_cols(), k_step = VectorFirst ? a.n_cols() : 1;
-    slots_detail::launch_for_each(
-        outputs, DenseVectorProduct<S, VectorFirst, TV, TA>{entries_of(dv), a.data().data(), output_step, k_step, t.out()},
-        stream);
+    slots_detail::launch_for_each(outputs,
+                                  device::dense::DenseVectorProduct<S, VectorFirst, TV, TA>{
+                                      entries_of(dv), a.data().data(), output_step, k_step, t.out()},
+                                  stream);
   } else if (outputs > 0) {
     GQL_CUDA_CHECK(cudaMemsetAsync(t.out().present, 0, static_cast<size_t>(outputs), stream.get()));
   }

@@ -74,7 +74,7 @@ void gemm_subtract(cublasHandle_t h, int64_t m, int64_t q, int64_t p, const T* a
 
 namespace detail {
 
-// The scratch and launch shape of device::lu::factor_panel for an n x n matrix.
+// The scratch and launch shape of device::dense::lu::factor_panel for an n x n matrix.
 template <class T>
 class PanelFactorizer {
  public:
@@ -86,7 +86,7 @@ class PanelFactorizer {
     // Up to one block per multiprocessor (each holds its rows in shared memory), 64 rows or more each.
     max_blocks_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(multiprocessors, (n + 63) / 64)));
     shared_limit_ = static_cast<size_t>(shared_limit) - 1024;  // the kernel's static shared memory
-    constexpr int w = device::lu::panel_width;
+    constexpr int w = device::dense::lu::panel_width;
     candidate_rows_ = DeviceBuffer<T>(static_cast<size_t>(2 * max_blocks_ * w));
     candidate_values_ = DeviceBuffer<T>(static_cast<size_t>(2 * max_blocks_));
     candidate_index_ = DeviceBuffer<long long>(static_cast<size_t>(2 * max_blocks_));
@@ -95,7 +95,7 @@ class PanelFactorizer {
 
   // Columns [c0, c1) of rows [c0, n), c1 - c0 <= panel_width.
   void factor(T* a, int64_t ld, int64_t n, int64_t c0, int64_t c1, int* pivots, int* singular, cudaStream_t s) {
-    namespace k = device::lu;
+    namespace k = device::dense::lu;
     const int64_t rows = n - c0;
     const int blocks = static_cast<int>(std::min<int64_t>(max_blocks_, (rows + 63) / 64));
     const int64_t per_block = (rows + blocks - 1) / blocks;
@@ -140,15 +140,15 @@ void subtract_product(cublasHandle_t h, bool vendor, int64_t m, int64_t q, int64
 
 // Factors the row-major n x n matrix at a (leading dimension ld) in place on the handle's stream s,
 // blocked right-looking: per panel of options.panel columns, its columns are factored 32 at a time
-// (device::lu::factor_panel, one cooperative launch each; their swaps applied to every other column
-// at once; the panel's remaining columns updated by trsm and gemm), then U12 = L11^-1 A12 (cuBLAS
-// trsm) and A22 -= L21 U12 (gemm). pivots: n ints on the device; singular: one int on the device,
-// set to n before the call and left at the first zero-pivot column (or n). Returns when done.
+// (device::dense::lu::factor_panel, one cooperative launch each; their swaps applied to every other
+// column at once; the panel's remaining columns updated by trsm and gemm), then U12 = L11^-1 A12
+// (cuBLAS trsm) and A22 -= L21 U12 (gemm). pivots: n ints on the device; singular: one int on the
+// device, set to n before the call and left at the first zero-pivot column (or n). Returns when done.
 template <class T>
 void lu_on_device(T* a, int64_t n, int64_t ld, int* pivots, int* singular, const DeviceLuOptions& options,
                   cublasHandle_t h, cudaStream_t s) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "lu on the GPU: float or double");
-  namespace k = device::lu;
+  namespace k = device::dense::lu;
   detail::PanelFactorizer<T> panels(n);
   const int64_t nb = options.panel;
   for (int64_t k0 = 0; k0 < n; k0 += nb) {

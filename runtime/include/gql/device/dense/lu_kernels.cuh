@@ -5,7 +5,7 @@
 
 #include <cooperative_groups.h>
 
-namespace gql::device::lu {
+namespace gql::device::dense::lu {
 
 using index = long long;
 
@@ -199,4 +199,4 @@ __global__ void swap_outside_panel(T* a, index ld, index n, index k0, index k1, 
   }
 }
 
-}  // namespace gql::device::lu
+}  // namespace gql::device::dense::lu

@@ -13,9 +13,7 @@
 #include "gql/device.hpp"
 #include "gql/device/dense/lu.hpp"
 
-namespace gql::gpu {
-
-namespace detail {
+namespace gql::device::dense::lu {
 
 // Column-major L (unit lower), U (upper) and R = P A from the packed factors and A, both read at
 // element (i, j) = base[i * row_stride + j * col_stride].
@@ -31,7 +29,9 @@ __global__ void split_factors(const T* a, const T* lu, const int* perm, long lon
   r[e] = a[perm[i] * row_stride + j * col_stride];
 }
 
-}  // namespace detail
+}  // namespace gql::device::dense::lu
+
+namespace gql::gpu {
 
 template <class T>
 double lu_relative_residual(const T* a, const T* lu, const std::vector<int32_t>& pivots, int64_t n, bool column_major) {
@@ -45,7 +45,7 @@ double lu_relative_residual(const T* a, const T* lu, const std::vector<int32_t>&
   DeviceBuffer<int> d_perm(perm.size());
   d_perm.copy_from_host(std::span<const int>(perm), stream);
   const long long rs = column_major ? 1 : n, cs = column_major ? n : 1;
-  detail::split_factors<T><<<static_cast<unsigned>((entries + 255) / 256), 256, 0, stream.get()>>>(
+  device::dense::lu::split_factors<T><<<static_cast<unsigned>((entries + 255) / 256), 256, 0, stream.get()>>>(
       a, lu, d_perm.data(), n, rs, cs, l.data(), u.data(), r.data());
   GQL_CUDA_CHECK_LAUNCH();
   const T minus_one = -1, one = 1;

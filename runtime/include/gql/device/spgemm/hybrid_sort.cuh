@@ -10,7 +10,7 @@
 
 #include "gql/device/spgemm/hybrid_sort_schedule.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 template <int BlockThreads, int ChunkItems, class Key, class Value>
 struct BlockHybridSort {
@@ -74,4 +74,4 @@ struct BlockHybridSort {
   }
 };
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

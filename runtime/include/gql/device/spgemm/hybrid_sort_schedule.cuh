@@ -5,7 +5,7 @@
 
 #include "gql/device/types.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 GQL_HD int next_pow2(int n) {
   int p = 1;
@@ -97,4 +97,4 @@ GQL_HD bool is_run_head(const Key* keys, int i) {
   return i == 0 || keys[i - 1] < keys[i];
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

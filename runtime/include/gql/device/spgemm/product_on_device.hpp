@@ -85,9 +85,10 @@ ProductResult<V> masked_product(const DeviceGraphMask& mask, const DeviceCsr<AT>
 {
   mask.check_shape(dA.n_rows(), dB.n_cols(), options.label);
   Stream stream = Stream::for_call(ctx);
-  device::MaskView view;
+  device::spgemm::MaskView view;
   if (mask.mode() != common::MaskMode::none)
-    view = {mask.row_offsets, mask.col_indices, mask.complement ? device::MaskKind::deny : device::MaskKind::allow};
+    view = {mask.row_offsets, mask.col_indices,
+            mask.complement ? device::spgemm::MaskKind::deny : device::spgemm::MaskKind::allow};
   // Through a plain mask, by the mask's entries when that is less work (or the schedule says so).
   MaskedDotChoice choice;
   std::optional<DeviceCsr<V>> by_entries;

@@ -8,7 +8,7 @@
 #include "gql/device/block_scan.cuh"
 #include "gql/device/spgemm/hybrid_sort_schedule.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 template <int BlockThreads, class Key, class Value>
 struct BlockReduceByKey {
@@ -62,4 +62,4 @@ struct BlockReduceByKey {
   }
 };
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

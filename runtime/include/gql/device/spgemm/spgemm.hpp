@@ -77,7 +77,7 @@ class SpgemmDriver {
   using V = typename S::value_type;
 
   SpgemmDriver(const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B,
-               device::MaskView mask, const SpgemmPlan& plan, const SpgemmKernels<S>& kernels, Stream& stream)
+               device::spgemm::MaskView mask, const SpgemmPlan& plan, const SpgemmKernels<S>& kernels, Stream& stream)
       : a_(A.view()), b_(B.view()), mask_(mask), plan_(plan), k_(kernels), stream_(stream) {
     limits_ = {plan.tiny_row_products, plan.small_row_products, plan.medium_row_products,
                plan.large_row_products - 1};
@@ -86,14 +86,15 @@ class SpgemmDriver {
     GQL_CUDA_CHECK(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     chunk_cells_ = static_cast<int>(std::max<int64_t>(32, plan.large_chunk_bytes / static_cast<int64_t>(sizeof(V)) / 32 * 32));
     chunk_cells_ = static_cast<int>(std::min<int64_t>(chunk_cells_, (std::max<int64_t>(b_.n_cols, 1) + 31) / 32 * 32));
-    if (device::spgemm_large_shared_bytes<V>(chunk_cells_) + 8192 > static_cast<unsigned long long>(max_shared))
+    if (device::spgemm::spgemm_large_shared_bytes<V>(chunk_cells_) + 8192 > static_cast<unsigned long long>(max_shared))
       throw Error(ErrorKind::usage, "spgemm: large_chunk_bytes exceeds the device's shared memory per block");
     chunks_ = static_cast<int>((b_.n_cols + chunk_cells_ - 1) / chunk_cells_);
     sorted_chunk_ = SpgemmShapes::sorted_chunk_for(plan.sorted_chunk_items, sizeof(V));
     sorted_rows_ = k_.sorted_rows[static_cast<size_t>(SpgemmShapes::sorted_chunk_index(sorted_chunk_))];
-    medium_bitmap_ = b_.n_cols <= plan.medium_bitmap_columns &&
-                     device::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols) + 16384 <=
-                         static_cast<unsigned long long>(max_shared);
+    medium_bitmap_ =
+        b_.n_cols <= plan.medium_bitmap_columns &&
+        device::spgemm::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols) + 16384 <=
+            static_cast<unsigned long long>(max_shared);
   }
 
   // Where the product may go: on the device only; there when it fits, else in host memory (a result
@@ -223,24 +224,26 @@ class SpgemmDriver {
   }
 
   // census_: rows per bin, products per bin, and the scratch cells of all rows.
-  static constexpr int census_size = device::spgemm_census_size;
+  static constexpr int census_size = device::spgemm::spgemm_census_size;
   using Census = std::array<unsigned long long, census_size>;
 
   static size_t batch_bytes(const Census& c) {
+    namespace ds = device::spgemm;
     const size_t entry = sizeof(index_t) + sizeof(V);
-    return static_cast<size_t>(2 * c[2 * device::bin_count] + c[device::bin_count + device::bin_sorted]) * entry;
+    return static_cast<size_t>(2 * c[2 * ds::bin_count] + c[ds::bin_count + ds::bin_sorted]) * entry;
   }
 
   void add_census(DeviceSpgemmStats& stats) const {
-    for (int bin = 0; bin < device::bin_count; ++bin)
-      stats.products += static_cast<int64_t>(census_[device::bin_count + bin]);
-    stats.tiny_rows += static_cast<int64_t>(census_[device::bin_tiny]);
-    stats.small_rows += static_cast<int64_t>(census_[device::bin_small]);
-    stats.medium_rows += static_cast<int64_t>(census_[device::bin_medium]);
-    stats.sorted_rows += static_cast<int64_t>(census_[device::bin_sorted]);
-    stats.large_rows += static_cast<int64_t>(census_[device::bin_large]);
+    namespace ds = device::spgemm;
+    for (int bin = 0; bin < ds::bin_count; ++bin)
+      stats.products += static_cast<int64_t>(census_[ds::bin_count + bin]);
+    stats.tiny_rows += static_cast<int64_t>(census_[ds::bin_tiny]);
+    stats.small_rows += static_cast<int64_t>(census_[ds::bin_small]);
+    stats.medium_rows += static_cast<int64_t>(census_[ds::bin_medium]);
+    stats.sorted_rows += static_cast<int64_t>(census_[ds::bin_sorted]);
+    stats.large_rows += static_cast<int64_t>(census_[ds::bin_large]);
     stats.scratch_bytes = std::max<int64_t>(stats.scratch_bytes, static_cast<int64_t>(batch_bytes(census_)) -
-                                                                     static_cast<int64_t>(census_[2 * device::bin_count]) *
+                                                                     static_cast<int64_t>(census_[2 * ds::bin_count]) *
                                                                          static_cast<int64_t>(sizeof(index_t) + sizeof(V)));
   }
 
@@ -265,11 +268,11 @@ class SpgemmDriver {
 
   device::CsrView<typename S::a_type> a_;
   device::CsrView<typename S::b_type> b_;
-  device::MaskView mask_;
+  device::spgemm::MaskView mask_;
   SpgemmPlan plan_;
   const SpgemmKernels<S>& k_;
   Stream& stream_;
-  device::SpgemmBinLimits limits_{};
+  device::spgemm::SpgemmBinLimits limits_{};
   int chunk_cells_ = 0;
   int chunks_ = 1;
   int sorted_chunk_ = 0;
@@ -288,7 +291,8 @@ class SpgemmDriver {
 template <class S>
 DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t first, int64_t count,
                                                                        DeviceSpgemmStats& stats) {
-  using device::bin_count;
+  namespace ds = device::spgemm;
+  using device::spgemm::bin_count;
   const Census c = census_;
   std::array<long long, bin_count + 1> bin_begin{};
   for (int bin = 0; bin < bin_count; ++bin) bin_begin[bin + 1] = bin_begin[bin] + static_cast<long long>(c[bin]);
@@ -303,8 +307,8 @@ DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t f
                                                  binned.data(), n_count, 0, 3, stream_.get()));
   GQL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_.get(bytes), bytes, bins_.data(), sorted_bins.data(), rows_.data(),
                                                  binned.data(), n_count, 0, 3, stream_.get()));
-  const long long large_begin = bin_begin[device::bin_large];
-  const long long n_large = bin_rows(device::bin_large);
+  const long long large_begin = bin_begin[ds::bin_large];
+  const long long n_large = bin_rows(ds::bin_large);
   if (n_large > 1) {
     DeviceBuffer<long long> keys(static_cast<size_t>(n_large)), keys_out(static_cast<size_t>(n_large));
     DeviceBuffer<index_t> heaviest(static_cast<size_t>(n_large));
@@ -331,10 +335,10 @@ DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t f
   DeviceBuffer<index_t> keys(cells);
   DeviceBuffer<V> values(cells);
   // The spilled rows' second buffer: their segments follow those of the tiny, small and medium rows.
-  const long long alt_base = static_cast<long long>(c[bin_count + device::bin_tiny] + c[bin_count + device::bin_small] +
-                                                    c[bin_count + device::bin_medium]);
-  DeviceBuffer<index_t> keys_alt(static_cast<size_t>(c[bin_count + device::bin_sorted]));
-  DeviceBuffer<V> values_alt(static_cast<size_t>(c[bin_count + device::bin_sorted]));
+  const long long alt_base = static_cast<long long>(c[bin_count + ds::bin_tiny] + c[bin_count + ds::bin_small] +
+                                                    c[bin_count + ds::bin_medium]);
+  DeviceBuffer<index_t> keys_alt(static_cast<size_t>(c[bin_count + ds::bin_sorted]));
+  DeviceBuffer<V> values_alt(static_cast<size_t>(c[bin_count + ds::bin_sorted]));
   DeviceBuffer<offset_t> row_nnz(static_cast<size_t>(first + count));
   row_nnz.fill_zero(stream_);
   const long long large_blocks = n_large * chunks_;
@@ -348,24 +352,24 @@ DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t f
   classes.fork(stream_);
   auto rows_of = [&](int bin) { return binned.data() + bin_begin[bin]; };
   auto segments_of = [&](int bin) { return segments.data() + bin_begin[bin]; };
-  launch(k_.tiny_rows, static_cast<unsigned long long>(bin_rows(device::bin_tiny)), SpgemmShapes::tiny_threads, 0,
-         classes.streams[0], a_, b_, mask_, rows_of(device::bin_tiny), segments_of(device::bin_tiny), keys.data(),
+  launch(k_.tiny_rows, static_cast<unsigned long long>(bin_rows(ds::bin_tiny)), SpgemmShapes::tiny_threads, 0,
+         classes.streams[0], a_, b_, mask_, rows_of(ds::bin_tiny), segments_of(ds::bin_tiny), keys.data(),
          values.data(), row_nnz.data());
-  launch(k_.small_rows, static_cast<unsigned long long>(bin_rows(device::bin_small)), SpgemmShapes::small_threads, 0,
-         classes.streams[1], a_, b_, mask_, rows_of(device::bin_small), segments_of(device::bin_small), keys.data(),
+  launch(k_.small_rows, static_cast<unsigned long long>(bin_rows(ds::bin_small)), SpgemmShapes::small_threads, 0,
+         classes.streams[1], a_, b_, mask_, rows_of(ds::bin_small), segments_of(ds::bin_small), keys.data(),
          values.data(), row_nnz.data());
   launch(medium_bitmap_ ? k_.medium_rows_bitmap : k_.medium_rows,
-         static_cast<unsigned long long>(bin_rows(device::bin_medium)), SpgemmShapes::medium_threads,
-         medium_bitmap_ ? device::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols)
-                        : device::spgemm_medium_shared_bytes<V>(SpgemmShapes::medium_slots),
-         classes.streams[2], a_, b_, mask_, rows_of(device::bin_medium), segments_of(device::bin_medium), keys.data(),
+         static_cast<unsigned long long>(bin_rows(ds::bin_medium)), SpgemmShapes::medium_threads,
+         medium_bitmap_ ? device::spgemm::spgemm_medium_bitmap_shared_bytes<V>(SpgemmShapes::medium_slots, b_.n_cols)
+                        : device::spgemm::spgemm_medium_shared_bytes<V>(SpgemmShapes::medium_slots),
+         classes.streams[2], a_, b_, mask_, rows_of(ds::bin_medium), segments_of(ds::bin_medium), keys.data(),
          values.data(), row_nnz.data());
-  launch(sorted_rows_, static_cast<unsigned long long>(bin_rows(device::bin_sorted)), SpgemmShapes::sorted_threads, 0,
-         classes.streams[2], a_, b_, mask_, rows_of(device::bin_sorted), segments_of(device::bin_sorted), alt_base,
+  launch(sorted_rows_, static_cast<unsigned long long>(bin_rows(ds::bin_sorted)), SpgemmShapes::sorted_threads, 0,
+         classes.streams[2], a_, b_, mask_, rows_of(ds::bin_sorted), segments_of(ds::bin_sorted), alt_base,
          keys.data(), values.data(), keys_alt.data(), values_alt.data(), row_nnz.data());
   launch(k_.large_rows, static_cast<unsigned long long>(large_blocks), SpgemmShapes::large_threads,
-         device::spgemm_large_shared_bytes<V>(chunk_cells_), classes.streams[3], a_, b_, mask_,
-         rows_of(device::bin_large), segments_of(device::bin_large), chunks_, chunk_cells_, keys.data(), values.data(),
+         device::spgemm::spgemm_large_shared_bytes<V>(chunk_cells_), classes.streams[3], a_, b_, mask_,
+         rows_of(ds::bin_large), segments_of(ds::bin_large), chunks_, chunk_cells_, keys.data(), values.data(),
          row_fill.data(), chunk_counts.data(), chunk_starts.data(), row_nnz.data());
   classes.join(stream_);
   phase_[2].record(stream_);
@@ -385,13 +389,13 @@ DeviceCsr<typename S::value_type> SpgemmDriver<S>::multiply_classified(int64_t f
 
   DeviceBuffer<index_t> columns(static_cast<size_t>(nnz));
   DeviceBuffer<V> entries(static_cast<size_t>(nnz));
-  const long long sorted_rows = bin_begin[device::bin_large] - bin_begin[device::bin_tiny];
+  const long long sorted_rows = bin_begin[ds::bin_large] - bin_begin[ds::bin_tiny];
   constexpr int warps_per_block = SpgemmShapes::compact_threads / 32;
   launch(k_.compact_rows, grid_for(sorted_rows, warps_per_block), SpgemmShapes::compact_threads, 0, stream_,
-         rows_of(device::bin_tiny), segments_of(device::bin_tiny), sorted_rows, offsets.data(), keys.data(),
+         rows_of(ds::bin_tiny), segments_of(ds::bin_tiny), sorted_rows, offsets.data(), keys.data(),
          values.data(), columns.data(), entries.data());
   launch(k_.compact_large_rows, static_cast<unsigned long long>(large_blocks), SpgemmShapes::compact_threads, 0,
-         stream_, rows_of(device::bin_large), segments_of(device::bin_large), chunks_, chunk_counts.data(),
+         stream_, rows_of(ds::bin_large), segments_of(ds::bin_large), chunks_, chunk_counts.data(),
          chunk_starts.data(), offsets.data(), keys.data(), values.data(), columns.data(), entries.data());
   phase_[3].record(stream_);
   phase_[3].synchronize();  // before the scratch is freed
@@ -456,7 +460,7 @@ inline void check_plan(const SpgemmPlan& plan) {
 namespace detail {
 template <class S>
 std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spgemm_run(
-    const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
+    const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::spgemm::MaskView mask,
     const SpgemmPlan& plan, Stream& stream, DeviceSpgemmStats* stats, const SpgemmKernels<S>& kernels,
     typename SpgemmDriver<S>::Where where) {
   using V = typename S::value_type;
@@ -481,7 +485,7 @@ std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spg
 // complemented, to the others) while the products are accumulated.
 template <class S>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
-                                         const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
+                                         const DeviceCsr<typename S::b_type>& B, device::spgemm::MaskView mask,
                                          const SpgemmPlan& plan, Stream& stream, DeviceSpgemmStats* stats = nullptr,
                                          const SpgemmKernels<S>& kernels = spgemm_kernels<S>()) {
   return std::get<DeviceCsr<typename S::value_type>>(
@@ -492,14 +496,14 @@ template <class S>
 DeviceCsr<typename S::value_type> spgemm(const DeviceCsr<typename S::a_type>& A,
                                          const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan,
                                          Stream& stream, DeviceSpgemmStats* stats = nullptr) {
-  return spgemm<S>(A, B, device::MaskView{}, plan, stream, stats);
+  return spgemm<S>(A, B, device::spgemm::MaskView{}, plan, stream, stats);
 }
 
 // The same, on the device when the result fits there (twice, as joining batches needs), else in host
 // memory: for products larger than the device, the seed's results streamed to the host.
 template <class S>
 std::variant<DeviceCsr<typename S::value_type>, Csr<typename S::value_type>> spgemm_device_or_host(
-    const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::MaskView mask,
+    const DeviceCsr<typename S::a_type>& A, const DeviceCsr<typename S::b_type>& B, device::spgemm::MaskView mask,
     const SpgemmPlan& plan, Stream& stream, DeviceSpgemmStats* stats, const SpgemmKernels<S>& kernels) {
   return detail::spgemm_run<S>(A, B, mask, plan, stream, stats, kernels,
                                detail::SpgemmDriver<S>::Where::device_or_host);
@@ -513,15 +517,16 @@ Csr<typename S::value_type> spgemm_to_host(const DeviceCsr<typename S::a_type>& 
                                            const DeviceCsr<typename S::b_type>& B, const SpgemmPlan& plan = {},
                                            DeviceSpgemmStats* stats = nullptr) {
   Stream stream;
-  return std::get<Csr<typename S::value_type>>(detail::spgemm_run<S>(
-      A, B, device::MaskView{}, plan, stream, stats, spgemm_kernels<S>(), detail::SpgemmDriver<S>::Where::host));
+  return std::get<Csr<typename S::value_type>>(detail::spgemm_run<S>(A, B, device::spgemm::MaskView{}, plan, stream,
+                                                                     stats, spgemm_kernels<S>(),
+                                                                     detail::SpgemmDriver<S>::Where::host));
 }
 
 // A device mask over a mask graph's structure (it must outlive the product).
 template <class M>
-device::MaskView mask_view(const DeviceCsr<M>& mask, bool complement) {
+device::spgemm::MaskView mask_view(const DeviceCsr<M>& mask, bool complement) {
   return {mask.row_offsets().data(), mask.col_indices().data(),
-          complement ? device::MaskKind::deny : device::MaskKind::allow};
+          complement ? device::spgemm::MaskKind::deny : device::spgemm::MaskKind::allow};
 }
 
 }  // namespace gql

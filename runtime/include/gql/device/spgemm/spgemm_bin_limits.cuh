@@ -4,7 +4,7 @@
 
 #include "gql/device/types.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // Bins in the order the rows are sorted into.
 enum SpgemmBin : unsigned char {
@@ -29,4 +29,4 @@ struct SpgemmBinLimits {
 // the scratch cells of all rows.
 inline constexpr int spgemm_census_size = 2 * bin_count + 1;
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

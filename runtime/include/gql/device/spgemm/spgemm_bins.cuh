@@ -8,7 +8,7 @@
 #include "gql/device/spgemm/spgemm_bin_limits.cuh"
 #include "gql/device/types.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 __device__ __forceinline__ unsigned char spgemm_bin_of(long long bound, const SpgemmBinLimits& limits) {
   if (bound == 0) return bin_empty;
@@ -56,4 +56,4 @@ __global__ void spgemm_gather_by_row(const index_t* rows, long long count, const
   else if (with_end && r == count) out[r] = T{};
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

@@ -5,7 +5,7 @@
 
 #include "gql/device/csr_view.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // One warp per row: lanes sum the degrees of the row's neighbours, then a shuffle reduction.
 template <class A, class B>
@@ -22,4 +22,4 @@ __global__ void spgemm_row_bounds(CsrView<A> a, CsrView<B> b, long long* bounds)
   if (lane == 0) bounds[warp] = sum;
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

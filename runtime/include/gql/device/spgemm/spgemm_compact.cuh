@@ -5,7 +5,7 @@
 
 #include "gql/device/types.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // One warp per row rows[r] (r < count): its entries start at segments[r] in the scratch.
 template <class V, int Threads>
@@ -56,4 +56,4 @@ __global__ void spgemm_shift_offsets(const Offset* src, long long count, Offset 
   if (r <= count) dst[r] = src[r] + base;
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

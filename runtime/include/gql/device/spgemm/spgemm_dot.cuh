@@ -10,7 +10,7 @@
 #include "gql/device/csr_view.cuh"
 #include "gql/device/spgemm/spgemm_row_products.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // A value from the lane `lane_mask` away (semiring values are scalars of at most 8 bytes).
 template <class V>
@@ -69,4 +69,4 @@ spgemm_dot_entries(CsrView<typename S::a_type> a, CsrView<typename S::b_type> bt
   }
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

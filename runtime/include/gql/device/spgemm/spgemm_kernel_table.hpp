@@ -72,7 +72,7 @@ struct SpgemmShapes {
 // to the same entries (gql/device/jit_kernels.hpp).
 enum class SpgemmKernel { small_rows, medium_rows, medium_rows_bitmap, sorted_rows, large_rows, dot_entries };
 
-// The template's name in gql::device, as NVRTC's name expressions spell it.
+// The template's name in gql::device::spgemm, as NVRTC's name expressions spell it.
 constexpr const char* spgemm_kernel_template(SpgemmKernel kernel) {
   switch (kernel) {
     case SpgemmKernel::small_rows: return "spgemm_small_rows";
@@ -127,10 +127,10 @@ template <class AT, class BT, class V>
 struct SpgemmKernelTable {
   using A = device::CsrView<AT>;
   using B = device::CsrView<BT>;
-  using Mask = device::MaskView;
+  using Mask = device::spgemm::MaskView;
   KernelHandle<A, B, long long*> row_bounds;
-  KernelHandle<const long long*, long long, long long, long long, device::SpgemmBinLimits, unsigned char*, index_t*,
-               long long*, unsigned long long*>
+  KernelHandle<const long long*, long long, long long, long long, device::spgemm::SpgemmBinLimits, unsigned char*,
+               index_t*, long long*, unsigned long long*>
       classify;
   KernelHandle<const index_t*, long long, const long long*, long long, long long*, bool> gather;
   KernelHandle<A, B, Mask, const index_t*, const long long*, index_t*, V*, offset_t*> tiny_rows, small_rows,

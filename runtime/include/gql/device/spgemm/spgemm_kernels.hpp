@@ -22,12 +22,13 @@ template <class S, size_t N>
 constexpr auto spgemm_instance() {
   constexpr SpgemmVariant v = spgemm_semiring_variants(sizeof(typename S::value_type))[N];
   using K = SpgemmKernel;
-  if constexpr (v.kernel == K::small_rows) return &device::spgemm_small_rows<S, v.threads, v.items>;
-  else if constexpr (v.kernel == K::medium_rows) return &device::spgemm_medium_rows<S, v.threads, v.items>;
-  else if constexpr (v.kernel == K::medium_rows_bitmap) return &device::spgemm_medium_rows_bitmap<S, v.threads, v.items>;
-  else if constexpr (v.kernel == K::sorted_rows) return &device::spgemm_sorted_rows<S, v.threads, v.items>;
-  else if constexpr (v.kernel == K::large_rows) return &device::spgemm_large_rows<S, v.threads>;
-  else return &device::spgemm_dot_entries<S, v.threads>;
+  if constexpr (v.kernel == K::small_rows) return &device::spgemm::spgemm_small_rows<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::medium_rows) return &device::spgemm::spgemm_medium_rows<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::medium_rows_bitmap)
+    return &device::spgemm::spgemm_medium_rows_bitmap<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::sorted_rows) return &device::spgemm::spgemm_sorted_rows<S, v.threads, v.items>;
+  else if constexpr (v.kernel == K::large_rows) return &device::spgemm::spgemm_large_rows<S, v.threads>;
+  else return &device::spgemm::spgemm_dot_entries<S, v.threads>;
 }
 
 // Every variant built for S's values, each in its entry of the table.
@@ -48,12 +49,12 @@ template <class AT, class BT, class V>
 SpgemmKernelTable<AT, BT, V> spgemm_shape_kernels() {
   using Shapes = SpgemmShapes;
   SpgemmKernelTable<AT, BT, V> k;
-  k.row_bounds = kernel_handle(&device::spgemm_row_bounds<AT, BT>);
-  k.classify = kernel_handle(&device::spgemm_classify_rows<Shapes::classify_threads>);
-  k.gather = kernel_handle(&device::spgemm_gather_by_row<long long>);
-  k.compact_rows = kernel_handle(&device::spgemm_compact_rows<V, Shapes::compact_threads>);
-  k.compact_large_rows = kernel_handle(&device::spgemm_compact_large_rows<V, Shapes::compact_threads>);
-  k.shift_offsets = kernel_handle(&device::spgemm_shift_offsets<offset_t>);
+  k.row_bounds = kernel_handle(&device::spgemm::spgemm_row_bounds<AT, BT>);
+  k.classify = kernel_handle(&device::spgemm::spgemm_classify_rows<Shapes::classify_threads>);
+  k.gather = kernel_handle(&device::spgemm::spgemm_gather_by_row<long long>);
+  k.compact_rows = kernel_handle(&device::spgemm::spgemm_compact_rows<V, Shapes::compact_threads>);
+  k.compact_large_rows = kernel_handle(&device::spgemm::spgemm_compact_large_rows<V, Shapes::compact_threads>);
+  k.shift_offsets = kernel_handle(&device::spgemm::spgemm_shift_offsets<offset_t>);
   return k;
 }
 

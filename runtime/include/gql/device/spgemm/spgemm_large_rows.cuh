@@ -15,7 +15,7 @@
 #include "gql/device/spgemm/spgemm_mask.cuh"
 #include "gql/device/spgemm/spgemm_row_products.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // Dynamic shared memory of spgemm_large_rows: the values, the touch bitmap and the mask bitmap.
 template <class V>
@@ -105,4 +105,4 @@ spgemm_large_rows(CsrView<typename S::a_type> a, CsrView<typename S::b_type> b, 
   }
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

@@ -6,7 +6,7 @@
 
 #include "gql/device/types.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 enum class MaskKind : int { none = 0, allow = 1, deny = 2 };
 
@@ -30,4 +30,4 @@ struct MaskView {
   }
 };
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

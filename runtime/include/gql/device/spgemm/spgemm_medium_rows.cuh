@@ -16,7 +16,7 @@
 #include "gql/device/spgemm/spgemm_dynamic_shared.cuh"
 #include "gql/device/spgemm/spgemm_small_rows.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // Dynamic shared memory of spgemm_medium_rows: the table's columns and values.
 template <class V>
@@ -171,4 +171,4 @@ spgemm_medium_rows(CsrView<typename S::a_type> a, CsrView<typename S::b_type> b,
   if (threadIdx.x == 0) row_nnz[row] = entries;
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

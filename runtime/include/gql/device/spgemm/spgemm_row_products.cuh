@@ -9,7 +9,7 @@
 #include "gql/device/block_scan.cuh"
 #include "gql/device/csr_view.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // An operand's value as con reads it: nothing is loaded when con ignores its operands.
 template <class S, class T>
@@ -81,4 +81,4 @@ __device__ int for_each_row_product(const CsrView<TA>& a, const CsrView<TB>& b, 
   return position;
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

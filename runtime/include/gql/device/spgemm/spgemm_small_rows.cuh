@@ -15,7 +15,7 @@
 #include "gql/device/spgemm/spgemm_mask.cuh"
 #include "gql/device/spgemm/spgemm_row_products.cuh"
 
-namespace gql::device {
+namespace gql::device::spgemm {
 
 // Greater than every column of C (columns are 32-bit and C has fewer than 2^31 - 1 of them).
 inline constexpr index_t spgemm_no_column = 0x7fffffff;
@@ -127,4 +127,4 @@ spgemm_sorted_rows(CsrView<typename S::a_type> a, CsrView<typename S::b_type> b,
   if (threadIdx.x == 0) row_nnz[row] = runs;
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::spgemm

@@ -76,7 +76,7 @@ class DeviceBfs {
     common::check_source(n_, source, "bfs");
     wide_ = false;
     queues_->start_step();
-    device::bfs_start<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+    device::traversal::bfs_start<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
         source, n_, g_.offsets(), unreachable_.data(), visited_.data(), narrow_.data(), queues_->queue(),
         queues_->counters());
     GQL_CUDA_CHECK_LAUNCH();
@@ -137,28 +137,29 @@ class DeviceBfs {
     batch_host_ = HostBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
     queues_.emplace(n_, stream_);
     if (gt_) {
-      device::unreachable_vertices<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
-          gt_offsets(), n_, unreachable_.data());
+      device::traversal::unreachable_vertices<traversal_block>
+          <<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(gt_offsets(), n_, unreachable_.data());
     } else {
       // No transpose (a symmetric graph, or a push-only search of a directed one): the vertices that
       // no entry of G targets.
       GQL_CUDA_CHECK(cudaMemsetAsync(unreachable_.data(), 0xff, unreachable_.bytes(), stream_.get()));
-      device::clear_targets<traversal_block><<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block,
-                                               0, stream_.get()>>>(g_.view().col_indices, g_.nvals(),
-                                                                   unreachable_.data());
+      device::traversal::clear_targets<traversal_block>
+          <<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block, 0, stream_.get()>>>(
+              g_.view().col_indices, g_.nvals(), unreachable_.data());
     }
     GQL_CUDA_CHECK_LAUNCH();
     if (schedule_.kernel == BfsKernel::edge_centric && g_.nvals() > 0) {
       sources_ = DeviceBuffer<index_t>(static_cast<size_t>(g_.nvals()));
-      device::entry_rows<traversal_block><<<detail::grid_for(n_ * 32, queues_->resident()), traversal_block, 0,
-                                            stream_.get()>>>(g_.offsets(), n_, sources_.data());
+      device::traversal::entry_rows<traversal_block>
+          <<<detail::grid_for(n_ * 32, queues_->resident()), traversal_block, 0, stream_.get()>>>(g_.offsets(), n_,
+                                                                                                  sources_.data());
       GQL_CUDA_CHECK_LAUNCH();
     }
     stream_.synchronize();
   }
 
-  using StepCounters = device::StepCounters;
-  static constexpr int traversal_block = device::traversal_block;
+  using StepCounters = device::traversal::StepCounters;
+  static constexpr int traversal_block = device::traversal::traversal_block;
   static constexpr int unseen_wide = std::numeric_limits<int>::max();
   static constexpr unsigned long long batch_edge_limit = 1u << 15;  // the largest frontier a batch steps
 
@@ -173,7 +174,7 @@ class DeviceBfs {
     if (!wide_ && depth >= 0xff) {
       // Allocated by the first deep search and kept: a cudaFree per search would wait for the device.
       if (wide_levels_.empty()) wide_levels_ = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n_, 1)));
-      device::widen_levels<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
+      device::traversal::widen_levels<traversal_block><<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(
           narrow_.data(), n_, wide_levels_.data(), unseen_wide);
       GQL_CUDA_CHECK_LAUNCH();
       wide_ = true;
@@ -212,13 +213,15 @@ class DeviceBfs {
       if (pull) {
         if (frontier_in_queue) {
           GQL_CUDA_CHECK(cudaMemsetAsync(front_.data(), 0, front_.bytes(), s));
-          device::queue_to_bitmap<traversal_block><<<detail::grid_for(size, queues_->resident()), traversal_block, 0,
-                                                     s>>>(queues_->queue(), size, front_.data());
+          device::traversal::queue_to_bitmap<traversal_block>
+              <<<detail::grid_for(size, queues_->resident()), traversal_block, 0, s>>>(queues_->queue(), size,
+                                                                                       front_.data());
           GQL_CUDA_CHECK_LAUNCH();
         }
         with_levels(depth, [&](auto* level, auto d) {
-          const auto pull_step = to_queue ? device::bfs_pull<traversal_block, true, std::remove_pointer_t<decltype(level)>>
-                                          : device::bfs_pull<traversal_block, false, std::remove_pointer_t<decltype(level)>>;
+          const auto pull_step =
+              to_queue ? device::traversal::bfs_pull<traversal_block, true, std::remove_pointer_t<decltype(level)>>
+                       : device::traversal::bfs_pull<traversal_block, false, std::remove_pointer_t<decltype(level)>>;
           pull_step<<<detail::grid_for(n_, queues_->resident()), traversal_block, 0, s>>>(
               gt_view(), g_.offsets(), front_.data(), next_front_.data(), queues_->next(), visited_.data(), level, d,
               queues_->counters());
@@ -227,7 +230,7 @@ class DeviceBfs {
         ++stats.pull_steps;
       } else {
         if (!frontier_in_queue) {
-          device::bitmap_to_queue<traversal_block><<<all_vertices_grid(), traversal_block, 0, s>>>(
+          device::traversal::bitmap_to_queue<traversal_block><<<all_vertices_grid(), traversal_block, 0, s>>>(
               front_.data(), n_, queues_->queue(), &queues_->scratch_counters()->next_size);
           GQL_CUDA_CHECK_LAUNCH();
         }
@@ -237,8 +240,9 @@ class DeviceBfs {
           with_levels(depth, [&](auto* level, auto d) {
             using L = std::remove_pointer_t<decltype(level)>;
             detail::with_balance(schedule_.balance, [&](auto balance) {
-              const auto push_step = to_queue ? device::bfs_push<traversal_block, decltype(balance)::value, false, L>
-                                              : device::bfs_push<traversal_block, decltype(balance)::value, true, L>;
+              const auto push_step =
+                  to_queue ? device::traversal::bfs_push<traversal_block, decltype(balance)::value, false, L>
+                           : device::traversal::bfs_push<traversal_block, decltype(balance)::value, true, L>;
               push_step<<<push.grid, traversal_block, 0, s>>>(g_.view(), gt_offsets(), queues_->queue(), push.scan,
                                                               size, edges, visited_.data(), level, d, queues_->next(),
                                                               next_front_.data(), queues_->counters());
@@ -273,7 +277,7 @@ class DeviceBfs {
     const unsigned grid = detail::grid_for(static_cast<long long>(batch_edge_limit), queues_->resident());
     for (int j = 1; j <= steps; ++j) {
       with_levels(depth + j - 1, [&](auto* level, auto d) {
-        device::bfs_push_batched<traversal_block><<<grid, traversal_block, 0, s>>>(
+        device::traversal::bfs_push_batched<traversal_block><<<grid, traversal_block, 0, s>>>(
             g_.view(), gt_offsets(), queues_->queue(), batch_.data(), j, batch_edge_limit,
             static_cast<long long>(open_edges), alpha, visited_.data(), level, d, queues_->next());
         GQL_CUDA_CHECK_LAUNCH();
@@ -307,7 +311,7 @@ class DeviceBfs {
       queues_->start_step();
       if (g_.nvals() > 0) {
         with_levels(depth, [&](auto* level, auto d) {
-          device::bfs_edge_centric<traversal_block>
+          device::traversal::bfs_edge_centric<traversal_block>
               <<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block, 0, stream_.get()>>>(
                   sources_.data(), g_.view(), gt_offsets(), g_.nvals(), visited_.data(), level, d, queues_->counters());
           GQL_CUDA_CHECK_LAUNCH();

@@ -13,7 +13,7 @@
 
 #include "gql/device/traversal/frontier.cuh"
 
-namespace gql::device {
+namespace gql::device::traversal {
 
 // Sets the bit of every vertex without in-edges (and of the ids past n in the last word): no
 // search reaches them, so a search starts with them visited and pull steps skip their words.
@@ -225,4 +225,4 @@ __global__ void __launch_bounds__(Threads) widen_levels(const unsigned char* nar
     wide[v] = narrow[v] == 0xff ? unseen : static_cast<int>(narrow[v]);
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::traversal

@@ -7,7 +7,7 @@
 
 namespace gql::gpu {
 
-using device::LoadBalance;
+using gql::LoadBalance;
 
 enum class BfsKernel {
   frontier,      // push from a queue or pull into a bitmap, as DirectionOptions choose

@@ -9,7 +9,7 @@
 #include "gql/device/traversal/load_balance.cuh"
 #include "gql/device/traversal/step_counters.cuh"
 
-namespace gql::device {
+namespace gql::device::traversal {
 
 __device__ __forceinline__ bool bit_is_set(const unsigned* bits, long long v) {
   return (bits[v >> 5] >> (v & 31)) & 1u;
@@ -283,4 +283,4 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::traversal

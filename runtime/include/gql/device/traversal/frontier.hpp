@@ -19,17 +19,17 @@
 
 namespace gql::gpu {
 
-using device::LoadBalance;
+using gql::LoadBalance;
 
 // The name a schedule gives a load balance (--explain, benchmark records).
-inline const char* to_string(LoadBalance balance) { return device::balance_name(balance); }
+inline const char* to_string(LoadBalance balance) { return balance_name(balance); }
 
 }  // namespace gql::gpu
 
 namespace gql::gpu::detail {
 
-using device::StepCounters;
-using device::traversal_block;
+using device::traversal::StepCounters;
+using device::traversal::traversal_block;
 
 // Blocks that the device runs at once with traversal_block threads each: the cap of every
 // grid-stride launch (more blocks only queue up).
@@ -144,7 +144,7 @@ class FrontierQueues {
   };
   // Prepares a push step over the queue's `size` vertices with `edges` out-edges under `offsets`.
   PushLaunch prepare_push(LoadBalance balance, const offset_t* offsets, long long size, long long edges) {
-    const bool scanned = balance == LoadBalance::edge && size > device::shared_scan_queue;
+    const bool scanned = balance == LoadBalance::edge && size > device::traversal::shared_scan_queue;
     if (scanned) scan_degrees(offsets, size);
     return {push_grid(balance, size, edges), scanned ? scan_.data() : nullptr};
   }
@@ -157,7 +157,7 @@ class FrontierQueues {
       case LoadBalance::block: return static_cast<unsigned>(std::clamp<long long>(size, 1, resident_));
       case LoadBalance::edge: break;
     }
-    const long long tiles = (edges + device::traversal_tile - 1) / device::traversal_tile;
+    const long long tiles = (edges + device::traversal::traversal_tile - 1) / device::traversal::traversal_tile;
     return static_cast<unsigned>(std::clamp<long long>(tiles, 1, resident_));
   }
 

@@ -91,12 +91,12 @@ class DevicePaths {
   // through it, e.g. a negative cycle under min_plus).
   TraversalStats run(int64_t source, V source_value) {
     common::check_source(n_, source, "single_source_paths");
-    launch(kernels_.init, detail::grid_for(n_, queues_->resident()), device::traversal_block, 0, stream_,
+    launch(kernels_.init, detail::grid_for(n_, queues_->resident()), traversal_block, 0, stream_,
            value_.data(), stamp_.data(), reached_.data(), n_);
     queues_->start_step();
     launch(kernels_.start, 1, 1, 0, stream_, source, source_value, g_.offsets(), value_.data(), reached_.data(),
            queues_->queue(), queues_->counters());
-    device::StepCounters counters = queues_->read_counters();
+    StepCounters counters = queues_->read_counters();
     TraversalStats stats;
     int round = 0;  // rounds run so far (the stamp of the next is round + 1)
     if (delta_stepping_) return run_delta_stepping(counters, source, source_value, round);
@@ -146,6 +146,9 @@ class DevicePaths {
   }
 
  private:
+  using StepCounters = device::traversal::StepCounters;
+  static constexpr int traversal_block = device::traversal::traversal_block;
+
   // The weights' summary (on the device), delta-stepping's buckets and the search's state.
   void set_up(int64_t n_cols, const SsspSchedule& schedule) {
     if (n_cols != n_) throw Error(ErrorKind::usage, "single_source_paths: the graph must be square");
@@ -187,22 +190,21 @@ class DevicePaths {
   // Up to batch_rounds rounds queued at once while the frontier has at most batch_edge_limit edges
   // (road graphs run thousands of small rounds: one host wait per batch, not per round). Returns
   // the counters of the last round that ran.
-  device::StepCounters run_batch(const device::StepCounters& counters, int64_t source, int& round,
-                                 TraversalStats& stats) {
+  StepCounters run_batch(const StepCounters& counters, int64_t source, int& round, TraversalStats& stats) {
     const cudaStream_t s = stream_.get();
     batch_host_[0] = counters;
-    GQL_CUDA_CHECK(cudaMemcpyAsync(batch_.data(), batch_host_.data(), sizeof(device::StepCounters),
+    GQL_CUDA_CHECK(cudaMemcpyAsync(batch_.data(), batch_host_.data(), sizeof(StepCounters),
                                    cudaMemcpyHostToDevice, s));
-    GQL_CUDA_CHECK(cudaMemsetAsync(batch_.data() + 1, 0, batch_rounds * sizeof(device::StepCounters), s));
+    GQL_CUDA_CHECK(cudaMemsetAsync(batch_.data() + 1, 0, batch_rounds * sizeof(StepCounters), s));
     const unsigned grid = detail::grid_for(static_cast<long long>(batch_edge_limit), queues_->resident());
     for (int j = 1; j <= batch_rounds; ++j) {
-      launch(kernels_.relax_batched, grid, device::traversal_block, 0, stream_, view(), source, queues_->queue(),
+      launch(kernels_.relax_batched, grid, traversal_block, 0, stream_, view(), source, queues_->queue(),
              batch_.data() + j - 1, batch_edge_limit, value_.data(), reached_.data(), stamp_.data(), round + j,
              queues_->next(), batch_.data() + j);
       queues_->swap_queues();
     }
     GQL_CUDA_CHECK(cudaMemcpyAsync(batch_host_.data() + 1, batch_.data() + 1,
-                                   batch_rounds * sizeof(device::StepCounters), cudaMemcpyDeviceToHost, s));
+                                   batch_rounds * sizeof(StepCounters), cudaMemcpyDeviceToHost, s));
     stream_.synchronize();
     int ran = 0;
     while (ran < batch_rounds && batch_host_[static_cast<size_t>(ran) + 1].stopped == 0) ++ran;
@@ -219,15 +221,14 @@ class DevicePaths {
 
   // One round over the queue (counters: its size and edges), mapped to threads by the schedule's
   // balance; the improved vertices become the queue. Returns the round's counters.
-  device::StepCounters relax_round(const device::StepCounters& counters, int64_t source, int& round,
-                                   TraversalStats& stats) {
+  StepCounters relax_round(const StepCounters& counters, int64_t source, int& round, TraversalStats& stats) {
     const auto size = static_cast<long long>(counters.next_size);
     const auto edges = static_cast<long long>(counters.next_out_edges);
     queues_->start_step();
     if (edges > 0) {
       const auto push = queues_->prepare_push(balance_, g_.offsets(), size, edges);
       ++round;
-      launch(kernels_.relax[static_cast<size_t>(balance_)], push.grid, device::traversal_block, 0, stream_, view(),
+      launch(kernels_.relax[static_cast<size_t>(balance_)], push.grid, traversal_block, 0, stream_, view(),
              source, queues_->queue(), push.scan, size, edges, value_.data(), reached_.data(), stamp_.data(), round,
              queues_->next(), queues_->counters());
     }
@@ -242,7 +243,7 @@ class DevicePaths {
   // threshold moves to the least far value + delta. Every improvement is still relaxed, so the
   // values are Bellman-Ford's fixpoint. More than n rounds below one threshold: a cycle that
   // improves every path through it.
-  TraversalStats run_delta_stepping(device::StepCounters counters, int64_t source, V source_value, int& round) {
+  TraversalStats run_delta_stepping(StepCounters counters, int64_t source, V source_value, int& round) {
     const cudaStream_t s = stream_.get();
     TraversalStats stats;
     GQL_CUDA_CHECK(cudaMemsetAsync(in_far_.data(), 0, in_far_.bytes(), s));
@@ -254,14 +255,14 @@ class DevicePaths {
         if (++rounds_below_threshold > n_ + 1)
           throw Error(ErrorKind::usage, "single_source_paths: values keep improving after n rounds (a cycle "
                                         "improves every path through it)");
-        const device::StepCounters relaxed = relax_round(counters, source, round, stats);
+        const StepCounters relaxed = relax_round(counters, source, round, stats);
         queues_->start_step();
         far_host_[0] = far_count;
         GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
                                        cudaMemcpyHostToDevice, s));
         if (relaxed.next_size > 0) {
           const auto size = static_cast<long long>(relaxed.next_size);
-          launch(kernels_.split_near_far, detail::grid_for(size, queues_->resident()), device::traversal_block, 0,
+          launch(kernels_.split_near_far, detail::grid_for(size, queues_->resident()), traversal_block, 0,
                  stream_, g_.offsets(), queues_->queue(), size, value_.data(), threshold, queues_->next(),
                  queues_->counters(), far_.data(), far_size_.data(), in_far_.data());
         }
@@ -273,7 +274,7 @@ class DevicePaths {
       least_host_[0] = S::zero();
       GQL_CUDA_CHECK(cudaMemcpyAsync(least_.data(), least_host_.data(), sizeof(V), cudaMemcpyHostToDevice, s));
       const auto waiting = static_cast<long long>(far_count);
-      launch(kernels_.far_least, detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0, stream_,
+      launch(kernels_.far_least, detail::grid_for(waiting, queues_->resident()), traversal_block, 0, stream_,
              far_.data(), waiting, value_.data(), least_.data());
       GQL_CUDA_CHECK(cudaMemcpyAsync(least_host_.data(), least_.data(), sizeof(V), cudaMemcpyDeviceToHost, s));
       stream_.synchronize();
@@ -290,7 +291,7 @@ class DevicePaths {
       far_host_[0] = 0;
       GQL_CUDA_CHECK(cudaMemcpyAsync(far_size_.data(), far_host_.data(), sizeof(unsigned long long),
                                      cudaMemcpyHostToDevice, s));
-      launch(kernels_.refill_near, detail::grid_for(waiting, queues_->resident()), device::traversal_block, 0,
+      launch(kernels_.refill_near, detail::grid_for(waiting, queues_->resident()), traversal_block, 0,
              stream_, g_.offsets(), far_.data(), waiting, value_.data(), threshold, queues_->queue(),
              queues_->counters(), far_out_.data(), far_size_.data(), in_far_.data());
       std::swap(far_, far_out_);
@@ -299,10 +300,10 @@ class DevicePaths {
   }
 
   // The step counters and the far pile's size (one wait).
-  device::StepCounters read_with_far_size(unsigned long long& far_count) {
+  StepCounters read_with_far_size(unsigned long long& far_count) {
     GQL_CUDA_CHECK(cudaMemcpyAsync(far_host_.data(), far_size_.data(), sizeof(unsigned long long),
                                    cudaMemcpyDeviceToHost, stream_.get()));
-    const device::StepCounters counters = queues_->read_counters();
+    const StepCounters counters = queues_->read_counters();
     far_count = far_host_[0];
     return counters;
   }
@@ -322,8 +323,8 @@ class DevicePaths {
   DeviceBuffer<unsigned char> reached_;
   std::optional<detail::FrontierQueues> queues_;
   LoadBalance balance_ = LoadBalance::edge;
-  DeviceBuffer<device::StepCounters> batch_{batch_rounds + 1};
-  HostBuffer<device::StepCounters> batch_host_{batch_rounds + 1};
+  DeviceBuffer<StepCounters> batch_{batch_rounds + 1};
+  HostBuffer<StepCounters> batch_host_{batch_rounds + 1};
   // Delta-stepping (unused by Bellman-Ford): the bucket width, the far pile and its next version, a
   // flag per vertex in it, its size and least value.
   bool delta_stepping_ = false;

@@ -15,15 +15,15 @@ namespace gql::gpu {
 template <class S, class TG, size_t N>
 constexpr auto paths_instance() {
   using V = typename S::value_type;
-  constexpr int threads = device::traversal_block;
+  constexpr int threads = device::traversal::traversal_block;
   constexpr PathsVariant v = paths_variants()[N];
-  if constexpr (v.slot == PathsSlot::init) return &device::paths_init<threads, S>;
-  else if constexpr (v.slot == PathsSlot::start) return &device::paths_start<V>;
-  else if constexpr (v.slot == PathsSlot::relax) return &device::paths_relax<threads, v.balance, S, TG>;
-  else if constexpr (v.slot == PathsSlot::relax_batched) return &device::paths_relax_batched<threads, S, TG>;
-  else if constexpr (v.slot == PathsSlot::split_near_far) return &device::paths_split_near_far<threads, V>;
-  else if constexpr (v.slot == PathsSlot::refill_near) return &device::paths_refill_near<threads, V>;
-  else return &device::paths_far_least<threads, S>;
+  if constexpr (v.slot == PathsSlot::init) return &device::traversal::paths_init<threads, S>;
+  else if constexpr (v.slot == PathsSlot::start) return &device::traversal::paths_start<V>;
+  else if constexpr (v.slot == PathsSlot::relax) return &device::traversal::paths_relax<threads, v.balance, S, TG>;
+  else if constexpr (v.slot == PathsSlot::relax_batched) return &device::traversal::paths_relax_batched<threads, S, TG>;
+  else if constexpr (v.slot == PathsSlot::split_near_far) return &device::traversal::paths_split_near_far<threads, V>;
+  else if constexpr (v.slot == PathsSlot::refill_near) return &device::traversal::paths_refill_near<threads, V>;
+  else return &device::traversal::paths_far_least<threads, S>;
 }
 
 template <class S, class TG, size_t... N>

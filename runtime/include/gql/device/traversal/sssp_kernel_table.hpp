@@ -57,7 +57,7 @@ constexpr bool paths_variant_runs(const PathsVariant& v, const SsspSchedule& sch
 // Values V over a graph of TG (device/traversal/sssp_kernels.cuh has each kernel's parameters).
 template <class V, class TG>
 struct PathsKernelTable {
-  using Counters = device::StepCounters;
+  using Counters = device::traversal::StepCounters;
   KernelHandle<V*, int*, unsigned char*, long long> init;
   KernelHandle<long long, V, const offset_t*, V*, unsigned char*, index_t*, Counters*> start;
   using Relax = KernelHandle<device::CsrView<TG>, long long, const index_t*, const long long*, long long, long long,

@@ -8,7 +8,7 @@
 #include "gql/device/traversal/frontier.cuh"
 #include "gql/device/semiring_atomics.cuh"
 
-namespace gql::device {
+namespace gql::device::traversal {
 
 template <int Bytes>
 struct signed_word;
@@ -232,4 +232,4 @@ __global__ void __launch_bounds__(Threads)
     atomic_agg<S>(least, value[far[i]]);
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::traversal

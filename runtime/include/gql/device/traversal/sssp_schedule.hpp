@@ -6,7 +6,7 @@
 
 namespace gql::gpu {
 
-using device::LoadBalance;
+using gql::LoadBalance;
 
 enum class PathsKernel {
   bellman_ford,    // every vertex improved in a round is relaxed in the next

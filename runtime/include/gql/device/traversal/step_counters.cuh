@@ -2,7 +2,7 @@
 // and the host drivers, which any compiler builds. NVRTC-compatible.
 #pragma once
 
-namespace gql::device {
+namespace gql::device::traversal {
 
 // What a step leaves for the host: the next frontier's size and edges, and the work it did.
 struct StepCounters {
@@ -13,4 +13,4 @@ struct StepCounters {
   unsigned long long stopped;         // a step of a device-driven batch that did not run (see sssp.hpp)
 };
 
-}  // namespace gql::device
+}  // namespace gql::device::traversal

@@ -23,7 +23,7 @@
 
 namespace gql::gpu {
 
-using device::LoadBalance;
+using gql::LoadBalance;
 
 // Generated code names the options of its products in the namespace of the op: the CPU's, and how
 // the push maps the frontier's edges to threads.
@@ -39,7 +39,7 @@ struct VxmKernelTable {
   KernelHandle<V*, unsigned char*, long long, V> clear;
   using Push = KernelHandle<device::CsrView<TG>, const index_t*, const storage_t<TV>*, const long long*, long long,
                             long long, const unsigned char*, V*, unsigned char*>;
-  std::array<Push, device::load_balance_count> push;
+  std::array<Push, load_balance_count> push;
 };
 
 // The entries that depend on the element types alone. Defined in gql/device/traversal/vxm.hpp (nvcc); the

@@ -90,12 +90,12 @@ DeviceSlots<V> vxm_slots(const DeviceVector<TV>& v, const DeviceCsr<TG>& G, cons
   // The accumulator's cells are whole 32-bit words (a CAS on a 1- or 2-byte value works on the
   // aligned word around it): device allocations are aligned, and these slots are padded to words.
   V* accumulator = reinterpret_cast<V*>(out.out().values);
-  launch(kernels.clear, detail::grid_for(n, queues.resident()), device::traversal_block, 0, stream, accumulator,
-         out.out().present, static_cast<long long>(n), zero);
+  launch(kernels.clear, detail::grid_for(n, queues.resident()), device::traversal::traversal_block, 0, stream,
+         accumulator, out.out().present, static_cast<long long>(n), zero);
   const auto q = static_cast<long long>(v.nvals());
   int64_t edges = 0;
   if (q > 0) {
-    if (v.is_dense()) slots_detail::launch_for_each(q, slots_detail::Sequence{queues.queue()}, stream);
+    if (v.is_dense()) slots_detail::launch_for_each(q, device::values::Sequence{queues.queue()}, stream);
     else GQL_CUDA_CHECK(cudaMemcpyAsync(queues.queue(), v.indices().data(), static_cast<size_t>(q) * sizeof(index_t),
                                         cudaMemcpyDeviceToDevice, stream.get()));
     queues.scan_degrees(device_graph.offsets(), q);
@@ -103,9 +103,10 @@ DeviceSlots<V> vxm_slots(const DeviceVector<TV>& v, const DeviceCsr<TG>& G, cons
   }
   if (edges > 0) {
     const unsigned grid = queues.push_grid(balance, q, edges);
-    launch(kernels.push[static_cast<size_t>(balance)], grid, device::traversal_block, 0, stream, device_graph.view(),
-           static_cast<const index_t*>(queues.queue()), v.values().data(), static_cast<const long long*>(queues.scan()),
-           q, static_cast<long long>(edges), mask.allowed(), accumulator, out.out().present);
+    launch(kernels.push[static_cast<size_t>(balance)], grid, device::traversal::traversal_block, 0, stream,
+           device_graph.view(), static_cast<const index_t*>(queues.queue()), v.values().data(),
+           static_cast<const long long*>(queues.scan()), q, static_cast<long long>(edges), mask.allowed(), accumulator,
+           out.out().present);
   }
   frontier_edges = edges;
   return out;
@@ -154,7 +155,7 @@ void mxv_into(Resident<Vector<TW>>& w, const DeviceVectorMask& mask, bool replac
 template <class TV, class TG, class V>
 VxmKernelTable<TV, TG, V> vxm_shape_kernels() {
   VxmKernelTable<TV, TG, V> k;
-  k.clear = kernel_handle(&device::vxm_clear<device::traversal_block, V>);
+  k.clear = kernel_handle(&device::traversal::vxm_clear<device::traversal::traversal_block, V>);
   return k;
 }
 
@@ -165,7 +166,7 @@ VxmKernelTable<TV, TG, typename S::value_type> vxm_kernels() {
   auto k = vxm_shape_kernels<TV, TG, typename S::value_type>();
   detail::for_each_balance([&](auto b) {
     k.push[static_cast<size_t>(decltype(b)::value)] =
-        kernel_handle(&device::vxm_push<device::traversal_block, decltype(b)::value, S, TV, TG>);
+        kernel_handle(&device::traversal::vxm_push<device::traversal::traversal_block, decltype(b)::value, S, TV, TG>);
   });
   return k;
 }

@@ -8,7 +8,7 @@
 #include "gql/device/semiring_atomics.cuh"
 #include "gql/integer_ops.hpp"
 
-namespace gql::device {
+namespace gql::device::traversal {
 
 // Element conversion as the language defines it (a number to bool is != 0, a float to an integer
 // saturates).
@@ -54,4 +54,4 @@ __global__ void __launch_bounds__(Threads)
       });
 }
 
-}  // namespace gql::device
+}  // namespace gql::device::traversal

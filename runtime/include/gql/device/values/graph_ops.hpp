@@ -12,8 +12,8 @@
 // Host code. The band, transpose and masked merge kernels are the runtime library's, so host-compiled
 // code (the JIT's NVRTC path) runs tril, triu, transpose and copies within one element type on the
 // device too; apply, union and intersect (the spec's functions), conversions, scalar assignments and
-// reduce over stored values launch kernels nvcc builds, and host-compiled code runs them on the
-// graphs' host sides instead.
+// reduce over stored values launch kernels nvcc builds (gql/device/values/graph_kernels.cuh), and
+// host-compiled code runs them on the graphs' host sides instead.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,7 @@
 #include "gql/semiring.hpp"
 
 #if defined(__CUDACC__)
+#include "gql/device/values/graph_kernels.cuh"
 #include "gql/device/values/vector_slots.cuh"
 #else
 #include "gql/cpu/ops.hpp"
@@ -87,21 +88,6 @@ DeviceCsr<T> empty_graph(int64_t rows, int64_t cols, const Stream& stream) {
 
 #if defined(__CUDACC__)
 namespace detail {
-// out[p] = fn(in[p]) as R, over a graph's stored values (a pattern graph's are all true: in is null).
-template <class R, class T, class F>
-struct MapValues {
-  const storage_t<T>* in;
-  F fn;
-  storage_t<R>* out;
-  __device__ void operator()(long long p) const { out[p] = slots_detail::cast_to<R>(fn(in != nullptr ? T(in[p]) : T(true))); }
-};
-
-// A stored value as it is: with MapValues, the conversion of one element type into another.
-struct AsStored {
-  template <class T>
-  __device__ T operator()(T x) const { return x; }
-};
-
 // A graph of a's structure with fn of each value as R, one value per entry whatever R (a bool
 // result's false entries are then dropped by kept_entries).
 template <class R, class T, class F>
@@ -113,7 +99,7 @@ DeviceCsr<R> mapped(const DeviceCsr<T>& a, F fn, const Stream& stream) {
   out.col_indices().copy_from_device(a.col_indices(), stream);
   const storage_t<T>* in = nullptr;
   if constexpr (stores_values<T>) in = a.values().data();
-  slots_detail::launch_for_each(a.nvals(), MapValues<R, T, F>{in, fn, out.values().data()}, stream);
+  slots_detail::launch_for_each(a.nvals(), device::values::MapValues<R, T, F>{in, fn, out.values().data()}, stream);
   stream.synchronize();  // the next op may read it on another stream
   return out;
 }
@@ -138,7 +124,7 @@ DeviceCsr<T> kept_entries(DeviceCsr<T>&& g, const Stream& stream) {
 template <class R, class T>
 DeviceCsr<R> converted(const DeviceCsr<T>& z, const Stream& stream) {
   if constexpr (!std::is_same_v<R, bool>) {
-    return mapped<R>(z, AsStored{}, stream);
+    return mapped<R>(z, device::values::AsStored{}, stream);
   } else {
     DeviceCsr<bool> out(z.n_rows(), z.n_cols(), z.nvals());
     out.row_offsets().copy_from_device(z.row_offsets(), stream);
@@ -150,16 +136,6 @@ DeviceCsr<R> converted(const DeviceCsr<T>& z, const Stream& stream) {
 
 // The graph a scalar assignment writes before the mask: rows x cols entries (row i's at
 // offsets i * cols), or the mask's own entries, every one holding `value` (a pattern graph: none).
-struct FullRowOffsets {
-  long long cols;
-  offset_t* offsets;
-  __device__ void operator()(long long i) const { offsets[i] = i * cols; }
-};
-struct FullColumns {
-  long long cols;
-  index_t* columns;
-  __device__ void operator()(long long p) const { columns[p] = static_cast<index_t>(p % cols); }
-};
 template <class T>
 DeviceCsr<T> filled_graph(int64_t rows, int64_t cols, const DeviceGraphMask* entries, storage_t<T> value,
                           const Stream& stream) {
@@ -171,11 +147,11 @@ DeviceCsr<T> filled_graph(int64_t rows, int64_t cols, const DeviceGraphMask* ent
     copy_async(out.col_indices().data(), entries->col_indices, static_cast<size_t>(nvals) * sizeof(index_t),
                cudaMemcpyDeviceToDevice, stream, __FILE__, __LINE__);
   } else {
-    slots_detail::launch_for_each(rows + 1, FullRowOffsets{cols, out.row_offsets().data()}, stream);
-    slots_detail::launch_for_each(nvals, FullColumns{cols, out.col_indices().data()}, stream);
+    slots_detail::launch_for_each(rows + 1, device::values::FullRowOffsets{cols, out.row_offsets().data()}, stream);
+    slots_detail::launch_for_each(nvals, device::values::FullColumns{cols, out.col_indices().data()}, stream);
   }
   if constexpr (stores_values<T>)
-    slots_detail::launch_for_each(nvals, slots_detail::Fill<T>{out.values().data(), value}, stream);
+    slots_detail::launch_for_each(nvals, device::values::Fill<T>{out.values().data(), value}, stream);
   stream.synchronize();
   return out;
 }
@@ -239,61 +215,11 @@ void apply(Resident<Csr<TC>>& C, const Mask& mask, bool replace, Resident<Csr<TA
 }
 
 namespace detail {
-// Row i of A and B merged by column: emit(j, p, q) for each column of the union (intersect: of both),
-// p and q the entries' positions in A and B, -1 where one has none.
-template <bool union_of_rows, class Emit>
-__device__ void merge_row(const device::CsrView<bool>& a, const device::CsrView<bool>& b, long long i, Emit&& emit) {
-  offset_t p = a.row_offsets[i], q = b.row_offsets[i];
-  const offset_t p_end = a.row_offsets[i + 1], q_end = b.row_offsets[i + 1];
-  while (p < p_end || q < q_end) {
-    const bool take_a = q == q_end || (p < p_end && a.col_indices[p] <= b.col_indices[q]);
-    const bool take_b = p == p_end || (q < q_end && b.col_indices[q] <= a.col_indices[p]);
-    const index_t j = take_a ? a.col_indices[p] : b.col_indices[q];
-    if (union_of_rows || (take_a && take_b)) emit(j, take_a ? p : offset_t{-1}, take_b ? q : offset_t{-1});
-    p += take_a;
-    q += take_b;
-  }
-}
-
 // Structures only: the rows' offsets and columns (values are passed apart).
 template <class T>
 device::CsrView<bool> structure_of(const DeviceCsr<T>& g) {
   return {g.n_rows(), g.n_cols(), g.row_offsets().data(), g.col_indices().data(), nullptr};
 }
-
-template <bool union_of_rows>
-struct MergedRowLength {
-  device::CsrView<bool> a, b;
-  offset_t* lengths;
-  __device__ void operator()(long long i) const {
-    offset_t n = 0;
-    merge_row<union_of_rows>(a, b, i, [&](index_t, offset_t, offset_t) { ++n; });
-    lengths[i] = n;
-  }
-};
-
-template <bool union_of_rows, class R, class TA, class TB, class F>
-struct MergedRow {
-  device::CsrView<bool> a, b;
-  const storage_t<TA>* a_values;  // null: a pattern graph, every value true
-  const storage_t<TB>* b_values;
-  F fn;
-  const offset_t* offsets;
-  index_t* columns;
-  storage_t<R>* values;
-  __device__ void operator()(long long i) const {
-    offset_t at = offsets[i];
-    merge_row<union_of_rows>(a, b, i, [&](index_t j, offset_t p, offset_t q) {
-      const TA x = p < 0 ? TA{} : a_values != nullptr ? TA(a_values[p]) : TA(true);
-      const TB y = q < 0 ? TB{} : b_values != nullptr ? TB(b_values[q]) : TB(true);
-      columns[at] = j;
-      values[at] = p >= 0 && q >= 0 ? slots_detail::cast_to<R>(fn(x, y))
-                   : p >= 0         ? slots_detail::cast_to<R>(x)
-                                    : slots_detail::cast_to<R>(y);
-      ++at;
-    });
-  }
-};
 
 // The rows of A and B merged (union_of_rows: every column of either; else those of both), a thread
 // per row, one value per entry whatever TC (a bool result's false entries are then dropped).
@@ -303,8 +229,8 @@ DeviceCsr<TC> merged(const DeviceCsr<TA>& a, const DeviceCsr<TB>& b, F fn, const
   const auto rows = static_cast<size_t>(n);
   DeviceBuffer<offset_t> offsets(rows + 1);
   StreamBuffer<offset_t> lengths(rows + 1, stream);
-  slots_detail::launch_for_each(n, MergedRowLength<union_of_rows>{structure_of(a), structure_of(b), lengths.data()},
-                                stream);
+  slots_detail::launch_for_each(
+      n, device::values::MergedRowLength<union_of_rows>{structure_of(a), structure_of(b), lengths.data()}, stream);
   const int64_t nvals = offsets_of_lengths(lengths.data(), offsets.data(), n, stream);
   DeviceCsr<TC> out(n, a.n_cols(), nvals, std::move(offsets), DeviceBuffer<index_t>(static_cast<size_t>(nvals)),
                     DeviceBuffer<storage_t<TC>>(static_cast<size_t>(nvals)));
@@ -314,8 +240,9 @@ DeviceCsr<TC> merged(const DeviceCsr<TA>& a, const DeviceCsr<TB>& b, F fn, const
   if constexpr (stores_values<TB>) b_values = b.values().data();
   slots_detail::launch_for_each(
       n,
-      MergedRow<union_of_rows, TC, TA, TB, F>{structure_of(a), structure_of(b), a_values, b_values, fn,
-                                              out.row_offsets().data(), out.col_indices().data(), out.values().data()},
+      device::values::MergedRow<union_of_rows, TC, TA, TB, F>{structure_of(a), structure_of(b), a_values, b_values, fn,
+                                                              out.row_offsets().data(), out.col_indices().data(),
+                                                              out.values().data()},
       stream);
   stream.synchronize();
   return out;

@@ -6,14 +6,13 @@
 // Compiled by nvcc: generated code and the GPU tests.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "gql/device.hpp"
 #include "gql/device/csr_view.cuh"
 #include "gql/device/values/vector_slots.cuh"
 
-namespace gql::gpu::matrix_detail {
+namespace gql::device::values {
 
 // out[p] = fn(in[p]) as R, at every position.
 template <class R, class T, class F>
@@ -21,7 +20,7 @@ struct MapEntries {
   const storage_t<T>* in;
   F fn;
   storage_t<R>* out;
-  __device__ void operator()(long long p) const { out[p] = slots_detail::cast_to<R>(fn(T(in[p]))); }
+  __device__ void operator()(long long p) const { out[p] = cast_to<R>(fn(T(in[p]))); }
 };
 
 // out[p] = fn(a[p], b[p]) as R, at every position (union and intersect of dense matrices).
@@ -31,7 +30,7 @@ struct CombineEntries {
   const storage_t<TB>* b;
   F fn;
   storage_t<R>* out;
-  __device__ void operator()(long long p) const { out[p] = slots_detail::cast_to<R>(fn(TA(a[p]), TB(b[p]))); }
+  __device__ void operator()(long long p) const { out[p] = cast_to<R>(fn(TA(a[p]), TB(b[p]))); }
 };
 
 // The transpose moves tiles of 32 x 32 through shared memory, so that both the reads of A's rows
@@ -55,33 +54,22 @@ __global__ void transpose_tiles(const storage_t<TA>* in, storage_t<R>* out, long
     __syncthreads();
     for (int r = threadIdx.y; r < transpose_tile; r += transpose_rows_per_pass) {
       const long long j = col0 + r, i = row0 + threadIdx.x;  // row j of the transpose, its column i
-      if (i < rows && j < cols) out[j * rows + i] = slots_detail::cast_to<R>(TA(tile[threadIdx.x][r]));
+      if (i < rows && j < cols) out[j * rows + i] = cast_to<R>(TA(tile[threadIdx.x][r]));
     }
     __syncthreads();  // the tile is rewritten by the next pass
   }
-}
-
-template <class R, class TA>
-void launch_transpose(const storage_t<TA>* in, storage_t<R>* out, long long rows, long long cols,
-                      const Stream& stream) {
-  if (rows == 0 || cols == 0) return;
-  const long long tiles = ((rows + transpose_tile - 1) / transpose_tile) * ((cols + transpose_tile - 1) / transpose_tile);
-  const dim3 threads(transpose_tile, transpose_rows_per_pass);
-  transpose_tiles<R, TA><<<static_cast<unsigned>(std::min<long long>(tiles, 65535)), threads, 0, stream.get()>>>(
-      in, out, rows, cols);
-  GQL_CUDA_CHECK_LAUNCH();
 }
 
 // out(i, j) = G's entry p at (i, j), a thread per entry (its row found in the offsets): the graph's
 // values cast as the host's densify casts them (a pattern graph's are all true).
 template <class TC, class TG>
 struct ScatterEntries {
-  device::CsrView<TG> g;
+  CsrView<TG> g;
   storage_t<TC>* out;
   __device__ void operator()(long long p) const {
-    const long long i = device::first_not_below<offset_t, long long>(g.row_offsets, 1, g.n_rows + 1, p + 1) - 1;
+    const long long i = first_not_below<offset_t, long long>(g.row_offsets, 1, g.n_rows + 1, p + 1) - 1;
     out[i * g.n_cols + g.col_indices[p]] = static_cast<storage_t<TC>>(g.value_at(p));
   }
 };
 
-}  // namespace gql::gpu::matrix_detail
+}  // namespace gql::device::values

@@ -17,6 +17,7 @@
 // values' host sides, and the copy still copies on the device.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -55,7 +56,7 @@ template <class T>
 DeviceMatrix<T> filled_matrix(int64_t rows, int64_t cols, storage_t<T> value, const Stream& stream) {
   DeviceMatrix<T> m(checked_dimension(rows, "a matrix's number of rows"),
                     checked_dimension(cols, "a matrix's number of columns"));
-  slots_detail::launch_for_each(rows * cols, slots_detail::Fill<T>{m.data().data(), value}, stream);
+  slots_detail::launch_for_each(rows * cols, device::values::Fill<T>{m.data().data(), value}, stream);
   stream.synchronize();  // the next op may read it on another stream
   return m;
 }
@@ -78,12 +79,26 @@ void apply(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>& 
   const DeviceMatrix<TA>& a = A.device(stream);
   DeviceMatrix<TC> out(a.n_rows(), a.n_cols());
   slots_detail::launch_for_each(a.n_rows() * a.n_cols(),
-                                matrix_detail::MapEntries<TC, TA, F>{a.data().data(), fn, out.data().data()}, stream);
+                                device::values::MapEntries<TC, TA, F>{a.data().data(), fn, out.data().data()}, stream);
   stream.synchronize();
   C.set_device(std::move(out));
 }
 
 namespace matrix_detail {
+// out (cols x rows) = in (rows x cols)', converted from TA to R: the tiled transpose.
+template <class R, class TA>
+void launch_transpose(const storage_t<TA>* in, storage_t<R>* out, long long rows, long long cols,
+                      const Stream& stream) {
+  if (rows == 0 || cols == 0) return;
+  namespace dv = device::values;
+  const long long tiles =
+      ((rows + dv::transpose_tile - 1) / dv::transpose_tile) * ((cols + dv::transpose_tile - 1) / dv::transpose_tile);
+  const dim3 threads(dv::transpose_tile, dv::transpose_rows_per_pass);
+  dv::transpose_tiles<R, TA><<<static_cast<unsigned>(std::min<long long>(tiles, 65535)), threads, 0, stream.get()>>>(
+      in, out, rows, cols);
+  GQL_CUDA_CHECK_LAUNCH();
+}
+
 // fn(A(i, j), B(i, j)) at every position, as TC.
 template <class TC, class TA, class TB, class F>
 DeviceMatrix<TC> combined(Resident<Matrix<TA>>& A, Resident<Matrix<TB>>& B, F fn, const char* op,
@@ -94,7 +109,7 @@ DeviceMatrix<TC> combined(Resident<Matrix<TA>>& A, Resident<Matrix<TB>>& B, F fn
   DeviceMatrix<TC> out(a.n_rows(), a.n_cols());
   slots_detail::launch_for_each(
       a.n_rows() * a.n_cols(),
-      CombineEntries<TC, TA, TB, F>{a.data().data(), b.data().data(), fn, out.data().data()}, stream);
+      device::values::CombineEntries<TC, TA, TB, F>{a.data().data(), b.data().data(), fn, out.data().data()}, stream);
   stream.synchronize();
   return out;
 }
@@ -128,7 +143,7 @@ template <class TC, class TG, class F>
 void densify(Resident<Matrix<TC>>& C, Resident<Csr<TG>>& G, F value, const Stream& stream) {
   const DeviceCsr<TG>& g = G.device(stream);
   DeviceMatrix<TC> out = filled_matrix<TC>(g.n_rows(), g.n_cols(), static_cast<storage_t<TC>>(value), stream);
-  slots_detail::launch_for_each(g.nvals(), matrix_detail::ScatterEntries<TC, TG>{g.view(), out.data().data()}, stream);
+  slots_detail::launch_for_each(g.nvals(), device::values::ScatterEntries<TC, TG>{g.view(), out.data().data()}, stream);
   stream.synchronize();
   C.set_device(std::move(out));
 }

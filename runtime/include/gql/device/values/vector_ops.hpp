@@ -28,8 +28,8 @@ namespace gql::gpu {
 // w<mask, replace> = t for t's n slots of U (converted to T): without a mask w becomes t; with one,
 // the mask picks per index between t and w's old entries.
 template <class T, class U>
-void assign_view(Resident<Vector<T>>& w, SlotsView<U> t, int64_t n, const DeviceVectorMask& mask, bool replace,
-                 const Stream& stream) {
+void assign_view(Resident<Vector<T>>& w, device::values::SlotsView<U> t, int64_t n, const DeviceVectorMask& mask,
+                 bool replace, const Stream& stream) {
   std::optional<SlotsOf<T>> old;
   if (mask.active()) {
     common::check_same_size(w.rows(), n, "masked assignment");
@@ -37,8 +37,10 @@ void assign_view(Resident<Vector<T>>& w, SlotsView<U> t, int64_t n, const Device
     old.emplace(w.device(stream), stream);
   }
   DeviceSlots<T> out(n, stream);
-  slots_detail::launch_for_each(
-      n, slots_detail::Assign<T, U>{t, old ? old->view() : SlotsView<T>{}, mask.allowed(), replace, out.out()}, stream);
+  slots_detail::launch_for_each(n,
+                                device::values::Assign<T, U>{t, old ? old->view() : device::values::SlotsView<T>{},
+                                                             mask.allowed(), replace, out.out()},
+                                stream);
   w.set_device(compact(std::move(out), stream));
 }
 
@@ -72,14 +74,14 @@ void combine(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Residen
 template <class TW, class Mask, class TA, class TB, class F>
 void ewise_union(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a,
                  Resident<Vector<TB>>& b, F fn, const Stream& stream) {
-  combine<slots_detail::Union>(w, mask_in, replace, a, b, fn, stream, "union");
+  combine<device::values::Union>(w, mask_in, replace, a, b, fn, stream, "union");
 }
 
 // w<mask, replace> = intersect(a, b, fn)
 template <class TW, class Mask, class TA, class TB, class F>
 void ewise_intersect(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<Vector<TA>>& a,
                      Resident<Vector<TB>>& b, F fn, const Stream& stream) {
-  combine<slots_detail::Intersect>(w, mask_in, replace, a, b, fn, stream, "intersect");
+  combine<device::values::Intersect>(w, mask_in, replace, a, b, fn, stream, "intersect");
 }
 
 // w<mask, replace> = apply(a, fn)
@@ -88,7 +90,7 @@ void apply(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, Resident<
            const Stream& stream) {
   const SlotsOf<TA> sa(a.device(stream), stream);
   DeviceSlots<TW> t(a.rows(), stream);
-  slots_detail::launch_for_each(a.rows(), slots_detail::Apply<TW, TA, F>{sa.view(), fn, t.out()}, stream);
+  slots_detail::launch_for_each(a.rows(), device::values::Apply<TW, TA, F>{sa.view(), fn, t.out()}, stream);
   assign_slots(w, std::move(t), as_device_mask(mask_in, stream), replace, stream);
 }
 
@@ -121,7 +123,7 @@ void assign_scalar(Resident<Vector<TW>>& w, const Mask& mask_in, bool replace, S
   mask.check_size(n, "assign");
   const SlotsOf<TW> old(w.device(stream), stream);
   DeviceSlots<TW> out(n, stream);
-  slots_detail::launch_for_each(n, slots_detail::AssignValue<TW>{v, old.view(), mask.allowed(), replace, out.out()},
+  slots_detail::launch_for_each(n, device::values::AssignValue<TW>{v, old.view(), mask.allowed(), replace, out.out()},
                                 stream);
   w.set_device(compact(std::move(out), stream));
 }

@@ -19,7 +19,7 @@
 #include "gql/device.hpp"
 #include "gql/graph.hpp"
 
-namespace gql::gpu {
+namespace gql::device::values {
 
 // A vector's slots as kernels read them.
 template <class T>
@@ -37,42 +37,8 @@ struct SlotsOut {
   unsigned char* present = nullptr;
 };
 
-// n slots on the device, owned: the values (which a dense result takes over) and the presence bytes
-// (scratch on `stream`, which must outlive them). Word-padded slots end their values on a whole
-// 32-bit word, for kernels that CAS 1- or 2-byte values through the aligned word around them (vxm's
-// accumulator).
-template <class T>
-class DeviceSlots {
- public:
-  DeviceSlots(int64_t n, const Stream& stream, bool word_padded = false)
-      : n_(n),
-        values_(value_count(n, word_padded)),
-        present_(static_cast<size_t>(std::max<int64_t>(n, 1)), stream) {}
-  int64_t size() const noexcept { return n_; }
-  SlotsView<T> view() const noexcept { return {values_.data(), present_.data()}; }
-  SlotsOut<T> out() noexcept { return {values_.data(), present_.data()}; }
-  DeviceBuffer<storage_t<T>>& values() noexcept { return values_; }
-  const StreamBuffer<unsigned char>& present() const noexcept { return present_; }
-
- private:
-  static size_t value_count(int64_t n, bool word_padded) {
-    const size_t count = static_cast<size_t>(std::max<int64_t>(n, 1));
-    if (!word_padded) return count;
-    constexpr size_t per_word = sizeof(storage_t<T>) >= 4 ? 1 : 4 / sizeof(storage_t<T>);
-    return (count + per_word - 1) / per_word * per_word;
-  }
-  int64_t n_;
-  DeviceBuffer<storage_t<T>> values_;
-  StreamBuffer<unsigned char> present_;
-};
-
-namespace slots_detail {
-
-constexpr int block = 256;
-
-inline unsigned grid_for(long long n) {
-  return static_cast<unsigned>(std::clamp<long long>((n + block - 1) / block, 1, 8192));
-}
+// Threads per block of the slots' kernels.
+inline constexpr int block = 256;
 
 // f(i) for every index of [0, n).
 template <class F>
@@ -80,13 +46,6 @@ __global__ void for_each_index(long long n, F f) {
   for (long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * block)
     f(i);
-}
-
-template <class F>
-void launch_for_each(long long n, const F& f, const Stream& stream) {
-  if (n <= 0) return;
-  for_each_index<<<grid_for(n), block, 0, stream.get()>>>(n, f);
-  GQL_CUDA_CHECK_LAUNCH();
 }
 
 // The language's conversion of an element into R's storage.
@@ -138,78 +97,7 @@ struct Gather {
   }
 };
 
-}  // namespace slots_detail
-
-// A device vector read as slots: in place when dense, spread into owned slots when sparse.
-template <class T>
-class SlotsOf {
- public:
-  SlotsOf(const DeviceVector<T>& v, const Stream& stream) {
-    if (v.is_dense()) {
-      view_ = {v.values().data(), nullptr};
-      return;
-    }
-    DeviceSlots<T>& s = spread_.emplace(v.size(), stream);
-    GQL_CUDA_CHECK(cudaMemsetAsync(s.out().present, 0, static_cast<size_t>(v.size()), stream.get()));
-    slots_detail::launch_for_each(v.nvals(), slots_detail::Spread<T>{v.indices().data(), v.values().data(), s.out()},
-                                  stream);
-    view_ = s.view();
-  }
-  SlotsView<T> view() const noexcept { return view_; }
-
- private:
-  std::optional<DeviceSlots<T>> spread_;
-  SlotsView<T> view_;
-};
-
-// A dense device vector of n copies of `value`.
-template <class T>
-DeviceVector<T> filled_vector(int64_t n, storage_t<T> value, const Stream& stream) {
-  DeviceVector<T> v = DeviceVector<T>::dense(n);
-  slots_detail::launch_for_each(n, slots_detail::Fill<T>{v.values().data(), value}, stream);
-  return v;
-}
-
-// The slots as a DeviceVector: the present indices in order, or dense (their values taken over)
-// when every index is present, unless `keep_sparse` (the form of the host's products, whose results
-// are sparse whatever their count). Waits for the count of present slots.
-template <class T>
-DeviceVector<T> compact(DeviceSlots<T>&& slots, const Stream& stream, bool keep_sparse = false) {
-  const int64_t n = slots.size();
-  if (n == 0) return DeviceVector<T>::sparse(0, 0);
-  const cudaStream_t s = stream.get();
-  StreamBuffer<int> positions(static_cast<size_t>(n), stream);
-  slots_detail::launch_for_each(n, slots_detail::PresenceOf{slots.present().data(), positions.data()}, stream);
-  int* last = static_cast<int*>(small_pinned_scratch());
-  copy_async(&last[1], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  size_t bytes = 0;
-  GQL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, positions.data(), positions.data(), static_cast<int>(n), s));
-  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
-  GQL_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, positions.data(), positions.data(), static_cast<int>(n), s));
-  copy_async(&last[0], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
-  stream.synchronize();
-  const int64_t count = static_cast<int64_t>(last[0]) + last[1];
-  if (count == n && !keep_sparse && slots.values().size() == static_cast<size_t>(n))
-    return DeviceVector<T>::dense(n, std::move(slots.values()));
-  if (count == n && !keep_sparse) {  // padded slots: their first n values
-    DeviceVector<T> out = DeviceVector<T>::dense(n);
-    copy_async(out.values().data(), slots.values().data(), out.values().bytes(), cudaMemcpyDeviceToDevice, stream,
-               __FILE__, __LINE__);
-    stream.synchronize();
-    return out;
-  }
-  DeviceVector<T> out = DeviceVector<T>::sparse(n, count);
-  if (count > 0)
-    slots_detail::launch_for_each(
-        n, slots_detail::Gather<T>{slots.view(), positions.data(), out.indices().data(), out.values().data()}, stream);
-  stream.synchronize();  // the result is complete on return, as the host's callers expect
-  return out;
-}
-
 // ---- element-wise kernels over slots (the rules of cpu/elementwise.hpp and cpu/vector_assign.hpp)
-
-namespace slots_detail {
 
 template <class R, class TA, class TB, class F>
 struct Union {
@@ -304,7 +192,124 @@ __global__ void reduce_blocks(const storage_t<T>* values, long long count, R* pa
   if (threadIdx.x == 0) partial[blockIdx.x] = total;
 }
 
+}  // namespace gql::device::values
+
+namespace gql::gpu {
+
+namespace slots_detail {
+
+inline unsigned grid_for(long long n) {
+  constexpr int block = device::values::block;
+  return static_cast<unsigned>(std::clamp<long long>((n + block - 1) / block, 1, 8192));
+}
+
+// f(i) for every index of [0, n), on `stream`.
+template <class F>
+void launch_for_each(long long n, const F& f, const Stream& stream) {
+  if (n <= 0) return;
+  device::values::for_each_index<<<grid_for(n), device::values::block, 0, stream.get()>>>(n, f);
+  GQL_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace slots_detail
+
+// n slots on the device, owned: the values (which a dense result takes over) and the presence bytes
+// (scratch on `stream`, which must outlive them). Word-padded slots end their values on a whole
+// 32-bit word, for kernels that CAS 1- or 2-byte values through the aligned word around them (vxm's
+// accumulator).
+template <class T>
+class DeviceSlots {
+ public:
+  DeviceSlots(int64_t n, const Stream& stream, bool word_padded = false)
+      : n_(n),
+        values_(value_count(n, word_padded)),
+        present_(static_cast<size_t>(std::max<int64_t>(n, 1)), stream) {}
+  int64_t size() const noexcept { return n_; }
+  device::values::SlotsView<T> view() const noexcept { return {values_.data(), present_.data()}; }
+  device::values::SlotsOut<T> out() noexcept { return {values_.data(), present_.data()}; }
+  DeviceBuffer<storage_t<T>>& values() noexcept { return values_; }
+  const StreamBuffer<unsigned char>& present() const noexcept { return present_; }
+
+ private:
+  static size_t value_count(int64_t n, bool word_padded) {
+    const size_t count = static_cast<size_t>(std::max<int64_t>(n, 1));
+    if (!word_padded) return count;
+    constexpr size_t per_word = sizeof(storage_t<T>) >= 4 ? 1 : 4 / sizeof(storage_t<T>);
+    return (count + per_word - 1) / per_word * per_word;
+  }
+  int64_t n_;
+  DeviceBuffer<storage_t<T>> values_;
+  StreamBuffer<unsigned char> present_;
+};
+
+// A device vector read as slots: in place when dense, spread into owned slots when sparse.
+template <class T>
+class SlotsOf {
+ public:
+  SlotsOf(const DeviceVector<T>& v, const Stream& stream) {
+    if (v.is_dense()) {
+      view_ = {v.values().data(), nullptr};
+      return;
+    }
+    DeviceSlots<T>& s = spread_.emplace(v.size(), stream);
+    GQL_CUDA_CHECK(cudaMemsetAsync(s.out().present, 0, static_cast<size_t>(v.size()), stream.get()));
+    slots_detail::launch_for_each(v.nvals(), device::values::Spread<T>{v.indices().data(), v.values().data(), s.out()},
+                                  stream);
+    view_ = s.view();
+  }
+  device::values::SlotsView<T> view() const noexcept { return view_; }
+
+ private:
+  std::optional<DeviceSlots<T>> spread_;
+  device::values::SlotsView<T> view_;
+};
+
+// A dense device vector of n copies of `value`.
+template <class T>
+DeviceVector<T> filled_vector(int64_t n, storage_t<T> value, const Stream& stream) {
+  DeviceVector<T> v = DeviceVector<T>::dense(n);
+  slots_detail::launch_for_each(n, device::values::Fill<T>{v.values().data(), value}, stream);
+  return v;
+}
+
+// The slots as a DeviceVector: the present indices in order, or dense (their values taken over)
+// when every index is present, unless `keep_sparse` (the form of the host's products, whose results
+// are sparse whatever their count). Waits for the count of present slots.
+template <class T>
+DeviceVector<T> compact(DeviceSlots<T>&& slots, const Stream& stream, bool keep_sparse = false) {
+  const int64_t n = slots.size();
+  if (n == 0) return DeviceVector<T>::sparse(0, 0);
+  const cudaStream_t s = stream.get();
+  StreamBuffer<int> positions(static_cast<size_t>(n), stream);
+  slots_detail::launch_for_each(n, device::values::PresenceOf{slots.present().data(), positions.data()}, stream);
+  int* last = static_cast<int*>(small_pinned_scratch());
+  copy_async(&last[1], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  size_t bytes = 0;
+  GQL_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, bytes, positions.data(), positions.data(), static_cast<int>(n), s));
+  StreamBuffer<unsigned char> scratch(std::max<size_t>(bytes, 1), stream);
+  GQL_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, positions.data(), positions.data(), static_cast<int>(n), s));
+  copy_async(&last[0], positions.data() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);
+  stream.synchronize();
+  const int64_t count = static_cast<int64_t>(last[0]) + last[1];
+  if (count == n && !keep_sparse && slots.values().size() == static_cast<size_t>(n))
+    return DeviceVector<T>::dense(n, std::move(slots.values()));
+  if (count == n && !keep_sparse) {  // padded slots: their first n values
+    DeviceVector<T> out = DeviceVector<T>::dense(n);
+    copy_async(out.values().data(), slots.values().data(), out.values().bytes(), cudaMemcpyDeviceToDevice, stream,
+               __FILE__, __LINE__);
+    stream.synchronize();
+    return out;
+  }
+  DeviceVector<T> out = DeviceVector<T>::sparse(n, count);
+  if (count > 0)
+    slots_detail::launch_for_each(
+        n, device::values::Gather<T>{slots.view(), positions.data(), out.indices().data(), out.values().data()},
+        stream);
+  stream.synchronize();  // the result is complete on return, as the host's callers expect
+  return out;
+}
 
 // reduce(values[0..count), M) on the device, read back (the monoid's identity when count is 0).
 template <Monoid M, class R, class T>
@@ -319,12 +324,11 @@ R reduce_values(const storage_t<T>* values, long long count, const Stream& strea
   }
   const long long first_pass = std::min<long long>(slots_detail::grid_for(count), 1024);
   StreamBuffer<R> partial(static_cast<size_t>(first_pass) + 1, stream);
-  slots_detail::reduce_blocks<M, R, T>
-      <<<static_cast<unsigned>(first_pass), slots_detail::block, 0, stream.get()>>>(values, count, partial.data());
+  device::values::reduce_blocks<M, R, T>
+      <<<static_cast<unsigned>(first_pass), device::values::block, 0, stream.get()>>>(values, count, partial.data());
   GQL_CUDA_CHECK_LAUNCH();
-  slots_detail::reduce_blocks<M, R, R>
-      <<<1, slots_detail::block, 0, stream.get()>>>(reinterpret_cast<const storage_t<R>*>(partial.data()), first_pass,
-                                                    partial.data() + first_pass);
+  device::values::reduce_blocks<M, R, R><<<1, device::values::block, 0, stream.get()>>>(
+      reinterpret_cast<const storage_t<R>*>(partial.data()), first_pass, partial.data() + first_pass);
   GQL_CUDA_CHECK_LAUNCH();
   R* result = static_cast<R*>(small_pinned_scratch());
   copy_async(result, partial.data() + first_pass, sizeof(R), cudaMemcpyDeviceToHost, stream, __FILE__, __LINE__);

@@ -112,8 +112,7 @@ constexpr bool closure_variant_built(const ClosureVariant& v, size_t value_bytes
 // Whether a closure under `schedule`, with predecessors or not, may launch variant v, whatever the
 // matrix's size and the device's memory (the k-block the runtime picks by size, streaming out of
 // core). With predecessors: the global-memory kernel, whatever the schedule. Else the tile kernels
-// of the schedule's design (the register design's diagonal only; a k-block left to the runtime is
-// 128 or 256, and both close their diagonals with 128), and the GEMM of its thread tile: the
+// of the schedule's design (the register design's diagonal only), and the GEMM of its thread tile: the
 // register design's stages 2 and 3 and every design's products out of core, with DPX in the register
 // design only. A shape the kernels are not built for runs nothing (the plan rejects the schedule).
 inline bool closure_variant_runs(const ClosureVariant& v, const ClosureSchedule& schedule, bool predecessors) {
@@ -121,11 +120,12 @@ inline bool closure_variant_runs(const ClosureVariant& v, const ClosureSchedule&
   if (predecessors)
     return v.slot == Slot::fill || v.slot == Slot::fill_predecessors || v.slot == Slot::initial_predecessors ||
            (v.slot == Slot::global_step && v.index == 1);
-  const DeviceClosureOptions options = detail::device_closure_options(schedule);
+  // The defaults of a small matrix: a larger one's k-block of 256 closes its diagonals with 128 too.
+  const DeviceClosureOptions options = resolve_defaults(detail::device_closure_options(schedule), 0);
   const bool registers = options.kernel == ClosureKernel::register_tiles;
-  const ClosureTileShape tiles = registers ? register_diagonal_shape(options.tile == 0 ? 128 : options.tile)
-                                           : ClosureTileShape{options.tile == 0 ? 64 : options.tile, options.per_thread};
-  const RegisterTile thread_tile = options.register_tile == RegisterTile{0, 0} ? RegisterTile{} : options.register_tile;
+  const ClosureTileShape tiles =
+      registers ? register_diagonal_shape(options.tile) : ClosureTileShape{options.tile, options.per_thread};
+  const RegisterTile thread_tile = options.register_tile;
   switch (v.slot) {
     case Slot::fill: return true;
     case Slot::fill_predecessors:

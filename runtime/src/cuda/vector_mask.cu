@@ -34,7 +34,9 @@ DeviceBuffer<unsigned char> allowed_map(int64_t n, const index_t* indices, int64
                                         bool complement, const Stream& stream) {
   DeviceBuffer<unsigned char> map(static_cast<size_t>(std::max<int64_t>(n, 1)));
   const unsigned char present = complement ? 0 : 1;
-  const bool dense = indices == nullptr;
+  // Null indices with every index present: a dense mask. An empty sparse mask has null indices too
+  // (its buffer was never allocated) and lets nothing through (everything, complemented).
+  const bool dense = indices == nullptr && nvals == n;
   const bool every_index = dense && values.words == nullptr;
   GQL_CUDA_CHECK(cudaMemsetAsync(map.data(), every_index ? present : 1 - present, map.size(), stream.get()));
   if (every_index || nvals == 0) return map;

@@ -41,8 +41,8 @@ class DeviceVectorMask {
   DeviceBuffer<unsigned char> allowed_;
 };
 
-// The byte map of a mask of n indices whose present ones are `indices` (nvals of them; null: every
-// index, a dense mask), complemented or not; on `stream`. With `values` (one per present index) an
+// The byte map of a mask of n indices whose present ones are `indices` (nvals of them; null with
+// nvals == n: every index, a dense mask; an empty mask may pass null too), complemented or not; on `stream`. With `values` (one per present index) an
 // index counts only where its value selects.
 DeviceBuffer<unsigned char> allowed_map(int64_t n, const index_t* indices, int64_t nvals, const MaskValues& values,
                                         bool complement, const Stream& stream);

@@ -222,9 +222,24 @@ T read_back(const T* on_device, const Stream& stream) {
 // Copies of host memory that return once done, after what `stream` holds: pageable ones of 256 KiB
 // and more go through pinned staging buffers kept for the process, host threads copying one while
 // the DMA engine fills or drains another; page-locked memory and small copies go straight through
-// the driver (runtime/src/cuda/staged_copy.cpp).
-void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line);
-void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line);
+// the driver (runtime/src/cuda/staged_copy.cpp). The parts of one value (a graph's offsets, columns
+// and values; a vector's indices and values) go as one copy: one pipeline through the staging
+// buffers, which fills and drains once.
+struct CopyPart {
+  void* to;
+  const void* from;
+  size_t bytes;
+};
+void download(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line);
+void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line);
+inline void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line) {
+  const CopyPart part{host, device, bytes};
+  download(std::span<const CopyPart>(&part, 1), stream, file, line);
+}
+inline void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line) {
+  const CopyPart part{device, host, bytes};
+  upload(std::span<const CopyPart>(&part, 1), stream, file, line);
+}
 // Makes the staging buffers (pinned allocations of tens of milliseconds) ahead of the first copy, and
 // moves them through the device once: a program's device start, before its timed upload.
 void prepare_staged_copies();
@@ -416,9 +431,10 @@ class DeviceCsr {
     Array<offset_t> offsets(static_cast<size_t>(n_rows_) + 1);  // every element downloaded
     Array<index_t> cols(static_cast<size_t>(nvals_));
     Array<storage_t<T>> vals(stores_values<T> ? static_cast<size_t>(nvals_) : 0);
-    row_offsets_.download(std::span<offset_t>(offsets), stream);
-    col_indices_.download(std::span<index_t>(cols), stream);
-    if constexpr (stores_values<T>) values_.download(std::span<storage_t<T>>(vals), stream);
+    const CopyPart parts[] = {{offsets.data(), row_offsets_.data(), offsets.size() * sizeof(offset_t)},
+                              {cols.data(), col_indices_.data(), cols.size() * sizeof(index_t)},
+                              {vals.data(), values_.data(), vals.size() * sizeof(storage_t<T>)}};
+    download(parts, stream, __FILE__, __LINE__);
     Csr<T> host(n_rows_, n_cols_, std::move(offsets), std::move(cols), std::move(vals));
     if (derived_.symmetric()) host.derived().mark_symmetric();
     return host;
@@ -438,9 +454,12 @@ class DeviceCsr {
 template <class T>
 DeviceCsr<T> to_device(const Csr<T>& graph, const Stream& stream) {
   DeviceCsr<T> out(graph.n_rows(), graph.n_cols(), graph.nvals());
-  out.row_offsets().upload(graph.row_offsets(), stream);
-  out.col_indices().upload(graph.col_indices(), stream);
-  if constexpr (stores_values<T>) out.values().upload(graph.values(), stream);
+  const auto values = graph.values();
+  const CopyPart parts[] = {
+      {out.row_offsets().data(), graph.row_offsets().data(), graph.row_offsets().size() * sizeof(offset_t)},
+      {out.col_indices().data(), graph.col_indices().data(), graph.col_indices().size() * sizeof(index_t)},
+      {out.values().data(), values.data(), stores_values<T> ? values.size() * sizeof(storage_t<T>) : 0}};
+  upload(parts, stream, __FILE__, __LINE__);
   if (graph.derived().symmetric()) out.derived().mark_symmetric();
   return out;
 }
@@ -522,10 +541,11 @@ class DeviceVector {
 
   Vector<T> to_host(const Stream& stream) const {
     Array<storage_t<T>> vals(values_.size());  // every element downloaded
-    values_.download(std::span<storage_t<T>>(vals), stream);
-    if (dense_) return Vector<T>::dense(size_, std::move(vals));
     Array<index_t> idx(indices_.size());
-    indices_.download(std::span<index_t>(idx), stream);
+    const CopyPart parts[] = {{vals.data(), values_.data(), vals.size() * sizeof(storage_t<T>)},
+                              {idx.data(), indices_.data(), idx.size() * sizeof(index_t)}};
+    download(parts, stream, __FILE__, __LINE__);
+    if (dense_) return Vector<T>::dense(size_, std::move(vals));
     return Vector<T>::sparse(size_, std::move(idx), std::move(vals));
   }
 
@@ -540,8 +560,10 @@ template <class T>
 DeviceVector<T> to_device(const Vector<T>& vector, const Stream& stream) {
   DeviceVector<T> out = vector.is_dense() ? DeviceVector<T>::dense(vector.size())
                                           : DeviceVector<T>::sparse(vector.size(), vector.nvals());
-  if (!vector.is_dense()) out.indices().upload(vector.indices(), stream);
-  out.values().upload(vector.values(), stream);
+  const CopyPart parts[] = {
+      {out.indices().data(), vector.is_dense() ? nullptr : vector.indices().data(), out.indices().bytes()},
+      {out.values().data(), vector.values().data(), out.values().bytes()}};
+  upload(parts, stream, __FILE__, __LINE__);
   return out;
 }
 

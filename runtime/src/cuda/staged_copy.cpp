@@ -9,6 +9,8 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "gql/device.hpp"
 
@@ -48,17 +50,50 @@ class Staging {
   std::optional<Event> events_[n_buffers];
 };
 
-// A copy cut into chunks that pass through the staging buffers in turn. About sixteen chunks, so
-// that the first chunk's host copy and the last one's DMA, which nothing overlaps, are a small part
-// of the whole (a 134 MB graph in 32 MiB chunks left a fifth of its upload unoverlapped).
-struct Chunks {
-  size_t bytes, chunk, count;
-  explicit Chunks(size_t total)
-      : bytes(total),
-        chunk(std::clamp((total / 16 + min_chunk - 1) / min_chunk * min_chunk, min_chunk, buffer_bytes)),
-        count((total + chunk - 1) / chunk) {}
-  size_t offset(size_t c) const { return c * chunk; }
-  size_t size(size_t c) const { return std::min(chunk, bytes - c * chunk); }
+// A copy's parts taken in order as one run of bytes, cut into chunks that pass through the staging
+// buffers in turn (a chunk may span parts). Chunks grow from min_chunk to the steady size and shrink
+// back at the end: the first chunk's host copy and the last one's DMA are what nothing overlaps (a
+// 134 MB graph in 32 MiB chunks left a fifth of its upload unoverlapped); the steady size, about a
+// sixteenth of the copy, keeps the number of steps (each a wait, a fork of the host's threads and
+// a DMA call) small.
+class Chunks {
+ public:
+  explicit Chunks(std::span<const CopyPart> parts) : parts_(parts) {
+    size_t total = 0;
+    for (const CopyPart& p : parts) total += p.bytes;
+    const size_t steady =
+        std::clamp((total / 16 + min_chunk - 1) / min_chunk * min_chunk, min_chunk, buffer_bytes);
+    std::vector<size_t> back;  // the shrinking end, smallest first
+    size_t left = total;
+    for (size_t size = min_chunk; size < steady && left > 0; size *= 2) {
+      for (std::vector<size_t>* end : {&sizes_, &back}) {
+        const size_t take = std::min(size, left);
+        if (take > 0) end->push_back(take);
+        left -= take;
+      }
+    }
+    for (; left > 0; left -= std::min(steady, left)) sizes_.push_back(std::min(steady, left));
+    sizes_.insert(sizes_.end(), back.rbegin(), back.rend());
+    for (size_t c = 0, offset = 0; c < sizes_.size(); offset += sizes_[c++]) offsets_.push_back(offset);
+  }
+  size_t count() const noexcept { return sizes_.size(); }
+  size_t size(size_t c) const noexcept { return sizes_[c]; }
+  // Calls f(part, offset in the part, offset in the chunk, bytes) for each part's share of chunk c.
+  template <class F>
+  void each_piece(size_t c, F&& f) const {
+    const size_t begin = offsets_[c], end = begin + sizes_[c];
+    size_t part_begin = 0;
+    for (const CopyPart& p : parts_) {
+      const size_t part_end = part_begin + p.bytes;
+      const size_t from = std::max(begin, part_begin), to = std::min(end, part_end);
+      if (from < to) f(p, from - part_begin, from - begin, to - from);
+      part_begin = part_end;
+    }
+  }
+
+ private:
+  std::span<const CopyPart> parts_;
+  std::vector<size_t> sizes_, offsets_;
 };
 
 // memcpy by the calling thread's team, in pieces spread over every thread: a copy into fresh host
@@ -105,17 +140,18 @@ bool page_locked(const void* host) {
   return attributes.type == cudaMemoryTypeHost;
 }
 
-// A copy that needs no staging, straight through the driver: small, or page-locked on the host side.
-// False when it must be staged.
-bool copied_directly(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const Stream& stream,
-                     const char* file, int line) {
-  const void* host = kind == cudaMemcpyHostToDevice ? src : dst;
-  if (bytes >= direct_below && !page_locked(host)) return false;
-  if (bytes > 0) {
-    copy_async(dst, src, bytes, kind, stream, file, line);
-    stream.synchronize();
+// The parts that need no staging (small, or page-locked on the host side) queued straight through
+// the driver; returns the ones that must be staged.
+std::vector<CopyPart> queue_direct(std::span<const CopyPart> parts, cudaMemcpyKind kind, const Stream& stream,
+                                   const char* file, int line) {
+  std::vector<CopyPart> staged;
+  for (const CopyPart& p : parts) {
+    if (p.bytes == 0) continue;
+    const void* host = kind == cudaMemcpyHostToDevice ? p.from : p.to;
+    if (p.bytes >= direct_below && !page_locked(host)) staged.push_back(p);
+    else copy_async(p.to, p.from, p.bytes, kind, stream, file, line);
   }
-  return true;
+  return staged;
 }
 
 }  // namespace
@@ -142,38 +178,49 @@ void prepare_staged_copies() {
   stream.synchronize();
 }
 
-void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line) {
-  if (copied_directly(host, device, bytes, cudaMemcpyDeviceToHost, stream, file, line)) return;
+void download(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
+  const std::vector<CopyPart> staged = queue_direct(parts, cudaMemcpyDeviceToHost, stream, file, line);
+  if (staged.empty()) return stream.synchronize();
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
-  const Chunks chunks(bytes);
+  const Chunks chunks(staged);
   const auto fill = [&](size_t c) {  // DMA: chunk c of the device into its buffer
     const int b = static_cast<int>(c % n_buffers);
-    copy_async(staging.buffer(b), static_cast<const unsigned char*>(device) + chunks.offset(c), chunks.size(c),
-               cudaMemcpyDeviceToHost, stream, file, line);
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      copy_async(staging.buffer(b) + in_chunk, static_cast<const unsigned char*>(p.from) + in_part, bytes,
+                 cudaMemcpyDeviceToHost, stream, file, line);
+    });
     staging.event(b).record(stream);
   };
-  for (size_t c = 0; c < std::min<size_t>(chunks.count, n_buffers); ++c) fill(c);
-  first_touch(host, bytes);
-  for (size_t c = 0; c < chunks.count; ++c) {
+  for (size_t c = 0; c < std::min<size_t>(chunks.count(), n_buffers); ++c) fill(c);
+  for (const CopyPart& p : staged) first_touch(p.to, p.bytes);
+  for (size_t c = 0; c < chunks.count(); ++c) {
     const int b = static_cast<int>(c % n_buffers);
     staging.event(b).synchronize();
-    parallel_copy(static_cast<unsigned char*>(host) + chunks.offset(c), staging.buffer(b), chunks.size(c));
-    if (c + n_buffers < chunks.count) fill(c + n_buffers);
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      parallel_copy(static_cast<unsigned char*>(p.to) + in_part, staging.buffer(b) + in_chunk, bytes);
+    });
+    if (c + n_buffers < chunks.count()) fill(c + n_buffers);
   }
+  stream.synchronize();  // the direct parts queued after the staged ones' last DMA
 }
 
-void upload(void* device, const void* host, size_t bytes, const Stream& stream, const char* file, int line) {
-  if (copied_directly(device, host, bytes, cudaMemcpyHostToDevice, stream, file, line)) return;
+void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
+  const std::vector<CopyPart> staged = queue_direct(parts, cudaMemcpyHostToDevice, stream, file, line);
+  if (staged.empty()) return stream.synchronize();
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
-  const Chunks chunks(bytes);
-  for (size_t c = 0; c < chunks.count; ++c) {
+  const Chunks chunks(staged);
+  for (size_t c = 0; c < chunks.count(); ++c) {
     const int b = static_cast<int>(c % n_buffers);
     if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer is done
-    parallel_copy(staging.buffer(b), static_cast<const unsigned char*>(host) + chunks.offset(c), chunks.size(c));
-    copy_async(static_cast<unsigned char*>(device) + chunks.offset(c), staging.buffer(b), chunks.size(c),
-               cudaMemcpyHostToDevice, stream, file, line);
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      parallel_copy(staging.buffer(b) + in_chunk, static_cast<const unsigned char*>(p.from) + in_part, bytes);
+    });
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      copy_async(static_cast<unsigned char*>(p.to) + in_part, staging.buffer(b) + in_chunk, bytes,
+                 cudaMemcpyHostToDevice, stream, file, line);
+    });
     staging.event(b).record(stream);
   }
   stream.synchronize();

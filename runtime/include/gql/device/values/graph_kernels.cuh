@@ -11,7 +11,8 @@
 
 namespace gql::device::values {
 
-// out[p] = fn(in[p]) as R, over a graph's stored values (a pattern graph's are all true: in is null).
+// out[p] = fn(in[p]) as R, over a graph's stored values (a pattern graph's are all true: in is null)
+// or a dense matrix's entries.
 template <class R, class T, class F>
 struct MapValues {
   const storage_t<T>* in;

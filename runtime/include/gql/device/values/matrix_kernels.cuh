@@ -1,6 +1,6 @@
-// The kernels of the dense matrices' ops on the device (gql/device/values/matrix_ops.hpp): entry-wise maps
-// of one or two matrices through the spec's function, the tiled transpose, and a graph's entries
-// scattered into a filled matrix. Each writes every element as the host's twin does (gql/cpu/
+// The kernels of the dense matrices' ops on the device (gql/device/values/matrix_ops.hpp): entry-wise
+// maps of two matrices through the spec's function (of one: graph_kernels.cuh's MapValues), the tiled
+// transpose, and a graph's entries scattered into a filled matrix. Each writes every element as the host's twin does (gql/cpu/
 // matrix_ops.hpp, elementwise.hpp, ops.hpp's densify): the same conversions, the same values.
 //
 // Compiled by nvcc: generated code and the GPU tests.
@@ -13,15 +13,6 @@
 #include "gql/device/values/vector_slots.cuh"
 
 namespace gql::device::values {
-
-// out[p] = fn(in[p]) as R, at every position.
-template <class R, class T, class F>
-struct MapEntries {
-  const storage_t<T>* in;
-  F fn;
-  storage_t<R>* out;
-  __device__ void operator()(long long p) const { out[p] = cast_to<R>(fn(T(in[p]))); }
-};
 
 // out[p] = fn(a[p], b[p]) as R, at every position (union and intersect of dense matrices).
 template <class R, class TA, class TB, class F>

@@ -29,6 +29,7 @@
 #include "gql/semiring.hpp"
 
 #if defined(__CUDACC__)
+#include "gql/device/values/graph_kernels.cuh"
 #include "gql/device/values/matrix_kernels.cuh"
 #endif
 
@@ -79,7 +80,7 @@ void apply(Resident<Matrix<TC>>& C, common::NoMask, bool, Resident<Matrix<TA>>& 
   const DeviceMatrix<TA>& a = A.device(stream);
   DeviceMatrix<TC> out(a.n_rows(), a.n_cols());
   slots_detail::launch_for_each(a.n_rows() * a.n_cols(),
-                                device::values::MapEntries<TC, TA, F>{a.data().data(), fn, out.data().data()}, stream);
+                                device::values::MapValues<TC, TA, F>{a.data().data(), fn, out.data().data()}, stream);
   stream.synchronize();
   C.set_device(std::move(out));
 }

@@ -1,5 +1,6 @@
 // The device runtime: buffers and copies, pinned memory, streams, events, the stream pool, the
 // device containers' round trips, the memory budget, and the mapping of CUDA errors to gql::Error.
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -47,6 +48,42 @@ void check_buffers() {
   empty.copy_from_host(std::span<const int>(), stream);
   // Copying more than the buffer holds is the caller's error.
   GPU_CHECK(throws_kind([&] { DeviceBuffer<int> small(10); small.copy_from_host(host, stream); }, ErrorKind::usage));
+}
+
+// gql::upload and gql::download of a value's parts in one copy: staged parts (pageable, 256 KiB and
+// more) cut into chunks that span part boundaries, mixed with parts that go straight through the driver
+// (small, page-locked, empty), each part's bytes landing at its own place.
+void check_staged_copies() {
+  Stream stream;
+  const std::vector<size_t> sizes = {300 << 10, 100, 0, (5 << 20) + 13, 1 << 20, 3 << 20};
+  const size_t pinned_part = 4;  // page-locked on the host: copied directly
+  std::vector<std::vector<unsigned char>> host(sizes.size());
+  std::vector<DeviceBuffer<unsigned char>> device;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    host[i].resize(sizes[i]);
+    for (size_t b = 0; b < sizes[i]; ++b) host[i][b] = static_cast<unsigned char>(b * 131 + i * 17 + b / 4093);
+    device.emplace_back(sizes[i]);
+  }
+  HostBuffer<unsigned char> pinned(sizes[pinned_part]), pinned_back(sizes[pinned_part]);
+  std::copy(host[pinned_part].begin(), host[pinned_part].end(), pinned.data());
+  std::vector<std::vector<unsigned char>> back(sizes.size());
+  std::vector<CopyPart> up, down;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    back[i].resize(sizes[i]);
+    const bool locked = i == pinned_part;
+    up.push_back({device[i].data(), locked ? pinned.data() : host[i].data(), sizes[i]});
+    down.push_back({locked ? pinned_back.data() : back[i].data(), device[i].data(), sizes[i]});
+  }
+  upload(up, stream, __FILE__, __LINE__);
+  download(down, stream, __FILE__, __LINE__);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    GPU_CHECK(std::equal(host[i].begin(), host[i].end(), i == pinned_part ? pinned_back.data() : back[i].data()));
+  // One part alone, as DeviceBuffer's upload and download take it.
+  DeviceBuffer<unsigned char> one(sizes[3]);
+  one.upload(host[3], stream);
+  std::vector<unsigned char> one_back(sizes[3]);
+  one.download(std::span<unsigned char>(one_back), stream);
+  GPU_CHECK(one_back == host[3]);
 }
 
 void check_streams_and_events() {
@@ -205,6 +242,7 @@ void check_budget_and_errors() {
 int main(int argc, char** argv) {
   return gql::gpu_test::run_main(argc, argv, "test_device_runtime", [] {
     check_buffers();
+    check_staged_copies();
     check_streams_and_events();
     check_containers();
     check_budget_and_errors();

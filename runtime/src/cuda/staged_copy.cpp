@@ -186,7 +186,7 @@ void download(std::span<const CopyPart> parts, const Stream& stream, const char*
     });
     if (c + n_buffers < chunks.count()) fill(c + n_buffers);
   }
-  stream.synchronize();  // the direct parts queued after the staged ones' last DMA
+  // Done: the direct parts were queued before the first chunk, whose events have all been waited for.
 }
 
 void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
@@ -200,8 +200,6 @@ void upload(std::span<const CopyPart> parts, const Stream& stream, const char* f
     if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer is done
     chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
       parallel_copy(staging.buffer(b) + in_chunk, static_cast<const unsigned char*>(p.from) + in_part, bytes);
-    });
-    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
       copy_async(static_cast<unsigned char*>(p.to) + in_part, staging.buffer(b) + in_chunk, bytes,
                  cudaMemcpyHostToDevice, stream, file, line);
     });

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <string>
 
 #include "gql/error.hpp"
 
@@ -102,6 +103,45 @@ void World::join_parts(std::span<const std::byte> mine, std::span<const int64_t>
   }
 }
 
+std::vector<std::byte> World::exchange(std::span<const std::byte> outgoing, std::span<const int64_t> to_each,
+                                      std::vector<int64_t>& from_each) const {
+  if (to_each.size() != static_cast<size_t>(size_))
+    throw Error(ErrorKind::internal, "exchange: " + std::to_string(to_each.size()) + " parts for " +
+                                         std::to_string(size_) + " ranks");
+  from_each.assign(static_cast<size_t>(size_), 0);
+  check(MPI_Alltoall(to_each.data(), 1, MPI_INT64_T, from_each.data(), 1, MPI_INT64_T, MPI_COMM_WORLD),
+        "MPI_Alltoall");
+  std::vector<size_t> send_at(static_cast<size_t>(size_) + 1, 0), receive_at(static_cast<size_t>(size_) + 1, 0);
+  for (size_t r = 0; r < static_cast<size_t>(size_); ++r) {
+    send_at[r + 1] = send_at[r] + static_cast<size_t>(to_each[r]);
+    receive_at[r + 1] = receive_at[r] + static_cast<size_t>(from_each[r]);
+  }
+  std::vector<std::byte> incoming;
+  on_every_rank([&] { incoming.resize(receive_at.back()); });  // a rank without the memory fails them all
+  // Every piece its own message: messages between two ranks arrive in the order they were sent.
+  std::vector<MPI_Request> requests;
+  const auto in_pieces = [&](size_t bytes, const auto& post) {
+    for (size_t at = 0; at < bytes; at += piece_bytes) post(at, static_cast<int>(std::min(piece_bytes, bytes - at)), requests.emplace_back());
+  };
+  for (int r = 0; r < size_; ++r) {
+    const auto ur = static_cast<size_t>(r);
+    const std::byte* send = outgoing.data() + send_at[ur];
+    std::byte* receive = incoming.data() + receive_at[ur];
+    if (r == rank_) {
+      std::copy(send, send + (send_at[ur + 1] - send_at[ur]), receive);
+      continue;
+    }
+    in_pieces(receive_at[ur + 1] - receive_at[ur], [&](size_t at, int count, MPI_Request& request) {
+      check(MPI_Irecv(receive + at, count, MPI_BYTE, r, 0, MPI_COMM_WORLD, &request), "MPI_Irecv");
+    });
+    in_pieces(send_at[ur + 1] - send_at[ur], [&](size_t at, int count, MPI_Request& request) {
+      check(MPI_Isend(send + at, count, MPI_BYTE, r, 0, MPI_COMM_WORLD, &request), "MPI_Isend");
+    });
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return incoming;
+}
+
 void World::or_words(std::span<uint64_t> words) const {
   constexpr size_t piece_words = piece_bytes / sizeof(uint64_t);
   for (size_t at = 0; at < words.size(); at += piece_words) {
@@ -114,6 +154,15 @@ void World::or_words(std::span<uint64_t> words) const {
 int64_t World::sum(int64_t x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return x;
+}
+
+void World::sum(std::span<int64_t> counts) const {
+  constexpr size_t piece_counts = piece_bytes / sizeof(int64_t);
+  for (size_t at = 0; at < counts.size(); at += piece_counts) {
+    const size_t count = std::min(piece_counts, counts.size() - at);
+    check(MPI_Allreduce(MPI_IN_PLACE, counts.data() + at, static_cast<int>(count), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+  }
 }
 
 void World::broadcast(std::span<std::byte> bytes, int root) const {

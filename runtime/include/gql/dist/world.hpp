@@ -1,7 +1,7 @@
 // The processes of one distributed run (MPI ranks) and what the distributed ops exchange among them.
-// A value is replicated: every rank holds the whole graph or matrix, an op divides its work by rows
-// among the ranks, and each rank ends with the whole result. Only the work is divided: a graph that
-// does not fit one process's memory is still out of reach (docs/runtime.md, "Several processes").
+// A value is replicated (every rank holds the whole graph or matrix, an op divides its work by rows
+// among the ranks, and each rank ends with the whole result), or split: each rank holds a block of
+// its rows only (gql/dist/split_graph.hpp; docs/runtime.md, "Several processes").
 //
 // Built when MPI is found (the library gql::dist, GQL_HAVE_MPI); every rank must call the same ops in
 // the same order, as with any collective MPI call.
@@ -40,10 +40,16 @@ class World {
   // be in its place there).
   std::vector<int64_t> part_sizes(int64_t mine) const;
   void join_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes, std::span<std::byte> joined) const;
+  // Every rank sends each rank its part of `outgoing` (the parts in rank order, to_each[r] bytes for
+  // rank r) and receives theirs: what every rank sent to this one, in rank order, with their sizes in
+  // from_each. Parts of any size (in pieces of at most 1 GiB).
+  std::vector<std::byte> exchange(std::span<const std::byte> outgoing, std::span<const int64_t> to_each,
+                                  std::vector<int64_t>& from_each) const;
   // Every rank's `words` become their bitwise or, in place.
   void or_words(std::span<uint64_t> words) const;
-  // The sum of every rank's `x`.
+  // The sum of every rank's `x`; of every rank's `counts`, element by element, in place.
   int64_t sum(int64_t x) const;
+  void sum(std::span<int64_t> counts) const;
   // Rank `root`'s bytes copied to every rank's `bytes` (same size everywhere).
   void broadcast(std::span<std::byte> bytes, int root) const;
 

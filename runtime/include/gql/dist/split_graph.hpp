@@ -1,0 +1,263 @@
+// A graph split across ranks by blocks of rows: each rank holds its own rows only (with the whole
+// graph's column ids), so a graph that one process cannot hold can be held by several. The blocks
+// are consecutive, one per rank in rank order; every rank knows where each block starts, so any rank
+// can tell which rank holds a row.
+//
+// Made from a graph every rank holds (split_rows: each keeps its block), from one rank's graph
+// (scatter_rows: the others never hold more than their block), or as another split graph's
+// transpose (transpose: each entry sent to the rank holding its column); gathered back into the
+// whole graph on every rank by gathered().
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gql/dist/joined.hpp"
+#include "gql/dist/row_blocks.hpp"
+#include "gql/dist/world.hpp"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+
+namespace gql::dist {
+
+template <class T>
+class SplitGraph {
+ public:
+  // `starts`: every rank's first row, then n_rows (ranks + 1 entries); `block`: this rank's rows, as
+  // rows 0.. of a graph with the whole graph's columns.
+  SplitGraph(int64_t n_rows, int64_t n_cols, int64_t nvals, std::vector<int64_t> starts, int rank, Csr<T> block,
+             bool symmetric)
+      : n_rows_(n_rows),
+        n_cols_(n_cols),
+        nvals_(nvals),
+        starts_(std::move(starts)),
+        rank_(rank),
+        block_(std::move(block)),
+        symmetric_(symmetric) {}
+
+  int64_t n_rows() const noexcept { return n_rows_; }
+  int64_t n_cols() const noexcept { return n_cols_; }
+  int64_t nvals() const noexcept { return nvals_; }  // the whole graph's
+  // This rank's rows of the whole graph, and its block holding them (row r of the graph is row
+  // r - mine().begin there).
+  RowRange mine() const noexcept { return rows_of_rank(rank_); }
+  const Csr<T>& block() const noexcept { return block_; }
+  RowRange rows_of_rank(int rank) const noexcept {
+    return {starts_[static_cast<size_t>(rank)], starts_[static_cast<size_t>(rank) + 1]};
+  }
+  // The rank holding row `row`.
+  int owner(int64_t row) const noexcept {
+    return static_cast<int>(std::upper_bound(starts_.begin(), starts_.end(), row) - starts_.begin()) - 1;
+  }
+  const std::vector<int64_t>& starts() const noexcept { return starts_; }
+  bool symmetric() const noexcept { return symmetric_; }
+
+ private:
+  int64_t n_rows_, n_cols_, nvals_;
+  std::vector<int64_t> starts_;
+  int rank_;
+  Csr<T> block_;
+  bool symmetric_;
+};
+
+namespace detail {
+
+// Every rank's first row of G's rows in blocks of equal edges (rows_by_work over the row offsets).
+inline std::vector<int64_t> block_starts(std::span<const offset_t> row_offsets, int ranks) {
+  std::vector<int64_t> starts(static_cast<size_t>(ranks) + 1);
+  for (int r = 0; r < ranks; ++r) starts[static_cast<size_t>(r)] = rows_by_work(row_offsets, ranks, r).begin;
+  starts.back() = static_cast<int64_t>(row_offsets.size()) - 1;
+  return starts;
+}
+
+// A block's rows sent as their lengths, then its columns, then its values (if T stores them).
+template <class T>
+size_t block_bytes(int64_t rows, int64_t entries) {
+  return static_cast<size_t>(rows) * sizeof(offset_t) +
+         static_cast<size_t>(entries) * (sizeof(index_t) + (stores_values<T> ? sizeof(storage_t<T>) : 0));
+}
+template <class T>
+void put_rows(const Csr<T>& G, RowRange rows, std::byte* out) {
+  const auto offsets = G.row_offsets();
+  const auto first = static_cast<size_t>(offsets[static_cast<size_t>(rows.begin)]);
+  const auto entries = static_cast<size_t>(offsets[static_cast<size_t>(rows.end)]) - first;
+  for (int64_t r = rows.begin; r < rows.end; ++r) {
+    const offset_t length = offsets[static_cast<size_t>(r) + 1] - offsets[static_cast<size_t>(r)];
+    std::memcpy(out, &length, sizeof length);
+    out += sizeof length;
+  }
+  std::memcpy(out, G.col_indices().data() + first, entries * sizeof(index_t));
+  out += entries * sizeof(index_t);
+  if constexpr (stores_values<T>) std::memcpy(out, G.values().data() + first, entries * sizeof(storage_t<T>));
+}
+template <class T>
+Csr<T> take_rows(const std::byte* in, int64_t rows, int64_t entries, int64_t n_cols) {
+  Array<offset_t> offsets(static_cast<size_t>(rows) + 1);
+  offsets[0] = 0;
+  for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
+    offset_t length;
+    std::memcpy(&length, in, sizeof length);
+    in += sizeof length;
+    offsets[r + 1] = offsets[r] + length;
+  }
+  Array<index_t> cols(static_cast<size_t>(entries));
+  std::memcpy(cols.data(), in, cols.size() * sizeof(index_t));
+  in += cols.size() * sizeof(index_t);
+  Array<storage_t<T>> values(stores_values<T> ? static_cast<size_t>(entries) : 0);
+  if constexpr (stores_values<T>) std::memcpy(values.data(), in, values.size() * sizeof(storage_t<T>));
+  return Csr<T>(rows, n_cols, std::move(offsets), std::move(cols), std::move(values));
+}
+
+}  // namespace detail
+
+// Each rank keeps its block of G, which every rank holds alike: blocks of equal edges.
+template <class T>
+SplitGraph<T> split_rows(const World& world, const Csr<T>& G) {
+  std::vector<int64_t> starts = detail::block_starts(G.row_offsets(), world.size());
+  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  Csr<T> block;
+  world.on_every_rank([&] { block = rows_of(G, mine); });
+  return SplitGraph<T>(G.n_rows(), G.n_cols(), G.nvals(), std::move(starts), world.rank(), std::move(block),
+                       G.derived().symmetric());
+}
+
+// Rank `root`'s G sent out in blocks of equal edges: `G` is read on `root` only (null elsewhere),
+// and no other rank holds more than its block.
+template <class T>
+SplitGraph<T> scatter_rows(const World& world, const Csr<T>* G, int root = 0) {
+  if (root < 0 || root >= world.size())
+    throw Error(ErrorKind::usage, "scatter_rows: root " + std::to_string(root) + " of " +
+                                      std::to_string(world.size()) + " ranks");
+  world.on_every_rank([&] {
+    if (world.rank() == root && G == nullptr) throw Error(ErrorKind::usage, "scatter_rows: no graph on the root rank");
+  });
+  // The shape, whether symmetric, and every block's start and entry count, from the root.
+  const int ranks = world.size();
+  std::vector<int64_t> header(static_cast<size_t>(2 * ranks) + 5, 0);
+  if (world.rank() == root) {
+    const std::vector<int64_t> starts = detail::block_starts(G->row_offsets(), ranks);
+    const auto offsets = G->row_offsets();
+    header[0] = G->n_rows();
+    header[1] = G->n_cols();
+    header[2] = G->nvals();
+    header[3] = G->derived().symmetric();
+    for (size_t r = 0; r <= static_cast<size_t>(ranks); ++r) header[4 + r] = starts[r];
+    for (size_t r = 0; r < static_cast<size_t>(ranks); ++r)
+      header[5 + static_cast<size_t>(ranks) + r] =
+          offsets[static_cast<size_t>(starts[r + 1])] - offsets[static_cast<size_t>(starts[r])];
+  }
+  world.broadcast(std::as_writable_bytes(std::span<int64_t>(header)), root);
+  std::vector<int64_t> starts(header.begin() + 4, header.begin() + 5 + ranks);
+  const auto entries_of = [&](int r) { return header[5 + static_cast<size_t>(ranks) + static_cast<size_t>(r)]; };
+  // The root's outgoing blocks, every rank's in rank order; the others send nothing.
+  std::vector<int64_t> to_each(static_cast<size_t>(ranks), 0);
+  std::vector<std::byte> outgoing;
+  world.on_every_rank([&] {
+    if (world.rank() != root) return;
+    size_t total = 0;
+    for (int r = 0; r < ranks; ++r) {
+      const auto ur = static_cast<size_t>(r);
+      to_each[ur] = static_cast<int64_t>(detail::block_bytes<T>(starts[ur + 1] - starts[ur], entries_of(r)));
+      total += static_cast<size_t>(to_each[ur]);
+    }
+    outgoing.resize(total);
+    size_t at = 0;
+    for (int r = 0; r < ranks; ++r) {
+      const auto ur = static_cast<size_t>(r);
+      detail::put_rows(*G, RowRange{starts[ur], starts[ur + 1]}, outgoing.data() + at);
+      at += static_cast<size_t>(to_each[ur]);
+    }
+  });
+  std::vector<int64_t> from_each;
+  std::vector<std::byte> incoming = world.exchange(outgoing, to_each, from_each);
+  outgoing = {};
+  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  Csr<T> block;
+  world.on_every_rank([&] {
+    block = detail::take_rows<T>(incoming.data() + 0, mine.size(), entries_of(world.rank()), header[1]);
+  });
+  return SplitGraph<T>(header[0], header[1], header[2], std::move(starts), world.rank(), std::move(block),
+                       header[3] != 0);
+}
+
+// The whole graph on every rank: the blocks joined in rank order.
+template <class T>
+Csr<T> gathered(const World& world, const SplitGraph<T>& G) {
+  Csr<T> whole = detail::joined_rows(world, G.block().clone(), G.n_cols());
+  if (G.symmetric()) whole.derived().mark_symmetric();
+  return whole;
+}
+
+// G's transpose split by G's own row starts (G square): each rank sends every entry of its block to
+// the rank holding the entry's column, which files it under that row. Entries arrive from the ranks
+// in rank order, each rank's in its rows' order, so every new row's columns (the old rows) come
+// sorted. A symmetric G is its own transpose.
+template <class T>
+SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
+  if (G.n_rows() != G.n_cols())
+    throw Error(ErrorKind::usage, "transpose of a split graph: " + std::to_string(G.n_rows()) + " x " +
+                                      std::to_string(G.n_cols()) + " is not square");
+  if (G.symmetric()) return SplitGraph<T>(G.n_rows(), G.n_cols(), G.nvals(), G.starts(), world.rank(), G.block().clone(), true);
+  struct Bare {
+    index_t row, col;  // the old row and column
+  };
+  struct Valued {
+    index_t row, col;
+    storage_t<T> value;
+  };
+  using Entry = std::conditional_t<stores_values<T>, Valued, Bare>;
+  const int ranks = world.size();
+  const Csr<T>& block = G.block();
+  const RowRange mine = G.mine();
+  const auto offsets = block.row_offsets();
+  const auto cols = block.col_indices();
+  // Entries counted per receiving rank, then placed in that rank's part, in the block's order.
+  std::vector<int64_t> to_each(static_cast<size_t>(ranks), 0);
+  for (index_t c : cols) ++to_each[static_cast<size_t>(G.owner(c))];
+  std::vector<size_t> at(static_cast<size_t>(ranks), 0);
+  for (size_t r = 1; r < at.size(); ++r) at[r] = at[r - 1] + static_cast<size_t>(to_each[r - 1]);
+  std::vector<Entry> outgoing;
+  world.on_every_rank([&] { outgoing.resize(cols.size()); });
+  for (int64_t r = 0; r < block.n_rows(); ++r)
+    for (offset_t p = offsets[static_cast<size_t>(r)]; p < offsets[static_cast<size_t>(r) + 1]; ++p) {
+      const index_t c = cols[static_cast<size_t>(p)];
+      Entry& e = outgoing[at[static_cast<size_t>(G.owner(c))]++];
+      e.row = static_cast<index_t>(mine.begin + r);
+      e.col = c;
+      if constexpr (stores_values<T>) e.value = block.values()[static_cast<size_t>(p)];
+    }
+  for (int64_t& bytes : to_each) bytes *= static_cast<int64_t>(sizeof(Entry));
+  std::vector<int64_t> from_each;
+  const std::vector<std::byte> incoming = world.exchange(std::as_bytes(std::span<const Entry>(outgoing)), to_each, from_each);
+  outgoing = {};
+  const auto count = incoming.size() / sizeof(Entry);
+  const auto entry = [&](size_t q) {
+    Entry e;
+    std::memcpy(&e, incoming.data() + q * sizeof(Entry), sizeof e);
+    return e;
+  };
+  // A counting sort by the new row, stable: the new rows' columns stay in arrival order (sorted).
+  Array<offset_t> t_offsets(static_cast<size_t>(mine.size()) + 1, 0);
+  for (size_t q = 0; q < count; ++q) ++t_offsets[static_cast<size_t>(entry(q).col - mine.begin) + 1];
+  for (size_t r = 0; r < static_cast<size_t>(mine.size()); ++r) t_offsets[r + 1] += t_offsets[r];
+  std::vector<offset_t> next(t_offsets.begin(), t_offsets.end() - 1);
+  Array<index_t> t_cols(count);
+  Array<storage_t<T>> t_values(stores_values<T> ? count : 0);
+  for (size_t q = 0; q < count; ++q) {
+    const Entry e = entry(q);
+    const auto p = static_cast<size_t>(next[static_cast<size_t>(e.col - mine.begin)]++);
+    t_cols[p] = e.row;
+    if constexpr (stores_values<T>) t_values[p] = e.value;
+  }
+  Csr<T> t_block(mine.size(), G.n_rows(), std::move(t_offsets), std::move(t_cols), std::move(t_values));
+  return SplitGraph<T>(G.n_cols(), G.n_rows(), G.nvals(), G.starts(), world.rank(), std::move(t_block), false);
+}
+
+}  // namespace gql::dist

@@ -19,6 +19,30 @@ TEST(World, PartsOfEverySizeJoinInRankOrder) {
   EXPECT_EQ(all, expected);
 }
 
+TEST(World, ExchangeSendsEachRankItsPart) {
+  const auto& w = world();
+  // Rank r sends rank q (r + q) % 3 bytes of value 16 * r + q, so some parts are empty.
+  std::vector<int64_t> to_each(static_cast<size_t>(w.size()));
+  std::vector<std::byte> outgoing;
+  for (int q = 0; q < w.size(); ++q) {
+    to_each[static_cast<size_t>(q)] = (w.rank() + q) % 3;
+    outgoing.insert(outgoing.end(), static_cast<size_t>((w.rank() + q) % 3), static_cast<std::byte>(16 * w.rank() + q));
+  }
+  std::vector<int64_t> from_each;
+  const std::vector<std::byte> incoming = w.exchange(outgoing, to_each, from_each);
+  std::vector<std::byte> expected;
+  for (int r = 0; r < w.size(); ++r) {
+    EXPECT_EQ(from_each[static_cast<size_t>(r)], (r + w.rank()) % 3);
+    expected.insert(expected.end(), static_cast<size_t>((r + w.rank()) % 3), static_cast<std::byte>(16 * r + w.rank()));
+  }
+  EXPECT_EQ(incoming, expected);
+  // Element-wise sums.
+  std::vector<int64_t> counts = {w.rank(), 1};
+  w.sum(counts);
+  EXPECT_EQ(counts[0], static_cast<int64_t>(w.size()) * (w.size() - 1) / 2);
+  EXPECT_EQ(counts[1], w.size());
+}
+
 TEST(World, WordsAreOredAndCountsSummed) {
   const auto& w = world();
   std::vector<uint64_t> words(3, 0);

@@ -1,6 +1,6 @@
 // The distributed product against the one-process OpenMP product: the same entries in the same
 // order, on generated and real graphs, through a mask and its complement, with a positional semiring
-// (con reads the row) and with more rows than ranks and fewer.
+// (con reads the row) and with more rows than ranks and fewer; with A split across the ranks.
 #include <cstdint>
 
 #include "dist_test.hpp"
@@ -8,6 +8,7 @@
 #include "gql/cpu/ops.hpp"
 #include "gql/cpu/spgemm.hpp"
 #include "gql/dist/mxm.hpp"
+#include "gql/dist/split_graph.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
 #include "reference_semirings.hpp"
@@ -47,6 +48,23 @@ ReadOptions symmetric() {
 TEST(DistMxm, FriendsOfFriendsOnKronecker) {
   const auto G = generate_graph<bool>("kron:11", symmetric());
   expect_same(dist::mxm<Paths>(world(), G, G), cpu::spgemm<Paths>(G, G));
+}
+
+TEST(DistMxm, SplitRowsGiveASplitProduct) {
+  // Rows of A split across the ranks, B on every rank: C split by A's row starts, its entries the
+  // one-process product's (a positional con handed each row's place in A).
+  const auto A = generate_graph<int64_t>("urand:9:4");
+  const auto B = generate_graph<int64_t>("urand:9:3");
+  const auto split_a = dist::split_rows(world(), A);
+  const auto C = dist::mxm<Positional>(world(), split_a, B);
+  EXPECT_EQ(C.starts(), split_a.starts());
+  EXPECT_EQ(C.block().n_rows(), split_a.mine().size());
+  const auto want = cpu::spgemm<Positional>(A, B);
+  EXPECT_EQ(C.nvals(), want.nvals());
+  expect_same(dist::gathered(world(), C), want);
+  const auto G = generate_graph<bool>("kron:11", symmetric());
+  const auto fof = dist::mxm<Paths>(world(), dist::scatter_rows(world(), world().rank() == 0 ? &G : nullptr), G);
+  expect_same(dist::gathered(world(), fof), cpu::spgemm<Paths>(G, G));
 }
 
 TEST(DistMxm, ValuesAndRectangularShapes) {

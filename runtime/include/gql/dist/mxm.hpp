@@ -13,6 +13,7 @@
 #include "gql/cpu/spgemm.hpp"
 #include "gql/dist/joined.hpp"
 #include "gql/dist/row_blocks.hpp"
+#include "gql/dist/split_graph.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -58,6 +59,17 @@ std::vector<int64_t> product_work(const Csr<TA>& A, const Csr<TB>& B) {
   return prefix;
 }
 
+// `rows` (rows first_row.. of A) times B over S: a positional con is handed each row's place in A.
+template <class S, class TA, class Multiply>
+Csr<typename S::value_type> multiply_rows(const Csr<TA>& rows, int64_t first_row, Multiply&& multiply) {
+  if constexpr (S::positional) {
+    RowsFrom<S>::first_row = first_row;
+    return multiply.template operator()<RowsFrom<S>>(rows);
+  } else {
+    return multiply.template operator()<S>(rows);
+  }
+}
+
 }  // namespace detail
 
 template <class S, class TA, class TB>
@@ -74,29 +86,44 @@ Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<
   cpu::SpgemmOptions spgemm;
   spgemm.accumulator = options.accumulator;
   const cpu::MaskedChoice choice = cpu::choose_masked_method(A, B, mask, options.masked);
-  const auto multiply = [&]<class P>(const Csr<TA>& rows, const cpu::MatrixMask& rows_mask) {
-    if (choice.method == cpu::MaskedMethod::dot)
-      return cpu::masked_dot_product<P>(rows, B, cpu::transpose_of(B), rows_mask);
-    return cpu::spgemm<P>(rows, B, rows_mask, spgemm);
-  };
   Csr<V> block;
   world.on_every_rank([&] {
-    if (world.size() == 1) {  // the whole of A: no block to cut out
-      block = multiply.template operator()<S>(A, mask);
-      return;
-    }
-    const std::vector<int64_t> work = detail::product_work(A, B);
-    const RowRange mine = rows_by_work(work, world.size(), world.rank());
-    const Csr<TA> rows = rows_of(A, mine);
-    const cpu::MatrixMask rows_mask = detail::mask_rows(mask, mine);
-    if constexpr (S::positional) {
-      detail::RowsFrom<S>::first_row = mine.begin;
-      block = multiply.template operator()<detail::RowsFrom<S>>(rows, rows_mask);
-    } else {
-      block = multiply.template operator()<S>(rows, rows_mask);
-    }
+    // The whole of A on one rank: no block to cut out.
+    const RowRange mine = world.size() == 1 ? RowRange{0, A.n_rows()}
+                                            : rows_by_work(detail::product_work(A, B), world.size(), world.rank());
+    const cpu::MatrixMask rows_mask = world.size() == 1 ? mask : detail::mask_rows(mask, mine);
+    const auto multiply = [&]<class P>(const Csr<TA>& rows) {
+      if (choice.method == cpu::MaskedMethod::dot)
+        return cpu::masked_dot_product<P>(rows, B, cpu::transpose_of(B), rows_mask);
+      return cpu::spgemm<P>(rows, B, rows_mask, spgemm);
+    };
+    block = world.size() == 1 ? detail::multiply_rows<S>(A, 0, multiply)
+                              : detail::multiply_rows<S>(rows_of(A, mine), mine.begin, multiply);
   });
   return detail::joined_rows(world, std::move(block), B.n_cols());
+}
+
+// C = A * B over S with A split across the ranks (gql/dist/split_graph.hpp) and B on every rank: each
+// rank multiplies its own rows, and C comes split by A's row starts, so the product's rows never
+// travel. The entries are those of the one-process product.
+template <class S, class TA, class TB>
+SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>& A, const Csr<TB>& B,
+                                       const cpu::ProductOptions& options = {}) {
+  using V = typename S::value_type;
+  if (A.n_cols() != B.n_rows())
+    throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
+                                      std::to_string(B.n_rows()) + ")");
+  const cpu::ThreadScope threads(options.threads);
+  cpu::SpgemmOptions spgemm;
+  spgemm.accumulator = options.accumulator;
+  Csr<V> block;
+  world.on_every_rank([&] {
+    block = detail::multiply_rows<S>(A.block(), A.mine().begin, [&]<class P>(const Csr<TA>& rows) {
+      return cpu::spgemm<P>(rows, B, cpu::MatrixMask{}, spgemm);
+    });
+  });
+  const int64_t nvals = world.sum(block.nvals());
+  return SplitGraph<V>(A.n_rows(), B.n_cols(), nvals, A.starts(), world.rank(), std::move(block), false);
 }
 
 }  // namespace gql::dist

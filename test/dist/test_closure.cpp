@@ -1,11 +1,13 @@
 // The distributed closure against the one-process closure: shortest paths over integers and
-// reachability, for k-blocks that do and do not divide n, and more ranks than blocks.
+// reachability, for k-blocks that do and do not divide n, and more ranks than blocks; on every rank
+// and split across the ranks.
 #include <cstdint>
 #include <random>
 
 #include "dist_test.hpp"
 #include "gql/cpu/closure.hpp"
 #include "gql/dist/closure.hpp"
+#include "gql/dist/split_matrix.hpp"
 #include "reference_semirings.hpp"
 
 namespace gql::dist_test {
@@ -28,18 +30,38 @@ Matrix<int32_t> distances(int64_t n, uint64_t seed) {
   return D;
 }
 
+// The closure on every rank, and split across the ranks (split by each rank, and sent out by rank 0):
+// the one-process closure's entries, each rank's own rows kept by it.
 template <class S, class T>
 void expect_same_closure(const Matrix<T>& D, int64_t k_block) {
   Matrix<T> got = D.clone(), want = D.clone();
   dist::closure<S>(world(), got, k_block);
   cpu::closure<S>(want);
-  const auto g = got.data(), w = want.data();
-  EXPECT_TRUE(std::equal(g.begin(), g.end(), w.begin(), w.end())) << "k-block " << k_block;
+  const auto same = [](auto a, auto b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); };
+  EXPECT_TRUE(same(got.data(), want.data())) << "k-block " << k_block;
+  dist::SplitMatrix<T> split = dist::split_rows(world(), D, k_block);
+  dist::SplitMatrix<T> sent = dist::scatter_rows(world(), world().rank() == 0 ? &D : nullptr, 0, k_block);
+  EXPECT_EQ(split.starts(), sent.starts());
+  EXPECT_TRUE(same(split.block().data(), sent.block().data()));
+  dist::closure<S>(world(), split, k_block);
+  EXPECT_EQ(split.block().n_rows(), split.mine().size());
+  EXPECT_TRUE(same(dist::gathered(world(), split).data(), want.data())) << "split, k-block " << k_block;
 }
 
 TEST(DistClosure, ShortestPaths) {
   const Matrix<int32_t> D = distances(150, 7);
   for (int64_t k_block : {1, 7, 64, 150, 1000}) expect_same_closure<MinPlus<int32_t>>(D, k_block);
+}
+
+TEST(DistClosure, SplitBlocksMustBeWholeKBlocks) {
+  const Matrix<int32_t> D = distances(40, 3);
+  dist::SplitMatrix<int32_t> split = dist::split_rows(world(), D, 3);
+  // With one rank the only block starts at 0; with more, the second rank's starts at a multiple of 3
+  // that is not one of 8 (40 rows in 14 units of 3: row 21 on two ranks, row 12 on three).
+  if (world().size() > 1) {
+    EXPECT_THROW(dist::closure<MinPlus<int32_t>>(world(), split, 8), Error);
+  }
+  EXPECT_THROW(dist::split_rows(world(), D, 0), Error);
 }
 
 TEST(DistClosure, Reachability) {

@@ -1,7 +1,8 @@
-// closure(D) over S in place on every rank, by blocked Floyd-Warshall over row blocks: the rows are
-// divided among the ranks in whole k-blocks; for each k-block its owner closes the block's rows over
-// the block's k (plain Floyd-Warshall on those rows) and broadcasts them, and every rank updates its
-// other rows with them, k by k. At the end the ranks' rows are joined on every rank. The answer is
+// closure(D) over S in place, by blocked Floyd-Warshall over row blocks: the rows are divided among
+// the ranks in whole k-blocks; for each k-block its owner closes the block's rows over the block's k
+// (plain Floyd-Warshall on those rows) and broadcasts them, and every rank updates its other rows with
+// them, k by k. D is on every rank (the ranks' rows joined at the end) or split across them
+// (gql/dist/split_matrix.hpp: each rank holds its rows only, and keeps them). The answer is
 // the closure whenever agg is idempotent (min, max, or, and, any): then it equals the one-process
 // closure (gql/cpu/closure.hpp) for integers and for min/max over exact values.
 #pragma once
@@ -15,6 +16,7 @@
 #include "gql/cpu/parallel.hpp"
 #include "gql/dist/joined.hpp"
 #include "gql/dist/row_blocks.hpp"
+#include "gql/dist/split_matrix.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -29,42 +31,79 @@ void fold_row(T* x, const T* k_row, int64_t n, int64_t i, int64_t k) {
   for (int64_t j = 0; j < n; ++j) x[j] = S::agg(x[j], S::con(through, k_row[j], i, k, j));
 }
 
-}  // namespace detail
-
-template <class S, class T>
-void closure(const World& world, Matrix<T>& D, int64_t k_block = 64) {
-  using Stored = storage_t<T>;
-  const int64_t n = D.n_rows();
-  if (D.n_cols() != n)
-    throw Error(ErrorKind::usage, "closure: the matrix is " + std::to_string(n) + " x " + std::to_string(D.n_cols()) +
-                                      ", not square");
-  if (k_block < 1) throw Error(ErrorKind::usage, "closure: the k-block must be positive");
-  const RowRange mine = even_rows(n, world.size(), world.rank(), k_block);
-  Stored* d = D.data().data();
-  const auto row = [&](int64_t i) { return d + i * n; };
+// The closure of the n x n matrix whose rows [mine.begin, mine.end) this rank holds, row i at
+// row(i); `owner(k0)` is the rank holding the k-block from row k0, in whole k-blocks.
+template <class S, class Stored, class Row, class Owner>
+void close_rows(const World& world, int64_t n, int64_t k_block, RowRange mine, Row row, Owner owner) {
   std::vector<Stored> panel;
   world.on_every_rank([&] { panel.resize(static_cast<size_t>(std::min(n, k_block) * n)); });
-  for (int64_t k0 = 0, owner = 0; k0 < n; k0 += k_block) {
+  for (int64_t k0 = 0; k0 < n; k0 += k_block) {
     const int64_t k1 = std::min(n, k0 + k_block);
-    while (even_rows(n, world.size(), static_cast<int>(owner), k_block).end <= k0) ++owner;
-    if (owner == world.rank()) {
+    const int holder = owner(k0);
+    if (holder == world.rank()) {
       for (int64_t k = k0; k < k1; ++k) {
-        detail::fold_row<S>(row(k), row(k), n, k, k);  // row k first: the others read it
+        fold_row<S>(row(k), row(k), n, k, k);  // row k first: the others read it
 #pragma omp parallel for schedule(static) if (cpu::worth_threads((k1 - k0) * n))
         for (int64_t i = k0; i < k1; ++i)
-          if (i != k) detail::fold_row<S>(row(i), row(k), n, i, k);
+          if (i != k) fold_row<S>(row(i), row(k), n, i, k);
       }
-      std::copy(row(k0), row(k1), panel.begin());
+      std::copy(row(k0), row(k0) + (k1 - k0) * n, panel.begin());
     }
-    world.broadcast(std::as_writable_bytes(std::span<Stored>(panel.data(), static_cast<size_t>((k1 - k0) * n))),
-                    static_cast<int>(owner));
+    world.broadcast(std::as_writable_bytes(std::span<Stored>(panel.data(), static_cast<size_t>((k1 - k0) * n))), holder);
 #pragma omp parallel for schedule(static) if (cpu::worth_threads(mine.size() * (k1 - k0) * n))
     for (int64_t i = mine.begin; i < mine.end; ++i) {
       if (i >= k0 && i < k1) continue;  // the block's own rows: closed above
-      for (int64_t k = k0; k < k1; ++k) detail::fold_row<S>(row(i), panel.data() + (k - k0) * n, n, i, k);
+      for (int64_t k = k0; k < k1; ++k) fold_row<S>(row(i), panel.data() + (k - k0) * n, n, i, k);
     }
   }
+}
+
+inline void check_closure_shape(int64_t n_rows, int64_t n_cols, int64_t k_block) {
+  if (n_cols != n_rows)
+    throw Error(ErrorKind::usage, "closure: the matrix is " + std::to_string(n_rows) + " x " + std::to_string(n_cols) +
+                                      ", not square");
+  if (k_block < 1) throw Error(ErrorKind::usage, "closure: the k-block must be positive");
+}
+
+}  // namespace detail
+
+// D on every rank, closed in place on every rank.
+template <class S, class T>
+void closure(const World& world, Matrix<T>& D, int64_t k_block = 64) {
+  const int64_t n = D.n_rows();
+  detail::check_closure_shape(n, D.n_cols(), k_block);
+  const RowRange mine = even_rows(n, world.size(), world.rank(), k_block);
+  storage_t<T>* d = D.data().data();
+  int owner = 0;  // the k-blocks come in order: their owners too
+  detail::close_rows<S, storage_t<T>>(
+      world, n, k_block, mine, [&](int64_t i) { return d + i * n; },
+      [&](int64_t k0) {
+        while (even_rows(n, world.size(), owner, k_block).end <= k0) ++owner;
+        return owner;
+      });
   detail::join_dense_rows(world, D, mine.begin, mine.end);
+}
+
+// D split across the ranks, each rank's rows closed in place there; D's blocks must be in whole
+// k-blocks (split_rows or scatter_rows with `k_block` rows as the unit).
+template <class S, class T>
+void closure(const World& world, SplitMatrix<T>& D, int64_t k_block = 64) {
+  const int64_t n = D.n_rows();
+  detail::check_closure_shape(n, D.n_cols(), k_block);
+  for (int64_t start : D.starts())
+    if (start % k_block != 0 && start != n)
+      throw Error(ErrorKind::usage, "closure: the split matrix's blocks are not in whole k-blocks of " +
+                                        std::to_string(k_block) + " rows (a block starts at row " +
+                                        std::to_string(start) + ")");
+  const RowRange mine = D.mine();
+  storage_t<T>* d = D.block().data().data();
+  int owner = 0;
+  detail::close_rows<S, storage_t<T>>(
+      world, n, k_block, mine, [&](int64_t i) { return d + (i - mine.begin) * n; },
+      [&](int64_t k0) {
+        while (D.rows_of_rank(owner).end <= k0) ++owner;
+        return owner;
+      });
 }
 
 }  // namespace gql::dist

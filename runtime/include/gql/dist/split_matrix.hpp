@@ -1,0 +1,130 @@
+// A dense matrix split across ranks by blocks of rows: each rank holds its own rows only, so a
+// matrix that one process cannot hold (all-pairs distances past a few hundred thousand vertices) can
+// be held by several. The blocks are consecutive, one per rank in rank order, in whole units of rows
+// (the closure's k-blocks), as even as the units allow.
+//
+// Made from a matrix every rank holds (split_rows: each keeps its block) or from one rank's matrix
+// (scatter_rows: the others never hold more than their block); gathered back whole on every rank by
+// gathered(). The closure over a split matrix is in gql/dist/closure.hpp.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gql/dist/joined.hpp"
+#include "gql/dist/row_blocks.hpp"
+#include "gql/dist/world.hpp"
+#include "gql/error.hpp"
+#include "gql/graph.hpp"
+
+namespace gql::dist {
+
+template <class T>
+class SplitMatrix {
+ public:
+  // `block`: this rank's rows [starts[rank], starts[rank + 1]) of an n_rows x n_cols matrix.
+  SplitMatrix(int64_t n_rows, int64_t n_cols, std::vector<int64_t> starts, int rank, Matrix<T> block)
+      : n_rows_(n_rows), n_cols_(n_cols), starts_(std::move(starts)), rank_(rank), block_(std::move(block)) {}
+
+  int64_t n_rows() const noexcept { return n_rows_; }
+  int64_t n_cols() const noexcept { return n_cols_; }
+  // This rank's rows of the whole matrix, and its block holding them (row r is row r - mine().begin).
+  RowRange mine() const noexcept { return rows_of_rank(rank_); }
+  Matrix<T>& block() noexcept { return block_; }
+  const Matrix<T>& block() const noexcept { return block_; }
+  RowRange rows_of_rank(int rank) const noexcept {
+    return {starts_[static_cast<size_t>(rank)], starts_[static_cast<size_t>(rank) + 1]};
+  }
+  const std::vector<int64_t>& starts() const noexcept { return starts_; }
+
+ private:
+  int64_t n_rows_, n_cols_;
+  std::vector<int64_t> starts_;
+  int rank_;
+  Matrix<T> block_;
+};
+
+namespace detail {
+
+inline std::vector<int64_t> even_starts(int64_t n, int ranks, int64_t unit) {
+  if (unit < 1) throw Error(ErrorKind::usage, "a split matrix's row unit must be positive");
+  std::vector<int64_t> starts(static_cast<size_t>(ranks) + 1);
+  for (int r = 0; r < ranks; ++r) starts[static_cast<size_t>(r)] = even_rows(n, ranks, r, unit).begin;
+  starts.back() = n;
+  return starts;
+}
+
+template <class T>
+std::span<const storage_t<T>> matrix_rows(const Matrix<T>& D, RowRange rows) {
+  const auto width = static_cast<size_t>(D.n_cols());
+  return std::span<const storage_t<T>>(D.data()).subspan(static_cast<size_t>(rows.begin) * width,
+                                                         static_cast<size_t>(rows.size()) * width);
+}
+
+}  // namespace detail
+
+// Each rank keeps its block of D, which every rank holds alike: blocks in whole units of `unit` rows.
+template <class T>
+SplitMatrix<T> split_rows(const World& world, const Matrix<T>& D, int64_t unit = 64) {
+  std::vector<int64_t> starts = detail::even_starts(D.n_rows(), world.size(), unit);
+  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  Matrix<T> block;
+  world.on_every_rank([&] {
+    const auto rows = detail::matrix_rows(D, mine);
+    block = Matrix<T>(mine.size(), D.n_cols(), Array<storage_t<T>>(rows.begin(), rows.end()));
+  });
+  return SplitMatrix<T>(D.n_rows(), D.n_cols(), std::move(starts), world.rank(), std::move(block));
+}
+
+// Rank `root`'s D sent out in blocks (D read on `root` only, null elsewhere); no other rank holds
+// more than its block.
+template <class T>
+SplitMatrix<T> scatter_rows(const World& world, const Matrix<T>* D, int root = 0, int64_t unit = 64) {
+  if (root < 0 || root >= world.size())
+    throw Error(ErrorKind::usage, "scatter_rows: root " + std::to_string(root) + " of " +
+                                      std::to_string(world.size()) + " ranks");
+  world.on_every_rank([&] {
+    if (world.rank() == root && D == nullptr) throw Error(ErrorKind::usage, "scatter_rows: no matrix on the root rank");
+  });
+  int64_t shape[2] = {0, 0};
+  if (world.rank() == root) shape[0] = D->n_rows(), shape[1] = D->n_cols();
+  world.broadcast(std::as_writable_bytes(std::span<int64_t>(shape)), root);
+  std::vector<int64_t> starts = detail::even_starts(shape[0], world.size(), unit);
+  const auto row_bytes = static_cast<int64_t>(static_cast<size_t>(shape[1]) * sizeof(storage_t<T>));
+  std::vector<int64_t> to_each(static_cast<size_t>(world.size()), 0);
+  std::span<const std::byte> outgoing;
+  if (world.rank() == root) {
+    for (size_t r = 0; r < to_each.size(); ++r) to_each[r] = (starts[r + 1] - starts[r]) * row_bytes;
+    outgoing = std::as_bytes(D->data());  // the blocks are D's rows in rank order already
+  }
+  std::vector<int64_t> from_each;
+  const std::vector<std::byte> incoming = world.exchange(outgoing, to_each, from_each);
+  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  Matrix<T> block;
+  world.on_every_rank([&] {
+    Array<storage_t<T>> data(static_cast<size_t>(mine.size() * shape[1]));
+    std::memcpy(data.data(), incoming.data(), incoming.size());
+    block = Matrix<T>(mine.size(), shape[1], std::move(data));
+  });
+  return SplitMatrix<T>(shape[0], shape[1], std::move(starts), world.rank(), std::move(block));
+}
+
+// The whole matrix on every rank: the blocks joined in rank order.
+template <class T>
+Matrix<T> gathered(const World& world, const SplitMatrix<T>& D) {
+  Matrix<T> whole;
+  world.on_every_rank([&] { whole = Matrix<T>(D.n_rows(), D.n_cols()); });
+  const RowRange mine = D.mine();
+  const auto rows = detail::matrix_rows(D.block(), RowRange{0, mine.size()});
+  std::copy(rows.begin(), rows.end(), whole.data().begin() + mine.begin * D.n_cols());
+  detail::join_dense_rows(world, whole, mine.begin, mine.end);
+  return whole;
+}
+
+}  // namespace gql::dist

@@ -23,6 +23,17 @@ void check(int code, const char* call) {
   throw Error(ErrorKind::io, std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
 }
 
+// Every rank's `items` combined by `op`, in place, in pieces of at most piece_bytes.
+template <class T>
+void allreduce_in_pieces(std::span<T> items, MPI_Datatype type, MPI_Op op) {
+  constexpr size_t piece_items = piece_bytes / sizeof(T);
+  for (size_t at = 0; at < items.size(); at += piece_items) {
+    const size_t count = std::min(piece_items, items.size() - at);
+    check(MPI_Allreduce(MPI_IN_PLACE, items.data() + at, static_cast<int>(count), type, op, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+  }
+}
+
 }  // namespace
 
 bool launched_by_mpi() {
@@ -142,28 +153,14 @@ std::vector<std::byte> World::exchange(std::span<const std::byte> outgoing, std:
   return incoming;
 }
 
-void World::or_words(std::span<uint64_t> words) const {
-  constexpr size_t piece_words = piece_bytes / sizeof(uint64_t);
-  for (size_t at = 0; at < words.size(); at += piece_words) {
-    const size_t count = std::min(piece_words, words.size() - at);
-    check(MPI_Allreduce(MPI_IN_PLACE, words.data() + at, static_cast<int>(count), MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD),
-          "MPI_Allreduce");
-  }
-}
+void World::or_words(std::span<uint64_t> words) const { allreduce_in_pieces(words, MPI_UINT64_T, MPI_BOR); }
 
 int64_t World::sum(int64_t x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return x;
 }
 
-void World::sum(std::span<int64_t> counts) const {
-  constexpr size_t piece_counts = piece_bytes / sizeof(int64_t);
-  for (size_t at = 0; at < counts.size(); at += piece_counts) {
-    const size_t count = std::min(piece_counts, counts.size() - at);
-    check(MPI_Allreduce(MPI_IN_PLACE, counts.data() + at, static_cast<int>(count), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
-          "MPI_Allreduce");
-  }
-}
+void World::sum(std::span<int64_t> counts) const { allreduce_in_pieces(counts, MPI_INT64_T, MPI_SUM); }
 
 void World::broadcast(std::span<std::byte> bytes, int root) const {
   for (size_t at = 0; at < bytes.size(); at += piece_bytes) {

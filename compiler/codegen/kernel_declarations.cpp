@@ -4,6 +4,7 @@
 
 #include "codegen/generated_header.hpp"
 #include "gql/compiler/codegen.hpp"
+#include "gql/compiler/plan.hpp"
 #include "gql/compiler/types.hpp"
 
 namespace gql::compiler {
@@ -23,7 +24,9 @@ std::string host_type(const Type& t) {
 
 std::string generate_kernel_declarations(const ir::Module& module, const CodegenOptions& options) try {
   std::string out = codegen::generated_header(options.source_name, ": the kernels it defines") + "#pragma once\n\n";
-  out += "#include <cstdint>\n#include <tuple>\n\n#include <gql/graph.hpp>\n#include <gql/kernel_context.hpp>\n\n";
+  out += "#include <cstdint>\n#include <tuple>\n\n#include <gql/graph.hpp>\n#include <gql/kernel_context.hpp>\n";
+  if (module.distributed) out += "#include <gql/dist/split_graph.hpp>\n";
+  out += "\n";
   out += "namespace gqlgen {\n\n";
   for (const ir::Kernel& k : module.kernels) {
     std::string result;
@@ -37,7 +40,10 @@ std::string generate_kernel_declarations(const ir::Module& module, const Codegen
     out += result + " " + k.name + "(";
     for (int id : k.parameters) {
       const ir::Variable& v = k.variables.at(static_cast<size_t>(id));
-      out += (v.type.is_scalar() ? host_type(v.type) + " " : "const " + host_type(v.type) + "& ") + v.name + ", ";
+      const std::string type = plan::split_parameter(k, id, module)
+                                   ? "gql::dist::SplitGraph<" + std::string(cpp_type(v.type.element)) + ">"
+                                   : host_type(v.type);
+      out += (v.type.is_scalar() ? type + " " : "const " + type + "& ") + v.name + ", ";
     }
     out += "gql::KernelContext& ctx);\n";
   }

@@ -30,6 +30,9 @@ std::string container_type(const Type& t) {
   }
 }
 
+// A graph parameter split across the ranks of a program for several processes (plan::split_parameter).
+std::string split_graph_type(const Type& t) { return "gql::dist::SplitGraph<" + cpp_scalar_type(t.element) + ">"; }
+
 std::string result_type(const std::vector<Type>& results) {
   if (results.size() == 1) return container_type(results[0]);
   std::string out = "std::tuple<";
@@ -93,6 +96,7 @@ class KernelEmitter {
     for (int id : kernel_.parameters) {
       const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
       if (v.type.is_scalar()) out += cpp_scalar_type(v.type.element) + " ";
+      else if (plan::split_parameter(kernel_, id, module_)) out += "const " + split_graph_type(v.type) + "& ";
       else out += resident ? value_type(v.type) + "& " : "const " + container_type(v.type) + "& ";
       out += name(id) + ", ";
     }
@@ -668,23 +672,32 @@ std::string emit_main(const ir::Module& module) {
   for (const ir::Kernel& k : module.kernels) {
     std::string params, loads, uploads, args;
     std::string first_graph;  // vertex arguments are checked against its number of rows
+    bool first_graph_split = false;
     for (int id : k.parameters) {
       const ir::Variable& v = k.variables.at(static_cast<size_t>(id));
       params += "{\"" + v.name + "\", " + param_kind(v.type) + ", \"" + std::string(to_string(v.type.element)) + "\"}, ";
       const std::string e = cpp_scalar_type(v.type.element);
       const std::string a = "a_" + v.name;
       std::string load;
+      const bool split = plan::split_parameter(k, id, module);
       switch (v.type.kind) {
-        case TypeKind::graph: load = "inv.graph<" + e + ">(\"" + v.name + "\")"; break;
+        case TypeKind::graph:
+          // A split graph is read by rank 0 and sent out in blocks.
+          load = split ? "gql::dist::read_split_graph<" + e + ">(inv, \"" + v.name + "\")"
+                       : "inv.graph<" + e + ">(\"" + v.name + "\")";
+          break;
         case TypeKind::matrix: load = "inv.matrix<" + e + ">(\"" + v.name + "\")"; break;
         case TypeKind::vector: load = "inv.vector<" + e + ">(\"" + v.name + "\")"; break;
         default:
-          load = v.type.element == Scalar::vertex
-                     ? "inv.vertices(\"" + v.name + "\"" + (first_graph.empty() ? "" : ", " + first_graph) + ")"
-                     : "inv.scalars<" + e + ">(\"" + v.name + "\")";
+          load = v.type.element != Scalar::vertex ? "inv.scalars<" + e + ">(\"" + v.name + "\")"
+                 : first_graph_split ? "gql::dist::vertices(inv, \"" + v.name + "\", " + first_graph + ")"
+                 : "inv.vertices(\"" + v.name + "\"" + (first_graph.empty() ? "" : ", " + first_graph) + ")";
       }
       loads += "        " + std::string(v.type.is_scalar() ? "const auto " : "auto ") + a + " = " + load + ";\n";
-      if (v.type.is_two_dimensional() && first_graph.empty()) first_graph = a;
+      if (v.type.is_two_dimensional() && first_graph.empty()) {
+        first_graph = a;
+        first_graph_split = split;
+      }
       if (v.type.is_scalar()) {
         args += e + "(" + a + "[run.value_index()]), ";
       } else if (cuda) {

@@ -1,6 +1,9 @@
 // Which ops of an OpenMP kernel built for several processes (gqlc --mpi) run over the MPI ranks: the
-// ops with a distributed twin in gql/dist/ whose result is the one-process op's. Every value is whole
-// on every rank, so an op without a twin runs on each rank as in one process.
+// ops with a distributed twin in gql/dist/ whose result is the one-process op's. A value is whole on
+// every rank, so an op without a twin runs on each rank as in one process, except a graph parameter
+// that only split twins read: that one is split across the ranks.
+#include <algorithm>
+
 #include "gql/compiler/plan.hpp"
 
 namespace gql::compiler::plan {
@@ -16,6 +19,29 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
     case ir::OpKind::closure: return kind(op.inputs.at(0)) == TypeKind::matrix;
     default: return false;
   }
+}
+
+bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module) {
+  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
+  if (v.role != ir::VariableRole::parameter || v.type.kind != TypeKind::graph) return false;
+  const auto holds = [&](const std::vector<int>& ids) { return std::count(ids.begin(), ids.end(), variable); };
+  bool read = false, only_split_reads = true;
+  const auto check = [&](const ir::Op& op) {
+    const bool masks = op.mask && op.mask->variable == variable;
+    if (!holds(op.inputs) && !holds(op.outputs) && !masks) return;
+    const bool split_read = op.kind == ir::OpKind::bfs_levels && distributed(op, kernel, module) &&
+                            op.inputs.at(0) == variable && holds(op.inputs) == 1 && !holds(op.outputs) && !masks;
+    read = read || split_read;
+    only_split_reads = only_split_reads && split_read;
+  };
+  ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::return_ && holds(s.results)) only_split_reads = false;
+    if (s.kind != ir::StmtKind::op) return;
+    check(s.op);
+    for (const ir::Op& fused : s.op.fused_product) check(fused);
+  });
+  return read && only_split_reads;
 }
 
 std::string distribution_text(const ir::Op& op) {

@@ -301,7 +301,14 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
       p.lines.push_back(std::string("mask: ") + (o.mask->complement ? "complemented " : "") +
                         (o.mask->value ? "value, " : "structural, ") +
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
-    if (distributed(o, k, m)) p.lines.push_back(distribution_text(o));
+    if (distributed(o, k, m)) {
+      p.lines.push_back(distribution_text(o));
+      for (int input : o.inputs)
+        if (split_parameter(k, input, m))
+          p.lines.push_back(k.variables.at(static_cast<size_t>(input)).name +
+                            ": split across the ranks (gql::dist::SplitGraph): read by rank 0, sent out in blocks of "
+                            "rows of equal edges; each rank holds its own rows only");
+    }
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
         o.kind == ir::OpKind::component_labels) {
       recognized_lines(o, m, p.lines);

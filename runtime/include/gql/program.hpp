@@ -112,6 +112,12 @@ class Invocation {
   // other than a self-loop drawn as Graph500 draws search roots (a graph parameter needed).
   template <class G> RunValues<int64_t> vertices(const std::string& name, const G& first);
   RunValues<int64_t> vertices(const std::string& name) { return vertex_values(name, -1, nullptr); }
+  // The same for a graph of n_vertices whose roots `draw(count, seed)` draws (a graph split across
+  // processes draws them together: gql/dist/program.hpp).
+  RunValues<int64_t> vertices(const std::string& name, int64_t n_vertices,
+                              const std::function<std::vector<int64_t>(int64_t, uint64_t)>& draw) {
+    return vertex_values(name, n_vertices, &draw);
+  }
 
   // Runs f once before the runs, timed as phase p (device start, upload); returns what f returns.
   template <class F>

@@ -53,6 +53,11 @@ bool calls_cublas(const ir::Kernel& kernel);
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
 // How a distributed op divides its work and what the ranks exchange, for the plan.
 std::string distribution_text(const ir::Op& op);
+// Whether graph parameter `variable` of such a kernel is held split across the ranks
+// (gql/dist/split_graph.hpp: each rank its block of rows, read by rank 0 and sent out): every op
+// that touches it reads it through a split twin (the BFS-levels traversal), and the kernel neither
+// writes nor returns it; rows, cols and nvals are read from any rank.
+bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module);
 
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);

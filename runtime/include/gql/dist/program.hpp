@@ -2,9 +2,23 @@
 // makes one ProgramWorld before gql::run_program, the kernels' distributed ops find the ranks through
 // program_world(), and only rank 0 writes the program's results, summary and errors (every rank
 // computes the same, gql/dist/world.hpp). Started without a launcher, it runs as one rank.
+//
+// A graph parameter that only split-capable ops read (the plan's choice, docs/programs.md) is read by
+// rank 0 alone and sent out in blocks (read_split_graph); its vertex parameters' random roots are
+// drawn by all ranks together from the blocks, the same roots as the one-process program's.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gql/dist/joined.hpp"
+#include "gql/dist/split_graph.hpp"
 #include "gql/dist/world.hpp"
+#include "gql/program.hpp"
+#include "gql/search_roots.hpp"
 
 namespace gql::dist {
 
@@ -21,5 +35,31 @@ class ProgramWorld {
 
 // The ranks of this program's run; Error(internal) when no ProgramWorld exists.
 const World& program_world();
+
+// Graph parameter `name`, read by rank 0 as the one-process program reads it (an error there is every
+// rank's), then split across the ranks (scatter_rows); both timed as the load.
+template <class T>
+SplitGraph<T> read_split_graph(Invocation& inv, const std::string& name) {
+  const World& world = program_world();
+  std::optional<Csr<T>> whole;
+  world.on_every_rank([&] {
+    if (world.rank() == 0) whole.emplace(inv.graph<T>(name));
+  });
+  return inv.once(Phase::load, [&] { return scatter_rows(world, whole ? &*whole : nullptr); });
+}
+
+// Vertex parameter `name` of a kernel whose first graph is split: ids checked against its vertices;
+// `random:` draws from every rank's candidates joined in rank order, so the roots are the ones the
+// one-process program draws from the whole graph.
+template <class T>
+RunValues<int64_t> vertices(Invocation& inv, const std::string& name, const SplitGraph<T>& first) {
+  const World& world = program_world();
+  const std::function<std::vector<int64_t>(int64_t, uint64_t)> draw = [&](int64_t count, uint64_t seed) {
+    const std::vector<int64_t> mine = root_candidates(first.block(), first.mine().begin);
+    const Array<int64_t> all = detail::all_items<int64_t>(world, mine);
+    return draw_from_candidates(std::vector<int64_t>(all.begin(), all.end()), count, seed);
+  };
+  return inv.vertices(name, first.n_rows(), draw);
+}
 
 }  // namespace gql::dist

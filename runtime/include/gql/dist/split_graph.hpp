@@ -261,3 +261,12 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
 }
 
 }  // namespace gql::dist
+
+namespace gql {
+
+// The language's rows/cols/nvals of a split graph: the whole graph's.
+template <class T> int64_t rows(const dist::SplitGraph<T>& g) noexcept { return g.n_rows(); }
+template <class T> int64_t cols(const dist::SplitGraph<T>& g) noexcept { return g.n_cols(); }
+template <class T> int64_t nvals(const dist::SplitGraph<T>& g) noexcept { return g.nvals(); }
+
+}  // namespace gql

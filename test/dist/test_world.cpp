@@ -19,17 +19,20 @@ TEST(World, PartsOfEverySizeJoinInRankOrder) {
   EXPECT_EQ(all, expected);
 }
 
-TEST(World, ExchangeSendsEachRankItsPart) {
+TEST(World, ExchangeSendsEachRankItsPieces) {
   const auto& w = world();
-  // Rank r sends rank q (r + q) % 3 bytes of value 16 * r + q, so some parts are empty.
-  std::vector<int64_t> to_each(static_cast<size_t>(w.size()));
-  std::vector<std::byte> outgoing;
+  // Rank r sends rank q (r + q) % 3 bytes of value 16 * r + q, as two pieces (the first may be empty)
+  // and an empty one between them, so some ranks send nothing.
+  std::vector<std::vector<std::byte>> bytes(static_cast<size_t>(w.size()));
+  std::vector<dist::World::Pieces> to_each(static_cast<size_t>(w.size()));
   for (int q = 0; q < w.size(); ++q) {
-    to_each[static_cast<size_t>(q)] = (w.rank() + q) % 3;
-    outgoing.insert(outgoing.end(), static_cast<size_t>((w.rank() + q) % 3), static_cast<std::byte>(16 * w.rank() + q));
+    auto& mine = bytes[static_cast<size_t>(q)];
+    mine.assign(static_cast<size_t>((w.rank() + q) % 3), static_cast<std::byte>(16 * w.rank() + q));
+    const std::span<const std::byte> all(mine);
+    to_each[static_cast<size_t>(q)] = {all.first(all.size() / 2), {}, all.subspan(all.size() / 2)};
   }
   std::vector<int64_t> from_each;
-  const std::vector<std::byte> incoming = w.exchange(outgoing, to_each, from_each);
+  const std::vector<std::byte> incoming = w.exchange(to_each, from_each);
   std::vector<std::byte> expected;
   for (int r = 0; r < w.size(); ++r) {
     EXPECT_EQ(from_each[static_cast<size_t>(r)], (r + w.rank()) % 3);

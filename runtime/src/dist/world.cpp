@@ -114,42 +114,54 @@ void World::join_parts(std::span<const std::byte> mine, std::span<const int64_t>
   }
 }
 
-std::vector<std::byte> World::exchange(std::span<const std::byte> outgoing, std::span<const int64_t> to_each,
-                                      std::vector<int64_t>& from_each) const {
+std::vector<std::byte> World::exchange(std::span<const Pieces> to_each, std::vector<int64_t>& from_each) const {
   if (to_each.size() != static_cast<size_t>(size_))
     throw Error(ErrorKind::internal, "exchange: " + std::to_string(to_each.size()) + " parts for " +
                                          std::to_string(size_) + " ranks");
+  std::vector<int64_t> sizes(static_cast<size_t>(size_), 0);
+  for (size_t r = 0; r < sizes.size(); ++r)
+    for (const auto& piece : to_each[r]) sizes[r] += static_cast<int64_t>(piece.size());
   from_each.assign(static_cast<size_t>(size_), 0);
-  check(MPI_Alltoall(to_each.data(), 1, MPI_INT64_T, from_each.data(), 1, MPI_INT64_T, MPI_COMM_WORLD),
-        "MPI_Alltoall");
-  std::vector<size_t> send_at(static_cast<size_t>(size_) + 1, 0), receive_at(static_cast<size_t>(size_) + 1, 0);
-  for (size_t r = 0; r < static_cast<size_t>(size_); ++r) {
-    send_at[r + 1] = send_at[r] + static_cast<size_t>(to_each[r]);
-    receive_at[r + 1] = receive_at[r] + static_cast<size_t>(from_each[r]);
-  }
+  check(MPI_Alltoall(sizes.data(), 1, MPI_INT64_T, from_each.data(), 1, MPI_INT64_T, MPI_COMM_WORLD), "MPI_Alltoall");
+  std::vector<size_t> receive_at(static_cast<size_t>(size_) + 1, 0);
+  for (size_t r = 0; r < static_cast<size_t>(size_); ++r) receive_at[r + 1] = receive_at[r] + static_cast<size_t>(from_each[r]);
   std::vector<std::byte> incoming;
   on_every_rank([&] { incoming.resize(receive_at.back()); });  // a rank without the memory fails them all
-  // Every piece its own message: messages between two ranks arrive in the order they were sent.
-  std::vector<MPI_Request> requests;
-  const auto in_pieces = [&](size_t bytes, const auto& post) {
-    for (size_t at = 0; at < bytes; at += piece_bytes) post(at, static_cast<int>(std::min(piece_bytes, bytes - at)), requests.emplace_back());
-  };
+  // Every send posted before any receive waits, so no rank blocks another; a piece goes in messages
+  // of at most piece_bytes, and the receiver takes each message at its size (messages from one rank
+  // arrive in the order they were sent).
+  std::vector<MPI_Request> sends;
   for (int r = 0; r < size_; ++r) {
     const auto ur = static_cast<size_t>(r);
-    const std::byte* send = outgoing.data() + send_at[ur];
-    std::byte* receive = incoming.data() + receive_at[ur];
-    if (r == rank_) {
-      std::copy(send, send + (send_at[ur + 1] - send_at[ur]), receive);
-      continue;
+    size_t at = receive_at[ur];
+    for (const auto& piece : to_each[ur]) {
+      if (r == rank_) {
+        std::copy(piece.begin(), piece.end(), incoming.begin() + static_cast<std::ptrdiff_t>(at));
+        at += piece.size();
+        continue;
+      }
+      for (size_t from = 0; from < piece.size(); from += piece_bytes) {
+        const int count = static_cast<int>(std::min(piece_bytes, piece.size() - from));
+        check(MPI_Isend(piece.data() + from, count, MPI_BYTE, r, 0, MPI_COMM_WORLD, &sends.emplace_back()), "MPI_Isend");
+      }
     }
-    in_pieces(receive_at[ur + 1] - receive_at[ur], [&](size_t at, int count, MPI_Request& request) {
-      check(MPI_Irecv(receive + at, count, MPI_BYTE, r, 0, MPI_COMM_WORLD, &request), "MPI_Irecv");
-    });
-    in_pieces(send_at[ur + 1] - send_at[ur], [&](size_t at, int count, MPI_Request& request) {
-      check(MPI_Isend(send + at, count, MPI_BYTE, r, 0, MPI_COMM_WORLD, &request), "MPI_Isend");
-    });
   }
-  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    const auto ur = static_cast<size_t>(r);
+    for (size_t at = receive_at[ur]; at < receive_at[ur + 1];) {
+      MPI_Status status;
+      check(MPI_Probe(r, 0, MPI_COMM_WORLD, &status), "MPI_Probe");
+      int count = 0;
+      check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+      if (count <= 0 || static_cast<size_t>(count) > receive_at[ur + 1] - at)
+        throw Error(ErrorKind::internal, "exchange: a message of " + std::to_string(count) + " bytes from rank " +
+                                             std::to_string(r) + " does not fit what it announced");
+      check(MPI_Recv(incoming.data() + at, count, MPI_BYTE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+      at += static_cast<size_t>(count);
+    }
+  }
+  check(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   return incoming;
 }
 

@@ -66,38 +66,44 @@ class WholeRows {
 
 // A graph split across the ranks: this rank's block; in-edges from the split transpose, made at the
 // first pull step (a collective call: every rank chooses its directions alike). Every vertex's
-// degrees are known to every rank (n of each, joined from the blocks).
+// degrees are known to every rank (n of each, joined from the blocks). The transpose and the degrees
+// are kept with the blocks (each rank's alike, so every rank finds them or makes them together).
 template <class TG>
 class SplitRows {
  public:
   SplitRows(const World& world, const SplitGraph<TG>& G)
-      : world_(world), G_(G), out_degrees_(degrees(world, G.block())) {}
+      : world_(world), G_(G), out_degrees_(&degrees(world, G.block())) {}
   HeldRows<TG> out_rows() const { return {CsrView<TG>(G_.block()), G_.mine().begin}; }
   HeldRows<TG> in_rows() {
     if (G_.symmetric()) return out_rows();
     if (!transposed_) {
-      transposed_.emplace(transpose(world_, G_));
-      in_degrees_ = degrees(world_, transposed_->block());
+      transposed_ = &G_.block().derived().template get<SplitGraph<TG>>("dist: the split transpose",
+                                                                      [&] { return transpose(world_, G_); });
+      in_degrees_ = &degrees(world_, transposed_->block());
     }
     return {CsrView<TG>(transposed_->block()), G_.mine().begin};
   }
-  int64_t out_degree(int64_t v) const noexcept { return out_degrees_[static_cast<size_t>(v)]; }
+  int64_t out_degree(int64_t v) const noexcept { return (*out_degrees_)[static_cast<size_t>(v)]; }
   int64_t in_degree(int64_t v) const noexcept {
-    return (transposed_ ? in_degrees_ : out_degrees_)[static_cast<size_t>(v)];
+    return (*(transposed_ ? in_degrees_ : out_degrees_))[static_cast<size_t>(v)];
   }
 
  private:
-  static Array<offset_t> degrees(const World& world, const Csr<TG>& block) {
-    const auto offsets = block.row_offsets();
-    std::vector<offset_t> mine(static_cast<size_t>(block.n_rows()));
-    for (size_t r = 0; r < mine.size(); ++r) mine[r] = offsets[r + 1] - offsets[r];
-    return all_items<offset_t>(world, mine);
+  // Every vertex's degree in the graph whose block this is, kept with the block.
+  static const Array<offset_t>& degrees(const World& world, const Csr<TG>& block) {
+    return block.derived().template get<Array<offset_t>>("dist: every vertex's degree", [&] {
+      const auto offsets = block.row_offsets();
+      std::vector<offset_t> mine(static_cast<size_t>(block.n_rows()));
+      for (size_t r = 0; r < mine.size(); ++r) mine[r] = offsets[r + 1] - offsets[r];
+      return all_items<offset_t>(world, mine);
+    });
   }
 
   const World& world_;
   const SplitGraph<TG>& G_;
-  Array<offset_t> out_degrees_, in_degrees_;
-  std::optional<SplitGraph<TG>> transposed_;
+  const Array<offset_t>* out_degrees_;
+  const Array<offset_t>* in_degrees_ = nullptr;
+  const SplitGraph<TG>* transposed_ = nullptr;
 };
 
 // The search over n vertices with nvals edges, this rank working on the vertices `mine`.

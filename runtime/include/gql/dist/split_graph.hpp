@@ -77,26 +77,7 @@ inline std::vector<int64_t> block_starts(std::span<const offset_t> row_offsets, 
   return starts;
 }
 
-// A block's rows sent as their lengths, then its columns, then its values (if T stores them).
-template <class T>
-size_t block_bytes(int64_t rows, int64_t entries) {
-  return static_cast<size_t>(rows) * sizeof(offset_t) +
-         static_cast<size_t>(entries) * (sizeof(index_t) + (stores_values<T> ? sizeof(storage_t<T>) : 0));
-}
-template <class T>
-void put_rows(const Csr<T>& G, RowRange rows, std::byte* out) {
-  const auto offsets = G.row_offsets();
-  const auto first = static_cast<size_t>(offsets[static_cast<size_t>(rows.begin)]);
-  const auto entries = static_cast<size_t>(offsets[static_cast<size_t>(rows.end)]) - first;
-  for (int64_t r = rows.begin; r < rows.end; ++r) {
-    const offset_t length = offsets[static_cast<size_t>(r) + 1] - offsets[static_cast<size_t>(r)];
-    std::memcpy(out, &length, sizeof length);
-    out += sizeof length;
-  }
-  std::memcpy(out, G.col_indices().data() + first, entries * sizeof(index_t));
-  out += entries * sizeof(index_t);
-  if constexpr (stores_values<T>) std::memcpy(out, G.values().data() + first, entries * sizeof(storage_t<T>));
-}
+// A block received as its rows' lengths, then its columns, then its values (if T stores them).
 template <class T>
 Csr<T> take_rows(const std::byte* in, int64_t rows, int64_t entries, int64_t n_cols) {
   Array<offset_t> offsets(static_cast<size_t>(rows) + 1);
@@ -156,32 +137,32 @@ SplitGraph<T> scatter_rows(const World& world, const Csr<T>* G, int root = 0) {
   world.broadcast(std::as_writable_bytes(std::span<int64_t>(header)), root);
   std::vector<int64_t> starts(header.begin() + 4, header.begin() + 5 + ranks);
   const auto entries_of = [&](int r) { return header[5 + static_cast<size_t>(ranks) + static_cast<size_t>(r)]; };
-  // The root's outgoing blocks, every rank's in rank order; the others send nothing.
-  std::vector<int64_t> to_each(static_cast<size_t>(ranks), 0);
-  std::vector<std::byte> outgoing;
-  world.on_every_rank([&] {
-    if (world.rank() != root) return;
-    size_t total = 0;
-    for (int r = 0; r < ranks; ++r) {
-      const auto ur = static_cast<size_t>(r);
-      to_each[ur] = static_cast<int64_t>(detail::block_bytes<T>(starts[ur + 1] - starts[ur], entries_of(r)));
-      total += static_cast<size_t>(to_each[ur]);
-    }
-    outgoing.resize(total);
-    size_t at = 0;
-    for (int r = 0; r < ranks; ++r) {
-      const auto ur = static_cast<size_t>(r);
-      detail::put_rows(*G, RowRange{starts[ur], starts[ur + 1]}, outgoing.data() + at);
-      at += static_cast<size_t>(to_each[ur]);
-    }
-  });
-  std::vector<int64_t> from_each;
-  std::vector<std::byte> incoming = world.exchange(outgoing, to_each, from_each);
-  outgoing = {};
+  // The root sends every other rank its rows as they lie in G (their lengths, then columns and
+  // values), and keeps its own; the others send nothing.
   const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  std::vector<World::Pieces> to_each(static_cast<size_t>(ranks));
+  std::vector<std::vector<offset_t>> lengths(static_cast<size_t>(ranks));
   Csr<T> block;
   world.on_every_rank([&] {
-    block = detail::take_rows<T>(incoming.data() + 0, mine.size(), entries_of(world.rank()), header[1]);
+    if (world.rank() != root) return;
+    const auto offsets = G->row_offsets();
+    for (int r = 0; r < ranks; ++r) {
+      const auto ur = static_cast<size_t>(r);
+      if (r == root) continue;
+      for (int64_t row = starts[ur]; row < starts[ur + 1]; ++row)
+        lengths[ur].push_back(offsets[static_cast<size_t>(row) + 1] - offsets[static_cast<size_t>(row)]);
+      const auto first = static_cast<size_t>(offsets[static_cast<size_t>(starts[ur])]);
+      const auto entries = static_cast<size_t>(entries_of(r));
+      to_each[ur] = {std::as_bytes(std::span<const offset_t>(lengths[ur])),
+                     std::as_bytes(G->col_indices().subspan(first, entries)),
+                     std::as_bytes(G->values().subspan(stores_values<T> ? first : 0, stores_values<T> ? entries : 0))};
+    }
+    block = rows_of(*G, mine);
+  });
+  std::vector<int64_t> from_each;
+  const std::vector<std::byte> incoming = world.exchange(to_each, from_each);
+  world.on_every_rank([&] {
+    if (world.rank() != root) block = detail::take_rows<T>(incoming.data(), mine.size(), entries_of(world.rank()), header[1]);
   });
   return SplitGraph<T>(header[0], header[1], header[2], std::move(starts), world.rank(), std::move(block),
                        header[3] != 0);
@@ -233,9 +214,11 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
       e.col = c;
       if constexpr (stores_values<T>) e.value = block.values()[static_cast<size_t>(p)];
     }
-  for (int64_t& bytes : to_each) bytes *= static_cast<int64_t>(sizeof(Entry));
+  std::vector<World::Pieces> pieces(static_cast<size_t>(ranks));
+  for (size_t r = 0, first = 0; r < pieces.size(); first += static_cast<size_t>(to_each[r]), ++r)
+    pieces[r] = {std::as_bytes(std::span<const Entry>(outgoing).subspan(first, static_cast<size_t>(to_each[r])))};
   std::vector<int64_t> from_each;
-  const std::vector<std::byte> incoming = world.exchange(std::as_bytes(std::span<const Entry>(outgoing)), to_each, from_each);
+  const std::vector<std::byte> incoming = world.exchange(pieces, from_each);
   outgoing = {};
   const auto count = incoming.size() / sizeof(Entry);
   const auto entry = [&](size_t q) {

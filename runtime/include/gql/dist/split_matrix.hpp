@@ -96,15 +96,13 @@ SplitMatrix<T> scatter_rows(const World& world, const Matrix<T>* D, int root = 0
   if (world.rank() == root) shape[0] = D->n_rows(), shape[1] = D->n_cols();
   world.broadcast(std::as_writable_bytes(std::span<int64_t>(shape)), root);
   std::vector<int64_t> starts = detail::even_starts(shape[0], world.size(), unit);
-  const auto row_bytes = static_cast<int64_t>(static_cast<size_t>(shape[1]) * sizeof(storage_t<T>));
-  std::vector<int64_t> to_each(static_cast<size_t>(world.size()), 0);
-  std::span<const std::byte> outgoing;
-  if (world.rank() == root) {
-    for (size_t r = 0; r < to_each.size(); ++r) to_each[r] = (starts[r + 1] - starts[r]) * row_bytes;
-    outgoing = std::as_bytes(D->data());  // the blocks are D's rows in rank order already
-  }
+  // The root sends every rank its rows as they lie in D (the blocks are D's rows in rank order).
+  std::vector<World::Pieces> to_each(static_cast<size_t>(world.size()));
+  if (world.rank() == root)
+    for (size_t r = 0; r < to_each.size(); ++r)
+      to_each[r] = {std::as_bytes(detail::matrix_rows(*D, RowRange{starts[r], starts[r + 1]}))};
   std::vector<int64_t> from_each;
-  const std::vector<std::byte> incoming = world.exchange(outgoing, to_each, from_each);
+  const std::vector<std::byte> incoming = world.exchange(to_each, from_each);
   const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
   Matrix<T> block;
   world.on_every_rank([&] {

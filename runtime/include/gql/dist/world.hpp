@@ -40,11 +40,11 @@ class World {
   // be in its place there).
   std::vector<int64_t> part_sizes(int64_t mine) const;
   void join_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes, std::span<std::byte> joined) const;
-  // Every rank sends each rank its part of `outgoing` (the parts in rank order, to_each[r] bytes for
-  // rank r) and receives theirs: what every rank sent to this one, in rank order, with their sizes in
-  // from_each. Parts of any size (in pieces of at most 1 GiB).
-  std::vector<std::byte> exchange(std::span<const std::byte> outgoing, std::span<const int64_t> to_each,
-                                  std::vector<int64_t>& from_each) const;
+  // Every rank sends each rank r the pieces to_each[r] (memory sent as it lies, in order) and
+  // receives theirs: what every rank sent to this one, joined in rank order, each rank's pieces in
+  // order, with their sizes in from_each. Pieces of any size (in messages of at most 1 GiB).
+  using Pieces = std::vector<std::span<const std::byte>>;
+  std::vector<std::byte> exchange(std::span<const Pieces> to_each, std::vector<int64_t>& from_each) const;
   // Every rank's `words` become their bitwise or, in place.
   void or_words(std::span<uint64_t> words) const;
   // The sum of every rank's `x`; of every rank's `counts`, element by element, in place.

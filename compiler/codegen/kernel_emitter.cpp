@@ -519,14 +519,18 @@ class KernelEmitter {
   }
 
   // A product or closure over the ranks of the program's run (plan::distributed): every rank ends
-  // with the whole result.
+  // with the whole result, or rank 0 alone with a product that only the kernel's result reads.
   void distributed_op(const ir::Op& o, const std::string& pad, std::string& out) const {
     const std::string target = name(o.outputs.at(0)), world = "gql::dist::program_world()";
     if (o.kind == ir::OpKind::mxm) {  // the product through the mask, then written as one process writes it
       out += pad + "{\n" + pad + "  const gql::cpu::MatrixMask mask = gql::cpu::as_matrix_mask(" + mask(o) + ");\n";
-      out += pad + "  gql::cpu::assign_result(" + target + ", gql::dist::mxm<" + semiring(o) + ">(" + world + ", " +
-             name(o.inputs.at(0)) + ", " + name(o.inputs.at(1)) + ", mask, " + product_options(o) + "), mask, " +
-             bool_text(o.replace) + ", /*within_mask=*/true);\n" + pad + "}\n";
+      // Joined on rank 0 only when nothing but the kernel's result reads it (plan::joined_on_root).
+      const std::string product = plan::joined_on_root(o, kernel_, module_)
+                                      ? "gql::dist::mxm_on<" + semiring(o) + ">(" + world + ", 0, "
+                                      : "gql::dist::mxm<" + semiring(o) + ">(" + world + ", ";
+      out += pad + "  gql::cpu::assign_result(" + target + ", " + product + name(o.inputs.at(0)) + ", " +
+             name(o.inputs.at(1)) + ", mask, " + product_options(o) + "), mask, " + bool_text(o.replace) +
+             ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }
     out += pad + target + " = " + name(o.inputs.at(0)) + ".clone();\n";

@@ -3,6 +3,8 @@
 // every rank, so an op without a twin runs on each rank as in one process, except a graph parameter
 // that only split twins read: that one is split across the ranks.
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "gql/compiler/plan.hpp"
 
@@ -44,12 +46,52 @@ bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& m
   return read && only_split_reads;
 }
 
+namespace {
+
+// Whether `e` reads the rows, cols or nvals of container `variable`.
+bool reads_dimension(const ir::Expr& e, int variable) {
+  if (e.kind == ir::ExprKind::dimension && e.index == variable) return true;
+  return std::any_of(e.operands.begin(), e.operands.end(), [&](const ir::Expr& o) { return reads_dimension(o, variable); });
+}
+
+bool op_reads_dimension(const ir::Op& op, int variable) {
+  const auto in = [&](const std::optional<ir::Expr>& e) { return e && reads_dimension(*e, variable); };
+  return in(op.value) ||
+         std::any_of(op.shape.begin(), op.shape.end(), [&](const ir::Expr& e) { return reads_dimension(e, variable); });
+}
+
+}  // namespace
+
+bool joined_on_root(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
+  if (op.kind != ir::OpKind::mxm || !distributed(op, kernel, module)) return false;
+  const int C = op.outputs.at(0);
+  const auto holds = [&](const std::vector<int>& ids) { return std::find(ids.begin(), ids.end(), C) != ids.end(); };
+  if (op.mask && (!op.replace || op.mask->variable == C)) return false;
+  bool returned = false, other_use = false;
+  const auto check = [&](const ir::Op& o) {
+    if (&o == &op) return;
+    const bool only_made = o.kind == ir::OpKind::construct && o.inputs.empty() && o.outputs == std::vector<int>{C};
+    if (only_made) return;  // an empty C made before the product: the product replaces it
+    other_use = other_use || holds(o.inputs) || holds(o.outputs) || (o.mask && o.mask->variable == C) ||
+                op_reads_dimension(o, C);
+  };
+  ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::return_) returned = returned || holds(s.results);
+    const auto in = [&](const std::optional<ir::Expr>& e) { return e && reads_dimension(*e, C); };
+    other_use = other_use || in(s.value) || in(s.condition);
+    if (s.kind != ir::StmtKind::op) return;
+    check(s.op);
+    for (const ir::Op& fused : s.op.fused_product) check(fused);
+  });
+  return returned && !other_use && !holds(op.inputs);
+}
+
 std::string distribution_text(const ir::Op& op) {
   switch (op.kind) {
     case ir::OpKind::mxm:
       return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, multiplied "
              "through the mask's same rows by the method chosen for the whole product, each rank's rows of the "
-             "product joined on every rank, then written into the output on each";
+             "product joined in rank order, then written into the output";
     case ir::OpKind::bfs_levels:
       return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
              "edges, the next frontier's bits or-ed across the ranks at every level";

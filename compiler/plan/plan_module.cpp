@@ -303,6 +303,11 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
     if (distributed(o, k, m)) {
       p.lines.push_back(distribution_text(o));
+      if (o.kind == ir::OpKind::mxm)
+        p.lines.push_back(joined_on_root(o, k, m)
+                              ? "joined on rank 0 only (gql::dist::mxm_on): the product is only returned, and rank 0 "
+                                "writes the results; the other ranks keep its shape without entries"
+                              : "joined on every rank: the kernel reads the product");
       for (int input : o.inputs)
         if (split_parameter(k, input, m))
           p.lines.push_back(k.variables.at(static_cast<size_t>(input)).name +

@@ -67,6 +67,24 @@ TEST(DistMxm, SplitRowsGiveASplitProduct) {
   expect_same(dist::gathered(world(), fof), cpu::spgemm<Paths>(G, G));
 }
 
+TEST(DistMxm, JoinedOnOneRankOnly) {
+  // The root gets the whole product, through a mask too; the other ranks its shape without entries.
+  const auto G = generate_graph<bool>("kron:10", symmetric());
+  for (int root : {0, world().size() - 1}) {
+    const auto C = dist::mxm_on<Paths>(world(), root, G, G);
+    if (world().rank() == root) {
+      expect_same(C, cpu::spgemm<Paths>(G, G));
+    } else {
+      EXPECT_EQ(C.nvals(), 0);
+      EXPECT_EQ(C.n_rows(), G.n_rows());
+    }
+    const cpu::MatrixMask not_g = cpu::mask(G, true);
+    const auto masked = dist::mxm_on<Paths>(world(), root, G, G, not_g);
+    if (world().rank() == root) expect_same(masked, dist::mxm<Paths>(world(), G, G, not_g));
+    else dist::mxm<Paths>(world(), G, G, not_g);  // the same collective calls on every rank
+  }
+}
+
 TEST(DistMxm, ValuesAndRectangularShapes) {
   const auto A = generate_graph<double>("urand:9:4");
   const auto B = generate_graph<double>("urand:9:2");

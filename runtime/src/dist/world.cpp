@@ -114,6 +114,31 @@ void World::join_parts(std::span<const std::byte> mine, std::span<const int64_t>
   }
 }
 
+void World::gather_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes, std::span<std::byte> joined,
+                         int root) const {
+  // Both sides cut a part into the same messages of at most piece_bytes.
+  if (rank_ != root) {
+    for (size_t at = 0; at < mine.size(); at += piece_bytes)
+      check(MPI_Send(mine.data() + at, static_cast<int>(std::min(piece_bytes, mine.size() - at)), MPI_BYTE, root, 0,
+                     MPI_COMM_WORLD),
+            "MPI_Send");
+    return;
+  }
+  size_t at = 0;
+  for (int r = 0; r < size_; ++r) {
+    const auto part = joined.subspan(at, static_cast<size_t>(sizes[static_cast<size_t>(r)]));
+    at += part.size();
+    if (r == rank_) {
+      if (mine.data() != part.data()) std::copy(mine.begin(), mine.end(), part.begin());
+      continue;
+    }
+    for (size_t from = 0; from < part.size(); from += piece_bytes)
+      check(MPI_Recv(part.data() + from, static_cast<int>(std::min(piece_bytes, part.size() - from)), MPI_BYTE, r, 0,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+            "MPI_Recv");
+  }
+}
+
 std::vector<std::byte> World::exchange(std::span<const Pieces> to_each, std::vector<int64_t>& from_each) const {
   if (to_each.size() != static_cast<size_t>(size_))
     throw Error(ErrorKind::internal, "exchange: " + std::to_string(to_each.size()) + " parts for " +

@@ -58,6 +58,11 @@ std::string distribution_text(const ir::Op& op);
 // that touches it reads it through a split twin (the BFS-levels traversal), and the kernel neither
 // writes nor returns it; rows, cols and nvals are read from any rank.
 bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module);
+// Whether such a kernel's distributed product is joined on rank 0 only (gql::dist::mxm_on): its
+// output is only returned (no op, mask or rows/cols/nvals reads it, and what it held before does not
+// matter: no mask, or replace), so only rank 0, which writes the results, needs its entries; the
+// other ranks keep its shape without entries.
+bool joined_on_root(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
 
 std::vector<OpPlan> plan_module(const ir::Module& module);
 std::string print_plan(const std::vector<OpPlan>& plans);

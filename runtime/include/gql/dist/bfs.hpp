@@ -91,12 +91,8 @@ class SplitRows {
  private:
   // Every vertex's degree in the graph whose block this is, kept with the block.
   static const Array<offset_t>& degrees(const World& world, const Csr<TG>& block) {
-    return block.derived().template get<Array<offset_t>>("dist: every vertex's degree", [&] {
-      const auto offsets = block.row_offsets();
-      std::vector<offset_t> mine(static_cast<size_t>(block.n_rows()));
-      for (size_t r = 0; r < mine.size(); ++r) mine[r] = offsets[r + 1] - offsets[r];
-      return all_items<offset_t>(world, mine);
-    });
+    return block.derived().template get<Array<offset_t>>("dist: every vertex's degree",
+                                                         [&] { return all_items<offset_t>(world, row_lengths(block)); });
   }
 
   const World& world_;

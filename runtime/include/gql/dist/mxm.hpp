@@ -1,7 +1,8 @@
-// C<mask> = A * B over S on every rank, the rows of A divided among the ranks by their work (the
-// products each row makes); each rank multiplies its rows by the whole of B through the mask's same
-// rows with the OpenMP product (gql/cpu/spgemm.hpp), and the blocks are joined on every rank. The
-// entries are those of the product on one process, in the same order.
+// C<mask> = A * B over S, the rows of A divided among the ranks by their work (the products each row
+// makes); each rank multiplies its rows by the whole of B through the mask's same rows with the
+// OpenMP product (gql/cpu/spgemm.hpp), and the blocks are joined on every rank (mxm), on one (mxm_on)
+// or left split (A split: gql/dist/split_graph.hpp). The entries are those of the product on one
+// process, in the same order.
 #pragma once
 
 #include <cstdint>
@@ -70,11 +71,10 @@ Csr<typename S::value_type> multiply_rows(const Csr<TA>& rows, int64_t first_row
   }
 }
 
-}  // namespace detail
-
+// This rank's rows of C<mask> = A * B over S: A's rows in blocks of equal products.
 template <class S, class TA, class TB>
-Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<TB>& B,
-                                const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {}) {
+Csr<typename S::value_type> product_rows(const World& world, const Csr<TA>& A, const Csr<TB>& B,
+                                         const cpu::MatrixMask& mask, const cpu::ProductOptions& options) {
   using V = typename S::value_type;
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
@@ -90,17 +90,32 @@ Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<
   world.on_every_rank([&] {
     // The whole of A on one rank: no block to cut out.
     const RowRange mine = world.size() == 1 ? RowRange{0, A.n_rows()}
-                                            : rows_by_work(detail::product_work(A, B), world.size(), world.rank());
-    const cpu::MatrixMask rows_mask = world.size() == 1 ? mask : detail::mask_rows(mask, mine);
+                                            : rows_by_work(product_work(A, B), world.size(), world.rank());
+    const cpu::MatrixMask rows_mask = world.size() == 1 ? mask : mask_rows(mask, mine);
     const auto multiply = [&]<class P>(const Csr<TA>& rows) {
       if (choice.method == cpu::MaskedMethod::dot)
         return cpu::masked_dot_product<P>(rows, B, cpu::transpose_of(B), rows_mask);
       return cpu::spgemm<P>(rows, B, rows_mask, spgemm);
     };
-    block = world.size() == 1 ? detail::multiply_rows<S>(A, 0, multiply)
-                              : detail::multiply_rows<S>(rows_of(A, mine), mine.begin, multiply);
+    block = world.size() == 1 ? multiply_rows<S>(A, 0, multiply) : multiply_rows<S>(rows_of(A, mine), mine.begin, multiply);
   });
-  return detail::joined_rows(world, std::move(block), B.n_cols());
+  return block;
+}
+
+}  // namespace detail
+
+template <class S, class TA, class TB>
+Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<TB>& B,
+                                const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {}) {
+  return detail::joined_rows(world, detail::product_rows<S>(world, A, B, mask, options), B.n_cols());
+}
+
+// The same product joined on rank `root` only, for a result that only the root reads (a program's
+// result, written by rank 0): the other ranks get C's shape without entries.
+template <class S, class TA, class TB>
+Csr<typename S::value_type> mxm_on(const World& world, int root, const Csr<TA>& A, const Csr<TB>& B,
+                                   const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {}) {
+  return detail::joined_rows_on(world, detail::product_rows<S>(world, A, B, mask, options), B.n_cols(), root);
 }
 
 // C = A * B over S with A split across the ranks (gql/dist/split_graph.hpp) and B on every rank: each

@@ -40,6 +40,10 @@ class World {
   // be in its place there).
   std::vector<int64_t> part_sizes(int64_t mine) const;
   void join_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes, std::span<std::byte> joined) const;
+  // The same on rank `root` only: every rank's part sent there and received in its place of
+  // `joined` (which the other ranks may leave empty).
+  void gather_parts(std::span<const std::byte> mine, std::span<const int64_t> sizes, std::span<std::byte> joined,
+                    int root) const;
   // Every rank sends each rank r the pieces to_each[r] (memory sent as it lies, in order) and
   // receives theirs: what every rank sent to this one, joined in rank order, each rank's pieces in
   // order, with their sizes in from_each. Pieces of any size (in messages of at most 1 GiB).

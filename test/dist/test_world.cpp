@@ -19,6 +19,21 @@ TEST(World, PartsOfEverySizeJoinInRankOrder) {
   EXPECT_EQ(all, expected);
 }
 
+TEST(World, PartsGatheredOnOneRank) {
+  const auto& w = world();
+  // Rank r gives r * 2 bytes of value r + 1; the last rank gathers, the others keep nothing.
+  const std::vector<std::byte> mine(static_cast<size_t>(w.rank()) * 2, static_cast<std::byte>(w.rank() + 1));
+  const std::vector<int64_t> sizes = w.part_sizes(static_cast<int64_t>(mine.size()));
+  const int root = w.size() - 1;
+  std::vector<std::byte> joined(w.rank() == root ? static_cast<size_t>(w.size() * (w.size() - 1)) : 0);
+  w.gather_parts(mine, sizes, joined, root);
+  if (w.rank() == root) {
+    std::vector<std::byte> expected;
+    for (int r = 0; r < w.size(); ++r) expected.insert(expected.end(), static_cast<size_t>(r) * 2, static_cast<std::byte>(r + 1));
+    EXPECT_EQ(joined, expected);
+  }
+}
+
 TEST(World, ExchangeSendsEachRankItsPieces) {
   const auto& w = world();
   // Rank r sends rank q (r + q) % 3 bytes of value 16 * r + q, as two pieces (the first may be empty)

@@ -25,6 +25,8 @@ struct BlockScan {
     if (warp == 0) {
       T total_of_warp = lane < warps ? storage.warp_totals[lane] : T(0);
       total_of_warp = warp_inclusive_sum(total_of_warp, lane);
+      // With one warp the compiler may read slot 0 in every lane; the write must follow all reads.
+      __syncwarp();
       if (lane < warps) storage.warp_totals[lane] = total_of_warp;
     }
     __syncthreads();

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "codegen/cpp_expr.hpp"
+#include "codegen/cpp_types.hpp"
 #include "codegen/cuda/product_limits.hpp"
 #include "codegen/generated_header.hpp"
 #include "codegen/semiring_policy.hpp"
@@ -18,27 +19,6 @@
 
 namespace gql::compiler::codegen {
 namespace {
-
-std::string container_type(const Type& t) {
-  const std::string e = cpp_scalar_type(t.element);
-  switch (t.kind) {
-    case TypeKind::graph: return "gql::Csr<" + e + ">";
-    case TypeKind::matrix: return "gql::Matrix<" + e + ">";
-    case TypeKind::vector: return "gql::Vector<" + e + ">";
-    case TypeKind::scalar: return e;
-    default: throw Error(ErrorKind::internal, "codegen: no C++ type for " + to_string(t));
-  }
-}
-
-// A graph parameter split across the ranks of a program for several processes (plan::split_parameter).
-std::string split_graph_type(const Type& t) { return "gql::dist::SplitGraph<" + cpp_scalar_type(t.element) + ">"; }
-
-std::string result_type(const std::vector<Type>& results) {
-  if (results.size() == 1) return container_type(results[0]);
-  std::string out = "std::tuple<";
-  for (size_t n = 0; n < results.size(); ++n) out += (n ? ", " : "") + container_type(results[n]);
-  return out + ">";
-}
 
 std::string bool_text(bool b) { return b ? "true" : "false"; }
 

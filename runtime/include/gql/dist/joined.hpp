@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "gql/dist/row_blocks.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/graph.hpp"
 
@@ -38,13 +39,19 @@ Array<T> items_on(const World& world, std::span<const T> mine, int root) {
   return items;
 }
 
+// The lengths of rows [range.begin, range.end) of a graph with these row offsets.
+inline std::vector<offset_t> row_lengths(std::span<const offset_t> offsets, RowRange range) {
+  std::vector<offset_t> lengths(static_cast<size_t>(range.size()));
+  for (size_t r = 0; r < lengths.size(); ++r) {
+    const auto row = static_cast<size_t>(range.begin) + r;
+    lengths[r] = offsets[row + 1] - offsets[row];
+  }
+  return lengths;
+}
 // The lengths of a block's rows.
 template <class T>
 std::vector<offset_t> row_lengths(const Csr<T>& block) {
-  const auto offsets = block.row_offsets();
-  std::vector<offset_t> lengths(static_cast<size_t>(block.n_rows()));
-  for (size_t r = 0; r < lengths.size(); ++r) lengths[r] = offsets[r + 1] - offsets[r];
-  return lengths;
+  return row_lengths(block.row_offsets(), RowRange{0, block.n_rows()});
 }
 
 // Row offsets from every row's length, in order.

@@ -138,7 +138,7 @@ SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>&
     });
   });
   const int64_t nvals = world.sum(block.nvals());
-  return SplitGraph<V>(A.n_rows(), B.n_cols(), nvals, A.starts(), world.rank(), std::move(block), false);
+  return SplitGraph<V>(A.n_rows(), B.n_cols(), nvals, A, std::move(block), false);
 }
 
 }  // namespace gql::dist

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "gql/graph.hpp"
 
@@ -13,6 +15,28 @@ namespace gql::dist {
 struct RowRange {
   int64_t begin = 0, end = 0;
   int64_t size() const noexcept { return end - begin; }
+};
+
+// Which rank holds which rows of a split value, as every rank knows it: rank r holds rows
+// [starts[r], starts[r + 1]) (ranks + 1 starts, the last one the row count).
+class RowBlocks {
+ public:
+  RowBlocks(std::vector<int64_t> starts, int rank) : starts_(std::move(starts)), rank_(rank) {}
+
+  // This rank's rows.
+  RowRange mine() const noexcept { return rows_of_rank(rank_); }
+  RowRange rows_of_rank(int rank) const noexcept {
+    return {starts_[static_cast<size_t>(rank)], starts_[static_cast<size_t>(rank) + 1]};
+  }
+  // The rank holding row `row`.
+  int owner(int64_t row) const noexcept {
+    return static_cast<int>(std::upper_bound(starts_.begin(), starts_.end(), row) - starts_.begin()) - 1;
+  }
+  const std::vector<int64_t>& starts() const noexcept { return starts_; }
+
+ private:
+  std::vector<int64_t> starts_;
+  int rank_;
 };
 
 // An equal share of n rows, whole units of `unit` rows each (the last unit may be short).

@@ -28,41 +28,26 @@
 namespace gql::dist {
 
 template <class T>
-class SplitGraph {
+class SplitGraph : public RowBlocks {
  public:
-  // `starts`: every rank's first row, then n_rows (ranks + 1 entries); `block`: this rank's rows, as
-  // rows 0.. of a graph with the whole graph's columns.
-  SplitGraph(int64_t n_rows, int64_t n_cols, int64_t nvals, std::vector<int64_t> starts, int rank, Csr<T> block,
-             bool symmetric)
-      : n_rows_(n_rows),
+  // `blocks`: where every rank's rows start; `block`: this rank's rows, as rows 0.. of a graph with the
+  // whole graph's columns (row r of the graph is row r - mine().begin there).
+  SplitGraph(int64_t n_rows, int64_t n_cols, int64_t nvals, RowBlocks blocks, Csr<T> block, bool symmetric)
+      : RowBlocks(std::move(blocks)),
+        n_rows_(n_rows),
         n_cols_(n_cols),
         nvals_(nvals),
-        starts_(std::move(starts)),
-        rank_(rank),
         block_(std::move(block)),
         symmetric_(symmetric) {}
 
   int64_t n_rows() const noexcept { return n_rows_; }
   int64_t n_cols() const noexcept { return n_cols_; }
   int64_t nvals() const noexcept { return nvals_; }  // the whole graph's
-  // This rank's rows of the whole graph, and its block holding them (row r of the graph is row
-  // r - mine().begin there).
-  RowRange mine() const noexcept { return rows_of_rank(rank_); }
   const Csr<T>& block() const noexcept { return block_; }
-  RowRange rows_of_rank(int rank) const noexcept {
-    return {starts_[static_cast<size_t>(rank)], starts_[static_cast<size_t>(rank) + 1]};
-  }
-  // The rank holding row `row`.
-  int owner(int64_t row) const noexcept {
-    return static_cast<int>(std::upper_bound(starts_.begin(), starts_.end(), row) - starts_.begin()) - 1;
-  }
-  const std::vector<int64_t>& starts() const noexcept { return starts_; }
   bool symmetric() const noexcept { return symmetric_; }
 
  private:
   int64_t n_rows_, n_cols_, nvals_;
-  std::vector<int64_t> starts_;
-  int rank_;
   Csr<T> block_;
   bool symmetric_;
 };
@@ -101,11 +86,10 @@ Csr<T> take_rows(const std::byte* in, int64_t rows, int64_t entries, int64_t n_c
 // Each rank keeps its block of G, which every rank holds alike: blocks of equal edges.
 template <class T>
 SplitGraph<T> split_rows(const World& world, const Csr<T>& G) {
-  std::vector<int64_t> starts = detail::block_starts(G.row_offsets(), world.size());
-  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  RowBlocks blocks(detail::block_starts(G.row_offsets(), world.size()), world.rank());
   Csr<T> block;
-  world.on_every_rank([&] { block = rows_of(G, mine); });
-  return SplitGraph<T>(G.n_rows(), G.n_cols(), G.nvals(), std::move(starts), world.rank(), std::move(block),
+  world.on_every_rank([&] { block = rows_of(G, blocks.mine()); });
+  return SplitGraph<T>(G.n_rows(), G.n_cols(), G.nvals(), std::move(blocks), std::move(block),
                        G.derived().symmetric());
 }
 
@@ -135,11 +119,11 @@ SplitGraph<T> scatter_rows(const World& world, const Csr<T>* G, int root = 0) {
           offsets[static_cast<size_t>(starts[r + 1])] - offsets[static_cast<size_t>(starts[r])];
   }
   world.broadcast(std::as_writable_bytes(std::span<int64_t>(header)), root);
-  std::vector<int64_t> starts(header.begin() + 4, header.begin() + 5 + ranks);
+  RowBlocks blocks(std::vector<int64_t>(header.begin() + 4, header.begin() + 5 + ranks), world.rank());
   const auto entries_of = [&](int r) { return header[5 + static_cast<size_t>(ranks) + static_cast<size_t>(r)]; };
   // The root sends every other rank its rows as they lie in G (their lengths, then columns and
   // values), and keeps its own; the others send nothing.
-  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  const RowRange mine = blocks.mine();
   std::vector<World::Pieces> to_each(static_cast<size_t>(ranks));
   std::vector<std::vector<offset_t>> lengths(static_cast<size_t>(ranks));
   Csr<T> block;
@@ -149,9 +133,8 @@ SplitGraph<T> scatter_rows(const World& world, const Csr<T>* G, int root = 0) {
     for (int r = 0; r < ranks; ++r) {
       const auto ur = static_cast<size_t>(r);
       if (r == root) continue;
-      for (int64_t row = starts[ur]; row < starts[ur + 1]; ++row)
-        lengths[ur].push_back(offsets[static_cast<size_t>(row) + 1] - offsets[static_cast<size_t>(row)]);
-      const auto first = static_cast<size_t>(offsets[static_cast<size_t>(starts[ur])]);
+      lengths[ur] = detail::row_lengths(offsets, blocks.rows_of_rank(r));
+      const auto first = static_cast<size_t>(offsets[static_cast<size_t>(blocks.rows_of_rank(r).begin)]);
       const auto entries = static_cast<size_t>(entries_of(r));
       to_each[ur] = {std::as_bytes(std::span<const offset_t>(lengths[ur])),
                      std::as_bytes(G->col_indices().subspan(first, entries)),
@@ -164,8 +147,7 @@ SplitGraph<T> scatter_rows(const World& world, const Csr<T>* G, int root = 0) {
   world.on_every_rank([&] {
     if (world.rank() != root) block = detail::take_rows<T>(incoming.data(), mine.size(), entries_of(world.rank()), header[1]);
   });
-  return SplitGraph<T>(header[0], header[1], header[2], std::move(starts), world.rank(), std::move(block),
-                       header[3] != 0);
+  return SplitGraph<T>(header[0], header[1], header[2], std::move(blocks), std::move(block), header[3] != 0);
 }
 
 // The whole graph on every rank: the blocks joined in rank order.
@@ -185,7 +167,7 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
   if (G.n_rows() != G.n_cols())
     throw Error(ErrorKind::usage, "transpose of a split graph: " + std::to_string(G.n_rows()) + " x " +
                                       std::to_string(G.n_cols()) + " is not square");
-  if (G.symmetric()) return SplitGraph<T>(G.n_rows(), G.n_cols(), G.nvals(), G.starts(), world.rank(), G.block().clone(), true);
+  if (G.symmetric()) return SplitGraph<T>(G.n_rows(), G.n_cols(), G.nvals(), G, G.block().clone(), true);
   struct Bare {
     index_t row, col;  // the old row and column
   };
@@ -199,9 +181,11 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
   const RowRange mine = G.mine();
   const auto offsets = block.row_offsets();
   const auto cols = block.col_indices();
-  // Entries counted per receiving rank, then placed in that rank's part, in the block's order.
+  // Entries counted per receiving rank (each entry's rank found once), then placed in that rank's
+  // part, in the block's order.
+  std::vector<int> owner_of(cols.size());
   std::vector<int64_t> to_each(static_cast<size_t>(ranks), 0);
-  for (index_t c : cols) ++to_each[static_cast<size_t>(G.owner(c))];
+  for (size_t p = 0; p < cols.size(); ++p) ++to_each[static_cast<size_t>(owner_of[p] = G.owner(cols[p]))];
   std::vector<size_t> at(static_cast<size_t>(ranks), 0);
   for (size_t r = 1; r < at.size(); ++r) at[r] = at[r - 1] + static_cast<size_t>(to_each[r - 1]);
   std::vector<Entry> outgoing;
@@ -209,7 +193,7 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
   for (int64_t r = 0; r < block.n_rows(); ++r)
     for (offset_t p = offsets[static_cast<size_t>(r)]; p < offsets[static_cast<size_t>(r) + 1]; ++p) {
       const index_t c = cols[static_cast<size_t>(p)];
-      Entry& e = outgoing[at[static_cast<size_t>(G.owner(c))]++];
+      Entry& e = outgoing[at[static_cast<size_t>(owner_of[static_cast<size_t>(p)])]++];
       e.row = static_cast<index_t>(mine.begin + r);
       e.col = c;
       if constexpr (stores_values<T>) e.value = block.values()[static_cast<size_t>(p)];
@@ -240,7 +224,7 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
     if constexpr (stores_values<T>) t_values[p] = e.value;
   }
   Csr<T> t_block(mine.size(), G.n_rows(), std::move(t_offsets), std::move(t_cols), std::move(t_values));
-  return SplitGraph<T>(G.n_cols(), G.n_rows(), G.nvals(), G.starts(), world.rank(), std::move(t_block), false);
+  return SplitGraph<T>(G.n_cols(), G.n_rows(), G.nvals(), G, std::move(t_block), false);
 }
 
 }  // namespace gql::dist

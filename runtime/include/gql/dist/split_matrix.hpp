@@ -26,27 +26,20 @@
 namespace gql::dist {
 
 template <class T>
-class SplitMatrix {
+class SplitMatrix : public RowBlocks {
  public:
-  // `block`: this rank's rows [starts[rank], starts[rank + 1]) of an n_rows x n_cols matrix.
-  SplitMatrix(int64_t n_rows, int64_t n_cols, std::vector<int64_t> starts, int rank, Matrix<T> block)
-      : n_rows_(n_rows), n_cols_(n_cols), starts_(std::move(starts)), rank_(rank), block_(std::move(block)) {}
+  // `blocks`: where every rank's rows start; `block`: this rank's rows of an n_rows x n_cols matrix
+  // (row r is row r - mine().begin there).
+  SplitMatrix(int64_t n_rows, int64_t n_cols, RowBlocks blocks, Matrix<T> block)
+      : RowBlocks(std::move(blocks)), n_rows_(n_rows), n_cols_(n_cols), block_(std::move(block)) {}
 
   int64_t n_rows() const noexcept { return n_rows_; }
   int64_t n_cols() const noexcept { return n_cols_; }
-  // This rank's rows of the whole matrix, and its block holding them (row r is row r - mine().begin).
-  RowRange mine() const noexcept { return rows_of_rank(rank_); }
   Matrix<T>& block() noexcept { return block_; }
   const Matrix<T>& block() const noexcept { return block_; }
-  RowRange rows_of_rank(int rank) const noexcept {
-    return {starts_[static_cast<size_t>(rank)], starts_[static_cast<size_t>(rank) + 1]};
-  }
-  const std::vector<int64_t>& starts() const noexcept { return starts_; }
 
  private:
   int64_t n_rows_, n_cols_;
-  std::vector<int64_t> starts_;
-  int rank_;
   Matrix<T> block_;
 };
 
@@ -72,14 +65,14 @@ std::span<const storage_t<T>> matrix_rows(const Matrix<T>& D, RowRange rows) {
 // Each rank keeps its block of D, which every rank holds alike: blocks in whole units of `unit` rows.
 template <class T>
 SplitMatrix<T> split_rows(const World& world, const Matrix<T>& D, int64_t unit = 64) {
-  std::vector<int64_t> starts = detail::even_starts(D.n_rows(), world.size(), unit);
-  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  RowBlocks blocks(detail::even_starts(D.n_rows(), world.size(), unit), world.rank());
+  const RowRange mine = blocks.mine();
   Matrix<T> block;
   world.on_every_rank([&] {
     const auto rows = detail::matrix_rows(D, mine);
     block = Matrix<T>(mine.size(), D.n_cols(), Array<storage_t<T>>(rows.begin(), rows.end()));
   });
-  return SplitMatrix<T>(D.n_rows(), D.n_cols(), std::move(starts), world.rank(), std::move(block));
+  return SplitMatrix<T>(D.n_rows(), D.n_cols(), std::move(blocks), std::move(block));
 }
 
 // Rank `root`'s D sent out in blocks (D read on `root` only, null elsewhere); no other rank holds
@@ -95,22 +88,22 @@ SplitMatrix<T> scatter_rows(const World& world, const Matrix<T>* D, int root = 0
   int64_t shape[2] = {0, 0};
   if (world.rank() == root) shape[0] = D->n_rows(), shape[1] = D->n_cols();
   world.broadcast(std::as_writable_bytes(std::span<int64_t>(shape)), root);
-  std::vector<int64_t> starts = detail::even_starts(shape[0], world.size(), unit);
+  RowBlocks blocks(detail::even_starts(shape[0], world.size(), unit), world.rank());
   // The root sends every rank its rows as they lie in D (the blocks are D's rows in rank order).
   std::vector<World::Pieces> to_each(static_cast<size_t>(world.size()));
   if (world.rank() == root)
-    for (size_t r = 0; r < to_each.size(); ++r)
-      to_each[r] = {std::as_bytes(detail::matrix_rows(*D, RowRange{starts[r], starts[r + 1]}))};
+    for (int r = 0; r < world.size(); ++r)
+      to_each[static_cast<size_t>(r)] = {std::as_bytes(detail::matrix_rows(*D, blocks.rows_of_rank(r)))};
   std::vector<int64_t> from_each;
   const std::vector<std::byte> incoming = world.exchange(to_each, from_each);
-  const RowRange mine{starts[static_cast<size_t>(world.rank())], starts[static_cast<size_t>(world.rank()) + 1]};
+  const RowRange mine = blocks.mine();
   Matrix<T> block;
   world.on_every_rank([&] {
     Array<storage_t<T>> data(static_cast<size_t>(mine.size() * shape[1]));
     std::memcpy(data.data(), incoming.data(), incoming.size());
     block = Matrix<T>(mine.size(), shape[1], std::move(data));
   });
-  return SplitMatrix<T>(shape[0], shape[1], std::move(starts), world.rank(), std::move(block));
+  return SplitMatrix<T>(shape[0], shape[1], std::move(blocks), std::move(block));
 }
 
 // The whole matrix on every rank: the blocks joined in rank order.

@@ -88,12 +88,21 @@ void check_staged_copies() {
   GPU_CHECK(one_back == host[3]);
 }
 
-// Narrowed parts (integers that fit in fewer bytes, gql::narrowed_part; the widths and the host's
-// chunks and packing are tested in test/unit/runtime/test_copy_parts.cpp): an upload mixing narrowed
-// parts of every width, staged and direct, with plain ones, each element landing whole (the largest
-// value below each bound and 0 included); then a graph whose offsets and column ids both go
-// narrowed, round-tripped.
+// Narrowed parts (integers that fit in fewer bytes, gql::narrowed_part): the width each bound gets,
+// and an upload mixing narrowed parts of every width, staged and direct, with plain ones, each element
+// landing whole (the largest value below each bound and 0 included); then a graph whose offsets and
+// column ids both go narrowed, round-tripped.
 void check_narrowed_uploads() {
+  const int probe = 0;
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, uint64_t{1} << 24).wire_bytes == 3);
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, (uint64_t{1} << 24) + 1).wire_bytes == 0);  // 4 bytes: as it lies
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, 256).wire_bytes == 1);
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, 0).wire_bytes == 1);
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 8, uint64_t{1} << 32).wire_bytes == 4);
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 8, (uint64_t{1} << 40) + 1).wire_bytes == 6);
+  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 8, ~uint64_t{0}).wire_bytes == 0);
+  GPU_CHECK(narrowed_part(nullptr, &probe, 3, 8, 1000).bytes == 24);
+
   struct Case {
     size_t count;
     unsigned element;

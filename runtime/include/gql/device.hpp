@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "gql/device/csr_view.cuh"
-#include "gql/copy_parts.hpp"
 #include "gql/error.hpp"
 #include "gql/memory_size.hpp"
 #include "gql/graph.hpp"
@@ -225,8 +224,20 @@ T read_back(const T* on_device, const Stream& stream) {
 // the DMA engine fills or drains another; page-locked memory and small copies go straight through
 // the driver (runtime/src/cuda/staged_copy.cpp). The parts of one value (a graph's offsets, columns
 // and values; a vector's indices and values) go as one copy: one pipeline through the staging
-// buffers, which fills and drains once; an upload's narrowed parts cross the link in fewer bytes
-// (gql/copy_parts.hpp).
+// buffers, which fills and drains once. An upload's part of unsigned integers whose values all fit
+// in fewer bytes than they are stored in (a graph's column ids below its column count, its row
+// offsets below 2^32) may say so: it crosses the link `wire_bytes` per element and is widened on the
+// device (the link is what an upload waits for: a 2^20-vertex graph's ids go in 3 bytes, not 4).
+struct CopyPart {
+  void* to;
+  const void* from;
+  size_t bytes;
+  unsigned element_bytes = 0;  // 4 or 8 where the part is narrowed, else 0
+  unsigned wire_bytes = 0;     // each element's bytes on the link, fewer than element_bytes
+};
+// The upload of `count` unsigned integers of `element_bytes` (4 or 8), each below `bound`: narrowed
+// where `bound` leaves a byte or more of each element unused.
+CopyPart narrowed_part(void* to, const void* from, size_t count, unsigned element_bytes, uint64_t bound);
 void download(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line);
 void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line);
 inline void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line) {

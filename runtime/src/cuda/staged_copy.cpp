@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -24,7 +25,7 @@ namespace {
 constexpr size_t buffer_bytes = size_t{32} << 20;  // one staging buffer
 constexpr int n_buffers = 3;                        // DMA in one, host threads in another, one ahead
 constexpr size_t direct_below = size_t{256} << 10;  // smaller copies go straight through the driver
-constexpr size_t min_chunk = size_t{1} << 20;       // a pipeline step; smaller ones cost more than they overlap (gql/copy_parts.hpp)
+constexpr size_t min_chunk = size_t{1} << 20;       // a pipeline step; smaller ones cost more than they overlap
 constexpr size_t min_piece = size_t{64} << 10;      // a host thread's share of a chunk, at least
 
 class Staging {
@@ -59,6 +60,53 @@ class Staging {
   std::optional<Event> events_[n_buffers];
 };
 
+// The bytes of a part that cross the link: fewer than it holds where it is narrowed (uploads only).
+size_t wire_bytes_of(const CopyPart& p, bool narrow) {
+  return narrow && p.wire_bytes != 0 ? p.bytes / p.element_bytes * p.wire_bytes : p.bytes;
+}
+
+// One part's share of a chunk: `wire` bytes at `in_chunk` of the staging buffer, which are the part's
+// bytes from `in_part` on (for a narrowed part, whole elements: in_part / element_bytes of them before).
+struct Piece {
+  const CopyPart* part;
+  size_t in_part, in_chunk, wire;
+};
+
+// A copy's parts taken in order as one run of link bytes, cut into chunks that pass through the
+// staging buffers in turn (a chunk may span parts; a narrowed part is cut between elements). About
+// sixteen chunks, so that the first chunk's host copy and the last one's DMA, which nothing overlaps,
+// are a small part of the whole (a 134 MB graph in 32 MiB chunks left a fifth of its upload
+// unoverlapped); chunks that grow from 1 MiB and shrink back at the ends were no faster (44-46 GB/s
+// either way for 134 MiB on an H100's host).
+class Chunks {
+ public:
+  Chunks(std::span<const CopyPart> parts, bool narrow) {
+    size_t total = 0;
+    for (const CopyPart& p : parts) total += wire_bytes_of(p, narrow);
+    const size_t chunk = std::clamp((total / 16 + min_chunk - 1) / min_chunk * min_chunk, min_chunk, buffer_bytes);
+    size_t used = chunk;  // the current chunk's bytes: full, so the first piece opens one
+    for (const CopyPart& p : parts) {
+      const bool narrowed = narrow && p.wire_bytes != 0;
+      const size_t unit_in = narrowed ? p.element_bytes : 1, unit_wire = narrowed ? p.wire_bytes : 1;
+      for (size_t in_part = 0; in_part < p.bytes;) {
+        if (chunk - used < unit_wire) {
+          chunks_.emplace_back();
+          used = 0;
+        }
+        const size_t units = std::min((p.bytes - in_part) / unit_in, (chunk - used) / unit_wire);
+        chunks_.back().push_back({&p, in_part, used, units * unit_wire});
+        in_part += units * unit_in;
+        used += units * unit_wire;
+      }
+    }
+  }
+  size_t count() const noexcept { return chunks_.size(); }
+  const std::vector<Piece>& pieces(size_t c) const noexcept { return chunks_[c]; }
+
+ private:
+  std::vector<std::vector<Piece>> chunks_;
+};
+
 // memcpy by the calling thread's team, in pieces spread over every thread: a copy into fresh host
 // pages is bound by their first touch, which then runs on all cores.
 void parallel_copy(void* dst, const void* src, size_t bytes) {
@@ -70,6 +118,29 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
     const size_t begin = static_cast<size_t>(p) * piece;
     std::memcpy(static_cast<unsigned char*>(dst) + begin, static_cast<const unsigned char*>(src) + begin,
                 std::min(piece, bytes - begin));
+  }
+}
+
+// The low `wire` bytes of each of `count` elements of `element` bytes at `src`, packed at `dst`, in
+// pieces spread over every thread. Each element is stored whole (one unaligned store, little-endian)
+// and the next one overwrites its excess, so a thread stores the last `element / wire` of its range
+// byte by byte, never past it.
+void parallel_pack(unsigned char* dst, const unsigned char* src, size_t count, unsigned element, unsigned wire) {
+  static_assert(std::endian::native == std::endian::little, "an element's low bytes come first");
+  const auto threads = static_cast<size_t>(std::max(1, omp_get_max_threads()));
+  const size_t piece = std::max(min_piece / element, (count + threads - 1) / threads);
+  const auto pieces = static_cast<int64_t>((count + piece - 1) / piece);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+  for (int64_t p = 0; p < pieces; ++p) {
+    const size_t begin = static_cast<size_t>(p) * piece, end = std::min(count, begin + piece);
+    const size_t whole_end = end - std::min<size_t>(end - begin, element / wire);
+    size_t i = begin;
+    if (element == 4) {
+      for (; i < whole_end; ++i) std::memcpy(dst + i * wire, src + i * 4, 4);
+    } else {
+      for (; i < whole_end; ++i) std::memcpy(dst + i * wire, src + i * 8, 8);
+    }
+    for (; i < end; ++i) std::memcpy(dst + i * wire, src + i * element, wire);
   }
 }
 
@@ -139,15 +210,26 @@ void prepare_staged_copies() {
   }
 }
 
+CopyPart narrowed_part(void* to, const void* from, size_t count, unsigned element_bytes, uint64_t bound) {
+  const auto needed = static_cast<unsigned>((std::bit_width(bound > 0 ? bound - 1 : 0) + 7) / 8);
+  const unsigned wire = std::max(1u, needed);
+  CopyPart part{to, from, count * element_bytes};
+  if (wire < element_bytes) {
+    part.element_bytes = element_bytes;
+    part.wire_bytes = wire;
+  }
+  return part;
+}
+
 void download(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
   const std::vector<CopyPart> staged = queue_direct(parts, cudaMemcpyDeviceToHost, stream, file, line);
   if (staged.empty()) return stream.synchronize();
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
-  const chunking::Chunks chunks(staged, false, min_chunk, buffer_bytes);
+  const Chunks chunks(staged, false);
   const auto fill = [&](size_t c) {  // DMA: chunk c of the device into its buffer
     const int b = static_cast<int>(c % n_buffers);
-    for (const chunking::Piece& piece : chunks.pieces(c))
+    for (const Piece& piece : chunks.pieces(c))
       copy_async(staging.buffer(b) + piece.in_chunk, static_cast<const unsigned char*>(piece.part->from) + piece.in_part,
                  piece.wire, cudaMemcpyDeviceToHost, stream, file, line);
     staging.event(b).record(stream);
@@ -157,7 +239,7 @@ void download(std::span<const CopyPart> parts, const Stream& stream, const char*
   for (size_t c = 0; c < chunks.count(); ++c) {
     const int b = static_cast<int>(c % n_buffers);
     staging.event(b).synchronize();
-    for (const chunking::Piece& piece : chunks.pieces(c))
+    for (const Piece& piece : chunks.pieces(c))
       parallel_copy(static_cast<unsigned char*>(piece.part->to) + piece.in_part, staging.buffer(b) + piece.in_chunk,
                     piece.wire);
     if (c + n_buffers < chunks.count()) fill(c + n_buffers);
@@ -170,11 +252,11 @@ void upload(std::span<const CopyPart> parts, const Stream& stream, const char* f
   if (staged.empty()) return stream.synchronize();
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
-  const chunking::Chunks chunks(staged, true, min_chunk, buffer_bytes);
+  const Chunks chunks(staged, true);
   for (size_t c = 0; c < chunks.count(); ++c) {
     const int b = static_cast<int>(c % n_buffers);
     if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer (and its widening) is done
-    for (const chunking::Piece& piece : chunks.pieces(c)) {
+    for (const Piece& piece : chunks.pieces(c)) {
       const CopyPart& p = *piece.part;
       const auto* from = static_cast<const unsigned char*>(p.from) + piece.in_part;
       auto* to = static_cast<unsigned char*>(p.to) + piece.in_part;
@@ -184,7 +266,7 @@ void upload(std::span<const CopyPart> parts, const Stream& stream, const char* f
         copy_async(to, host, piece.wire, cudaMemcpyHostToDevice, stream, file, line);
       } else {
         const size_t count = piece.wire / p.wire_bytes;
-        chunking::parallel_pack(host, from, count, p.element_bytes, p.wire_bytes);
+        parallel_pack(host, from, count, p.element_bytes, p.wire_bytes);
         unsigned char* device = staging.device_buffer(b) + piece.in_chunk;
         copy_async(device, host, piece.wire, cudaMemcpyHostToDevice, stream, file, line);
         gpu::widen_on_device(device, p.wire_bytes, to, p.element_bytes, count, stream);

@@ -2,9 +2,7 @@
 // device containers' round trips, the memory budget, and the mapping of CUDA errors to gql::Error.
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <numeric>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,79 +84,6 @@ void check_staged_copies() {
   std::vector<unsigned char> one_back(sizes[3]);
   one.download(std::span<unsigned char>(one_back), stream);
   GPU_CHECK(one_back == host[3]);
-}
-
-// Narrowed parts (integers that fit in fewer bytes, gql::narrowed_part): the width each bound gets,
-// and an upload mixing narrowed parts of every width, staged and direct, with plain ones, each element
-// landing whole (the largest value below each bound and 0 included); then a graph whose offsets and
-// column ids both go narrowed, round-tripped.
-void check_narrowed_uploads() {
-  const int probe = 0;
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, uint64_t{1} << 24).wire_bytes == 3);
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, (uint64_t{1} << 24) + 1).wire_bytes == 0);  // 4 bytes: as it lies
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, 256).wire_bytes == 1);
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 4, 0).wire_bytes == 1);
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 8, uint64_t{1} << 32).wire_bytes == 4);
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 8, (uint64_t{1} << 40) + 1).wire_bytes == 6);
-  GPU_CHECK(narrowed_part(nullptr, &probe, 1, 8, ~uint64_t{0}).wire_bytes == 0);
-  GPU_CHECK(narrowed_part(nullptr, &probe, 3, 8, 1000).bytes == 24);
-
-  struct Case {
-    size_t count;
-    unsigned element;
-    uint64_t bound;
-  };
-  const std::vector<Case> cases = {{300000, 4, uint64_t{1} << 24}, {100, 4, 1000},          {(1 << 20) + 7, 8, uint64_t{1} << 40},
-                                   {0, 4, 5},                      {250001, 4, 256},        {(3 << 20) + 1, 4, 1 << 16},
-                                   {400003, 8, ~uint64_t{0}},      {200000, 8, 1u << 20},   {1 << 20, 4, uint64_t{1} << 31}};
-  Stream stream;
-  std::mt19937_64 rng(99);
-  std::vector<std::vector<unsigned char>> host(cases.size()), back(cases.size());
-  std::vector<DeviceBuffer<unsigned char>> device;
-  std::vector<CopyPart> up, down;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const Case& c = cases[i];
-    host[i].resize(c.count * c.element);
-    for (size_t e = 0; e < c.count; ++e) {
-      const uint64_t value = e % 97 == 0 ? c.bound - 1 : e % 89 == 0 ? 0 : rng() % c.bound;
-      std::memcpy(host[i].data() + e * c.element, &value, c.element);  // little-endian: the low bytes
-    }
-    device.emplace_back(host[i].size());
-    back[i].resize(host[i].size());
-    up.push_back(narrowed_part(device[i].data(), host[i].data(), c.count, c.element, c.bound));
-    down.push_back({back[i].data(), device[i].data(), back[i].size()});
-    if (i == 4) up.push_back({nullptr, nullptr, 0});  // an empty plain part among them
-  }
-  std::vector<unsigned char> plain(700001);
-  for (size_t b = 0; b < plain.size(); ++b) plain[b] = static_cast<unsigned char>(b * 7 + b / 251);
-  DeviceBuffer<unsigned char> plain_device(plain.size());
-  up.insert(up.begin() + 3, CopyPart{plain_device.data(), plain.data(), plain.size()});
-  upload(up, stream, __FILE__, __LINE__);
-  download(down, stream, __FILE__, __LINE__);
-  for (size_t i = 0; i < cases.size(); ++i)
-    GPU_CHECK_MSG(back[i] == host[i], "narrowed part " + std::to_string(i) + " of " + std::to_string(cases[i].count) +
-                                          " elements below " + std::to_string(cases[i].bound));
-  std::vector<unsigned char> plain_back(plain.size());
-  plain_device.download(std::span<unsigned char>(plain_back), stream);
-  GPU_CHECK(plain_back == plain);
-
-  // A graph of 70,000 columns (ids in 3 bytes) and 600,000 entries (offsets in 3 bytes), with values.
-  const int64_t rows = 40000, cols = 70000, per_row = 15;
-  Array<offset_t> offsets(static_cast<size_t>(rows) + 1);
-  Array<index_t> ids(static_cast<size_t>(rows * per_row));
-  Array<double> values(ids.size());
-  for (int64_t r = 0; r <= rows; ++r) offsets[static_cast<size_t>(r)] = r * per_row;
-  for (size_t e = 0; e < ids.size(); ++e) {
-    ids[e] = static_cast<index_t>((e / per_row) + (e % per_row) * 4001) % static_cast<index_t>(cols);
-    values[e] = static_cast<double>(e) * 0.5;
-  }
-  for (int64_t r = 0; r < rows; ++r) std::sort(ids.data() + r * per_row, ids.data() + (r + 1) * per_row);
-  Csr<double> graph(rows, cols, std::move(offsets), std::move(ids), std::move(values));
-  const Csr<double> graph_back = to_device(graph, stream).to_host(stream);
-  GPU_CHECK(graph_back.n_rows() == rows && graph_back.n_cols() == cols && graph_back.nvals() == graph.nvals());
-  GPU_CHECK(std::equal(graph.row_offsets().begin(), graph.row_offsets().end(), graph_back.row_offsets().begin()));
-  GPU_CHECK(std::equal(graph.col_indices().begin(), graph.col_indices().end(), graph_back.col_indices().begin()));
-  GPU_CHECK(std::equal(graph.values().begin(), graph.values().end(), graph_back.values().begin()));
 }
 
 void check_streams_and_events() {
@@ -318,7 +243,6 @@ int main(int argc, char** argv) {
   return gql::gpu_test::run_main(argc, argv, "test_device_runtime", [] {
     check_buffers();
     check_staged_copies();
-    check_narrowed_uploads();
     check_streams_and_events();
     check_containers();
     check_budget_and_errors();

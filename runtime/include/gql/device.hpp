@@ -224,20 +224,12 @@ T read_back(const T* on_device, const Stream& stream) {
 // the DMA engine fills or drains another; page-locked memory and small copies go straight through
 // the driver (runtime/src/cuda/staged_copy.cpp). The parts of one value (a graph's offsets, columns
 // and values; a vector's indices and values) go as one copy: one pipeline through the staging
-// buffers, which fills and drains once. An upload's part of unsigned integers whose values all fit
-// in fewer bytes than they are stored in (a graph's column ids below its column count, its row
-// offsets below 2^32) may say so: it crosses the link `wire_bytes` per element and is widened on the
-// device (the link is what an upload waits for: a 2^20-vertex graph's ids go in 3 bytes, not 4).
+// buffers, which fills and drains once.
 struct CopyPart {
   void* to;
   const void* from;
   size_t bytes;
-  unsigned element_bytes = 0;  // 4 or 8 where the part is narrowed, else 0
-  unsigned wire_bytes = 0;     // each element's bytes on the link, fewer than element_bytes
 };
-// The upload of `count` unsigned integers of `element_bytes` (4 or 8), each below `bound`: narrowed
-// where `bound` leaves a byte or more of each element unused.
-CopyPart narrowed_part(void* to, const void* from, size_t count, unsigned element_bytes, uint64_t bound);
 void download(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line);
 void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line);
 inline void download(void* host, const void* device, size_t bytes, const Stream& stream, const char* file, int line) {
@@ -463,12 +455,9 @@ template <class T>
 DeviceCsr<T> to_device(const Csr<T>& graph, const Stream& stream) {
   DeviceCsr<T> out(graph.n_rows(), graph.n_cols(), graph.nvals());
   const auto values = graph.values();
-  // Offsets are at most nvals, column ids below n_cols (the graph's invariants).
   const CopyPart parts[] = {
-      narrowed_part(out.row_offsets().data(), graph.row_offsets().data(), graph.row_offsets().size(),
-                    sizeof(offset_t), static_cast<uint64_t>(graph.nvals()) + 1),
-      narrowed_part(out.col_indices().data(), graph.col_indices().data(), graph.col_indices().size(),
-                    sizeof(index_t), static_cast<uint64_t>(graph.n_cols())),
+      {out.row_offsets().data(), graph.row_offsets().data(), graph.row_offsets().size() * sizeof(offset_t)},
+      {out.col_indices().data(), graph.col_indices().data(), graph.col_indices().size() * sizeof(index_t)},
       {out.values().data(), values.data(), stores_values<T> ? values.size() * sizeof(storage_t<T>) : 0}};
   upload(parts, stream, __FILE__, __LINE__);
   if (graph.derived().symmetric()) out.derived().mark_symmetric();
@@ -572,9 +561,7 @@ DeviceVector<T> to_device(const Vector<T>& vector, const Stream& stream) {
   DeviceVector<T> out = vector.is_dense() ? DeviceVector<T>::dense(vector.size())
                                           : DeviceVector<T>::sparse(vector.size(), vector.nvals());
   const CopyPart parts[] = {
-      vector.is_dense() ? CopyPart{out.indices().data(), nullptr, 0}
-                        : narrowed_part(out.indices().data(), vector.indices().data(), vector.indices().size(),
-                                        sizeof(index_t), static_cast<uint64_t>(vector.size())),
+      {out.indices().data(), vector.is_dense() ? nullptr : vector.indices().data(), out.indices().bytes()},
       {out.values().data(), vector.values().data(), out.values().bytes()}};
   upload(parts, stream, __FILE__, __LINE__);
   return out;

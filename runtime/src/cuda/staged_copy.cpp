@@ -2,14 +2,10 @@
 // moves a few GB/s (the driver stages it through its own small pinned buffers, one at a time) and
 // leaves the first touch of fresh destination pages to one thread. Here the DMA engine fills (or
 // drains) one of a few pinned staging buffers, kept for the process, while the host's threads copy
-// another out (or in), touching the host pages in parallel. An upload's narrowed parts (integers whose
-// values fit in fewer bytes, gql/device.hpp's CopyPart) are packed by the host threads instead, cross
-// the link in their narrow width into a device twin of the staging buffer, and are widened into
-// place there: the link, not the host's copy, bounds a large upload.
+// another out (or in), touching the host pages in parallel.
 #include <omp.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -17,7 +13,6 @@
 #include <vector>
 
 #include "gql/device.hpp"
-#include "widen_ids.hpp"
 
 namespace gql {
 namespace {
@@ -41,70 +36,48 @@ class Staging {
     if (!buffers_[0]) {
       for (int b = 0; b < n_buffers; ++b) {
         buffers_[b].emplace(buffer_bytes);
-        // The runtime's own, as the pinned buffers are: outside the values' budget, never freed.
-        cuda_check(cudaMalloc(&device_buffers_[b], buffer_bytes), "cudaMalloc (staging)", __FILE__, __LINE__);
         events_[b].emplace();
       }
     }
     return lock;
   }
   unsigned char* buffer(int b) { return buffers_[b]->data(); }
-  // Where a narrowed piece lands on the device before it is widened into its place.
-  unsigned char* device_buffer(int b) { return static_cast<unsigned char*>(device_buffers_[b]); }
   Event& event(int b) { return *events_[b]; }
 
  private:
   std::mutex mutex_;
   std::optional<HostBuffer<unsigned char>> buffers_[n_buffers];
-  void* device_buffers_[n_buffers] = {};
   std::optional<Event> events_[n_buffers];
 };
 
-// The bytes of a part that cross the link: fewer than it holds where it is narrowed (uploads only).
-size_t wire_bytes_of(const CopyPart& p, bool narrow) {
-  return narrow && p.wire_bytes != 0 ? p.bytes / p.element_bytes * p.wire_bytes : p.bytes;
-}
-
-// One part's share of a chunk: `wire` bytes at `in_chunk` of the staging buffer, which are the part's
-// bytes from `in_part` on (for a narrowed part, whole elements: in_part / element_bytes of them before).
-struct Piece {
-  const CopyPart* part;
-  size_t in_part, in_chunk, wire;
-};
-
-// A copy's parts taken in order as one run of link bytes, cut into chunks that pass through the
-// staging buffers in turn (a chunk may span parts; a narrowed part is cut between elements). About
-// sixteen chunks, so that the first chunk's host copy and the last one's DMA, which nothing overlaps,
-// are a small part of the whole (a 134 MB graph in 32 MiB chunks left a fifth of its upload
-// unoverlapped); chunks that grow from 1 MiB and shrink back at the ends were no faster (44-46 GB/s
-// either way for 134 MiB on an H100's host).
+// A copy's parts taken in order as one run of bytes, cut into chunks that pass through the staging
+// buffers in turn (a chunk may span parts). About sixteen chunks, so that the first chunk's host copy
+// and the last one's DMA, which nothing overlaps, are a small part of the whole (a 134 MB graph in
+// 32 MiB chunks left a fifth of its upload unoverlapped); chunks that grow from 1 MiB and shrink back
+// at the ends were no faster (44-46 GB/s either way for 134 MiB on an H100's host).
 class Chunks {
  public:
-  Chunks(std::span<const CopyPart> parts, bool narrow) {
-    size_t total = 0;
-    for (const CopyPart& p : parts) total += wire_bytes_of(p, narrow);
-    const size_t chunk = std::clamp((total / 16 + min_chunk - 1) / min_chunk * min_chunk, min_chunk, buffer_bytes);
-    size_t used = chunk;  // the current chunk's bytes: full, so the first piece opens one
-    for (const CopyPart& p : parts) {
-      const bool narrowed = narrow && p.wire_bytes != 0;
-      const size_t unit_in = narrowed ? p.element_bytes : 1, unit_wire = narrowed ? p.wire_bytes : 1;
-      for (size_t in_part = 0; in_part < p.bytes;) {
-        if (chunk - used < unit_wire) {
-          chunks_.emplace_back();
-          used = 0;
-        }
-        const size_t units = std::min((p.bytes - in_part) / unit_in, (chunk - used) / unit_wire);
-        chunks_.back().push_back({&p, in_part, used, units * unit_wire});
-        in_part += units * unit_in;
-        used += units * unit_wire;
-      }
+  explicit Chunks(std::span<const CopyPart> parts) : parts_(parts) {
+    for (const CopyPart& p : parts) bytes_ += p.bytes;
+    chunk_ = std::clamp((bytes_ / 16 + min_chunk - 1) / min_chunk * min_chunk, min_chunk, buffer_bytes);
+  }
+  size_t count() const noexcept { return (bytes_ + chunk_ - 1) / chunk_; }
+  // Calls f(part, offset in the part, offset in the chunk, bytes) for each part's share of chunk c.
+  template <class F>
+  void each_piece(size_t c, F&& f) const {
+    const size_t begin = c * chunk_, end = std::min(bytes_, begin + chunk_);
+    size_t part_begin = 0;
+    for (const CopyPart& p : parts_) {
+      const size_t part_end = part_begin + p.bytes;
+      const size_t from = std::max(begin, part_begin), to = std::min(end, part_end);
+      if (from < to) f(p, from - part_begin, from - begin, to - from);
+      part_begin = part_end;
     }
   }
-  size_t count() const noexcept { return chunks_.size(); }
-  const std::vector<Piece>& pieces(size_t c) const noexcept { return chunks_[c]; }
 
  private:
-  std::vector<std::vector<Piece>> chunks_;
+  std::span<const CopyPart> parts_;
+  size_t bytes_ = 0, chunk_ = 0;
 };
 
 // memcpy by the calling thread's team, in pieces spread over every thread: a copy into fresh host
@@ -118,29 +91,6 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
     const size_t begin = static_cast<size_t>(p) * piece;
     std::memcpy(static_cast<unsigned char*>(dst) + begin, static_cast<const unsigned char*>(src) + begin,
                 std::min(piece, bytes - begin));
-  }
-}
-
-// The low `wire` bytes of each of `count` elements of `element` bytes at `src`, packed at `dst`, in
-// pieces spread over every thread. Each element is stored whole (one unaligned store, little-endian)
-// and the next one overwrites its excess, so a thread stores the last `element / wire` of its range
-// byte by byte, never past it.
-void parallel_pack(unsigned char* dst, const unsigned char* src, size_t count, unsigned element, unsigned wire) {
-  static_assert(std::endian::native == std::endian::little, "an element's low bytes come first");
-  const auto threads = static_cast<size_t>(std::max(1, omp_get_max_threads()));
-  const size_t piece = std::max(min_piece / element, (count + threads - 1) / threads);
-  const auto pieces = static_cast<int64_t>((count + piece - 1) / piece);
-#pragma omp parallel for schedule(static) if (pieces > 1)
-  for (int64_t p = 0; p < pieces; ++p) {
-    const size_t begin = static_cast<size_t>(p) * piece, end = std::min(count, begin + piece);
-    const size_t whole_end = end - std::min<size_t>(end - begin, element / wire);
-    size_t i = begin;
-    if (element == 4) {
-      for (; i < whole_end; ++i) std::memcpy(dst + i * wire, src + i * 4, 4);
-    } else {
-      for (; i < whole_end; ++i) std::memcpy(dst + i * wire, src + i * 8, 8);
-    }
-    for (; i < end; ++i) std::memcpy(dst + i * wire, src + i * element, wire);
   }
 }
 
@@ -195,30 +145,21 @@ void prepare_staged_copies() {
   const auto lock = staging.acquire();
   // A process's first transfers, first large device allocation and the pool's first growth each cost
   // its first upload time that later ones do not pay (a program's 134 MB graph: 40-57 ms, against
-  // 6 ms for the same copy once warm): each staging buffer goes to its device twin (cudaMalloc'ed)
-  // and back once, and the pool grows once.
+  // 6 ms for the same copy once warm): each staging buffer goes to the device and back once, through
+  // a value of the size that comes from cudaMalloc, and the pool grows once.
   const Stream stream;
   {
+    DeviceBuffer<unsigned char> device(buffer_bytes * n_buffers);
     const StreamBuffer<unsigned char> pool_growth(buffer_bytes, stream);  // handed back to the pool, kept there
     for (int b = 0; b < n_buffers; ++b) {
-      copy_async(staging.device_buffer(b), staging.buffer(b), buffer_bytes, cudaMemcpyHostToDevice, stream, __FILE__,
-                 __LINE__);
-      copy_async(staging.buffer(b), staging.device_buffer(b), buffer_bytes, cudaMemcpyDeviceToHost, stream, __FILE__,
-                 __LINE__);
+      copy_async(device.data() + b * buffer_bytes, staging.buffer(b), buffer_bytes, cudaMemcpyHostToDevice, stream,
+                 __FILE__, __LINE__);
+      copy_async(staging.buffer(b), device.data() + b * buffer_bytes, buffer_bytes, cudaMemcpyDeviceToHost, stream,
+                 __FILE__, __LINE__);
     }
     stream.synchronize();
   }
-}
-
-CopyPart narrowed_part(void* to, const void* from, size_t count, unsigned element_bytes, uint64_t bound) {
-  const auto needed = static_cast<unsigned>((std::bit_width(bound > 0 ? bound - 1 : 0) + 7) / 8);
-  const unsigned wire = std::max(1u, needed);
-  CopyPart part{to, from, count * element_bytes};
-  if (wire < element_bytes) {
-    part.element_bytes = element_bytes;
-    part.wire_bytes = wire;
-  }
-  return part;
+  stream.synchronize();
 }
 
 void download(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
@@ -226,12 +167,13 @@ void download(std::span<const CopyPart> parts, const Stream& stream, const char*
   if (staged.empty()) return stream.synchronize();
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
-  const Chunks chunks(staged, false);
+  const Chunks chunks(staged);
   const auto fill = [&](size_t c) {  // DMA: chunk c of the device into its buffer
     const int b = static_cast<int>(c % n_buffers);
-    for (const Piece& piece : chunks.pieces(c))
-      copy_async(staging.buffer(b) + piece.in_chunk, static_cast<const unsigned char*>(piece.part->from) + piece.in_part,
-                 piece.wire, cudaMemcpyDeviceToHost, stream, file, line);
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      copy_async(staging.buffer(b) + in_chunk, static_cast<const unsigned char*>(p.from) + in_part, bytes,
+                 cudaMemcpyDeviceToHost, stream, file, line);
+    });
     staging.event(b).record(stream);
   };
   for (size_t c = 0; c < std::min<size_t>(chunks.count(), n_buffers); ++c) fill(c);
@@ -239,9 +181,9 @@ void download(std::span<const CopyPart> parts, const Stream& stream, const char*
   for (size_t c = 0; c < chunks.count(); ++c) {
     const int b = static_cast<int>(c % n_buffers);
     staging.event(b).synchronize();
-    for (const Piece& piece : chunks.pieces(c))
-      parallel_copy(static_cast<unsigned char*>(piece.part->to) + piece.in_part, staging.buffer(b) + piece.in_chunk,
-                    piece.wire);
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      parallel_copy(static_cast<unsigned char*>(p.to) + in_part, staging.buffer(b) + in_chunk, bytes);
+    });
     if (c + n_buffers < chunks.count()) fill(c + n_buffers);
   }
   // Done: the direct parts were queued before the first chunk, whose events have all been waited for.
@@ -252,26 +194,15 @@ void upload(std::span<const CopyPart> parts, const Stream& stream, const char* f
   if (staged.empty()) return stream.synchronize();
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
-  const Chunks chunks(staged, true);
+  const Chunks chunks(staged);
   for (size_t c = 0; c < chunks.count(); ++c) {
     const int b = static_cast<int>(c % n_buffers);
-    if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer (and its widening) is done
-    for (const Piece& piece : chunks.pieces(c)) {
-      const CopyPart& p = *piece.part;
-      const auto* from = static_cast<const unsigned char*>(p.from) + piece.in_part;
-      auto* to = static_cast<unsigned char*>(p.to) + piece.in_part;
-      unsigned char* host = staging.buffer(b) + piece.in_chunk;
-      if (p.wire_bytes == 0) {
-        parallel_copy(host, from, piece.wire);
-        copy_async(to, host, piece.wire, cudaMemcpyHostToDevice, stream, file, line);
-      } else {
-        const size_t count = piece.wire / p.wire_bytes;
-        parallel_pack(host, from, count, p.element_bytes, p.wire_bytes);
-        unsigned char* device = staging.device_buffer(b) + piece.in_chunk;
-        copy_async(device, host, piece.wire, cudaMemcpyHostToDevice, stream, file, line);
-        gpu::widen_on_device(device, p.wire_bytes, to, p.element_bytes, count, stream);
-      }
-    }
+    if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer is done
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+      parallel_copy(staging.buffer(b) + in_chunk, static_cast<const unsigned char*>(p.from) + in_part, bytes);
+      copy_async(static_cast<unsigned char*>(p.to) + in_part, staging.buffer(b) + in_chunk, bytes,
+                 cudaMemcpyHostToDevice, stream, file, line);
+    });
     staging.event(b).record(stream);
   }
   stream.synchronize();

@@ -1,6 +1,7 @@
 #include "codegen/cpp_types.hpp"
 
 #include "codegen/cpp_expr.hpp"
+#include "gql/compiler/plan.hpp"
 #include "gql/error.hpp"
 
 namespace gql::compiler::codegen {
@@ -24,5 +25,11 @@ std::string result_type(const std::vector<Type>& results) {
 }
 
 std::string split_graph_type(const Type& t) { return "gql::dist::SplitGraph<" + cpp_scalar_type(t.element) + ">"; }
+
+std::string host_parameter_type(const ir::Kernel& kernel, int id, const ir::Module& module) {
+  const Type& t = kernel.variables.at(static_cast<size_t>(id)).type;
+  if (t.is_scalar()) return cpp_scalar_type(t.element) + " ";
+  return "const " + (plan::split_parameter(kernel, id, module) ? split_graph_type(t) : container_type(t)) + "& ";
+}
 
 }  // namespace gql::compiler::codegen

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gql/compiler/ir.hpp"
 #include "gql/compiler/types.hpp"
 
 namespace gql::compiler::codegen {
@@ -15,5 +16,8 @@ std::string container_type(const Type& t);
 std::string result_type(const std::vector<Type>& results);
 // A graph parameter split across the ranks of a program for several processes (plan::split_parameter).
 std::string split_graph_type(const Type& t);
+// Kernel parameter `id` as the host signature takes it, "TYPE " or "const TYPE& ", before its name (the
+// kernel's definition and its declaration alike).
+std::string host_parameter_type(const ir::Kernel& kernel, int id, const ir::Module& module);
 
 }  // namespace gql::compiler::codegen

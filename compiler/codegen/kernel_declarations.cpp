@@ -5,7 +5,6 @@
 #include "codegen/cpp_types.hpp"
 #include "codegen/generated_header.hpp"
 #include "gql/compiler/codegen.hpp"
-#include "gql/compiler/plan.hpp"
 #include "gql/compiler/types.hpp"
 
 namespace gql::compiler {
@@ -19,10 +18,7 @@ std::string generate_kernel_declarations(const ir::Module& module, const Codegen
   for (const ir::Kernel& k : module.kernels) {
     out += codegen::result_type(k.results) + " " + k.name + "(";
     for (int id : k.parameters) {
-      const ir::Variable& v = k.variables.at(static_cast<size_t>(id));
-      const std::string type = plan::split_parameter(k, id, module) ? codegen::split_graph_type(v.type)
-                                                                        : codegen::container_type(v.type);
-      out += (v.type.is_scalar() ? type + " " : "const " + type + "& ") + v.name + ", ";
+      out += codegen::host_parameter_type(k, id, module) + k.variables.at(static_cast<size_t>(id)).name + ", ";
     }
     out += "gql::KernelContext& ctx);\n";
   }

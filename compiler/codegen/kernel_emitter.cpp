@@ -75,10 +75,8 @@ class KernelEmitter {
     std::string out = (resident ? resident_result_type() : result_type(kernel_.results)) + " " + function + "(";
     for (int id : kernel_.parameters) {
       const ir::Variable& v = kernel_.variables.at(static_cast<size_t>(id));
-      if (v.type.is_scalar()) out += cpp_scalar_type(v.type.element) + " ";
-      else if (plan::split_parameter(kernel_, id, module_)) out += "const " + split_graph_type(v.type) + "& ";
-      else out += resident ? value_type(v.type) + "& " : "const " + container_type(v.type) + "& ";
-      out += name(id) + ", ";
+      const bool as_resident = resident && !v.type.is_scalar() && !plan::split_parameter(kernel_, id, module_);
+      out += (as_resident ? value_type(v.type) + "& " : host_parameter_type(kernel_, id, module_)) + name(id) + ", ";
     }
     return out + "gql::KernelContext& ctx)";
   }

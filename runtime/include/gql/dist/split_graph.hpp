@@ -185,7 +185,10 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
   // part, in the block's order.
   std::vector<int> owner_of(cols.size());
   std::vector<int64_t> to_each(static_cast<size_t>(ranks), 0);
-  for (size_t p = 0; p < cols.size(); ++p) ++to_each[static_cast<size_t>(owner_of[p] = G.owner(cols[p]))];
+  for (size_t p = 0; p < cols.size(); ++p) {
+    owner_of[p] = G.owner(cols[p]);
+    ++to_each[static_cast<size_t>(owner_of[p])];
+  }
   std::vector<size_t> at(static_cast<size_t>(ranks), 0);
   for (size_t r = 1; r < at.size(); ++r) at[r] = at[r - 1] + static_cast<size_t>(to_each[r - 1]);
   std::vector<Entry> outgoing;

@@ -24,12 +24,19 @@ std::string result_type(const std::vector<Type>& results) {
   return out + ">";
 }
 
-std::string split_graph_type(const Type& t) { return "gql::dist::SplitGraph<" + cpp_scalar_type(t.element) + ">"; }
+std::string split_type(const Type& t) {
+  const std::string e = cpp_scalar_type(t.element);
+  switch (t.kind) {
+    case TypeKind::graph: return "gql::dist::SplitGraph<" + e + ">";
+    case TypeKind::matrix: return "gql::dist::SplitMatrix<" + e + ">";
+    default: throw Error(ErrorKind::internal, "codegen: no split C++ type for " + to_string(t));
+  }
+}
 
 std::string host_parameter_type(const ir::Kernel& kernel, int id, const ir::Module& module) {
   const Type& t = kernel.variables.at(static_cast<size_t>(id)).type;
   if (t.is_scalar()) return cpp_scalar_type(t.element) + " ";
-  return "const " + (plan::split_parameter(kernel, id, module) ? split_graph_type(t) : container_type(t)) + "& ";
+  return "const " + (plan::split_parameter(kernel, id, module) ? split_type(t) : container_type(t)) + "& ";
 }
 
 }  // namespace gql::compiler::codegen

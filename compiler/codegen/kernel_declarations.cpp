@@ -12,7 +12,7 @@ namespace gql::compiler {
 std::string generate_kernel_declarations(const ir::Module& module, const CodegenOptions& options) try {
   std::string out = codegen::generated_header(options.source_name, ": the kernels it defines") + "#pragma once\n\n";
   out += "#include <cstdint>\n#include <tuple>\n\n#include <gql/graph.hpp>\n#include <gql/kernel_context.hpp>\n";
-  if (module.distributed) out += "#include <gql/dist/split_graph.hpp>\n";
+  if (module.distributed) out += "#include <gql/dist/split_graph.hpp>\n#include <gql/dist/split_matrix.hpp>\n";
   out += "\n";
   out += "namespace gqlgen {\n\n";
   for (const ir::Kernel& k : module.kernels) {

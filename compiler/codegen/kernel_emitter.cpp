@@ -117,7 +117,8 @@ class KernelEmitter {
     switch (s.kind) {
       case ir::StmtKind::declare: {
         const ir::Variable& v = variable(s.variable);
-        out += pad + value_type(v.type) + " " + name(s.variable);
+        out += pad + (plan::split_matrix(kernel_, s.variable, module_) ? split_type(v.type) : value_type(v.type)) + " " +
+               name(s.variable);
         if (s.value) out += " = " + expr(*s.value);
         else if (v.type.is_scalar()) out += "{}";
         out += ";\n";
@@ -158,6 +159,9 @@ class KernelEmitter {
           // Parameters are borrowed: a returned parameter is copied; locals are moved out.
           const Type& t = variable(id).type;
           if (t.is_scalar()) return name(id);
+          // A matrix held split across the ranks is gathered on rank 0, which writes the results.
+          if (plan::split_matrix(kernel_, id, module_))
+            return "gql::dist::gathered_on(gql::dist::program_world(), " + name(id) + ")";
           if (!is_parameter(id)) return "std::move(" + name(id) + ")";
           if (dialect_.resident_values) return value_type(t) + "(" + name(id) + ".host(stream).clone())";
           return name(id) + ".clone()";
@@ -515,12 +519,31 @@ class KernelEmitter {
     out += pad + "gql::dist::closure<" + semiring(o) + ">(" + world + ", " + target + ");\n";
   }
 
+  // A copy into, or an element store of, a matrix held split across the ranks (plan::split_matrix):
+  // each rank copies its rows; the rank holding the row stores.
+  void split_matrix_op(const ir::Op& o, const std::string& pad, std::string& out) const {
+    const std::string target = name(o.outputs.at(0));
+    if (o.kind == ir::OpKind::copy) {
+      out += pad + "gql::dist::assign(" + target + ", " + name(o.inputs.at(0)) + ");\n";
+      return;
+    }
+    if (o.kind != ir::OpKind::set_element)
+      throw Error(ErrorKind::internal, "codegen: no op of this kind on a split matrix");
+    std::string idx;
+    for (const ir::Expr& e : o.shape) idx += ", " + expr(e);
+    out += pad + "gql::dist::set_element(" + target + idx + ", " + expr(*o.value) + ");\n";
+  }
+
   void op(const ir::Op& o, const std::string& pad, std::string& out) const {
     auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
     const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
     if (plan::distributed(o, kernel_, module_) && o.kind != ir::OpKind::bfs_levels) {
       distributed_op(o, pad, out);
+      return;
+    }
+    if (!o.outputs.empty() && plan::split_matrix(kernel_, o.outputs[0], module_)) {
+      split_matrix_op(o, pad, out);
       return;
     }
     // An op of a generic form is written from its row of the op table alone.
@@ -668,7 +691,11 @@ std::string emit_main(const ir::Module& module) {
           load = split ? "gql::dist::read_split_graph<" + e + ">(inv, \"" + v.name + "\")"
                        : "inv.graph<" + e + ">(\"" + v.name + "\")";
           break;
-        case TypeKind::matrix: load = "inv.matrix<" + e + ">(\"" + v.name + "\")"; break;
+        case TypeKind::matrix:
+          // So is a split matrix.
+          load = split ? "gql::dist::read_split_matrix<" + e + ">(inv, \"" + v.name + "\")"
+                       : "inv.matrix<" + e + ">(\"" + v.name + "\")";
+          break;
         case TypeKind::vector: load = "inv.vector<" + e + ">(\"" + v.name + "\")"; break;
         default:
           load = v.type.element != Scalar::vertex ? "inv.scalars<" + e + ">(\"" + v.name + "\")"
@@ -678,7 +705,7 @@ std::string emit_main(const ir::Module& module) {
       loads += "        " + std::string(v.type.is_scalar() ? "const auto " : "auto ") + a + " = " + load + ";\n";
       if (v.type.is_two_dimensional() && first_graph.empty()) {
         first_graph = a;
-        first_graph_split = split;
+        first_graph_split = split && v.type.kind == TypeKind::graph;  // a split graph draws roots
       }
       if (v.type.is_scalar()) {
         args += e + "(" + a + "[run.value_index()]), ";
@@ -737,7 +764,7 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
   if (module.distributed) {
     out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
-    out += "#include <gql/dist/program.hpp>\n";
+    out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n";
   }
   if (with_main)
     out += module.target == ir::Target::cuda ? "#include <gql/device/program_run.hpp>\n" : "#include <gql/program.hpp>\n";

@@ -26,7 +26,9 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
 bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module) {
   if (!module.distributed || module.target != ir::Target::openmp) return false;
   const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
-  if (v.role != ir::VariableRole::parameter || v.type.kind != TypeKind::graph) return false;
+  if (v.role != ir::VariableRole::parameter) return false;
+  if (v.type.kind == TypeKind::matrix) return split_matrix(kernel, variable, module);
+  if (v.type.kind != TypeKind::graph) return false;
   const auto holds = [&](const std::vector<int>& ids) { return std::count(ids.begin(), ids.end(), variable); };
   bool read = false, only_split_reads = true;
   const auto check = [&](const ir::Op& op) {
@@ -44,6 +46,68 @@ bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& m
     for (const ir::Op& fused : s.op.fused_product) check(fused);
   });
   return read && only_split_reads;
+}
+
+namespace {
+
+// The matrices of a kernel in groups joined by copies and distributed closures (each variable's
+// group is named by one of its members), and which of them may be held split.
+class SplitMatrices {
+ public:
+  SplitMatrices(const ir::Kernel& kernel, const ir::Module& module) : kernel_(kernel), group_(kernel.variables.size()) {
+    for (size_t v = 0; v < group_.size(); ++v) group_[v] = static_cast<int>(v);
+    std::vector<bool> touched_otherwise(group_.size(), false), has_closure(group_.size(), false);
+    const auto each_op = [&](const auto& f) {
+      ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
+        if (s.kind != ir::StmtKind::op) return;
+        f(s.op);
+        for (const ir::Op& fused : s.op.fused_product) f(fused);
+      });
+    };
+    // Copies and closures join their input's group and their output's; an element store touches its
+    // output only; any other use of a matrix keeps its group whole on every rank.
+    each_op([&](const ir::Op& o) {
+      const bool copy = o.kind == ir::OpKind::copy && !o.mask && matrix(o.inputs.at(0)) && matrix(o.outputs.at(0));
+      const bool closure = o.kind == ir::OpKind::closure && !o.mask && distributed(o, kernel, module);
+      const bool store = o.kind == ir::OpKind::set_element && !o.mask && o.inputs.empty() && matrix(o.outputs.at(0));
+      if (copy || closure) join(o.inputs.at(0), o.outputs.at(0));
+      if (copy || closure || store) return;
+      for (int v : o.inputs) touched_otherwise[static_cast<size_t>(v)] = true;
+      for (int v : o.outputs) touched_otherwise[static_cast<size_t>(v)] = true;
+      if (o.mask) touched_otherwise[static_cast<size_t>(o.mask->variable)] = true;
+    });
+    splittable_.assign(group_.size(), true);
+    for (int v = 0; v < static_cast<int>(group_.size()); ++v)
+      if (touched_otherwise[static_cast<size_t>(v)] || !matrix(v)) splittable_[static_cast<size_t>(find(v))] = false;
+    each_op([&](const ir::Op& o) {
+      if (o.kind == ir::OpKind::closure && distributed(o, kernel, module))
+        has_closure[static_cast<size_t>(find(o.inputs.at(0)))] = true;
+    });
+    for (size_t g = 0; g < group_.size(); ++g) splittable_[g] = splittable_[g] && has_closure[g];
+  }
+
+  bool split(int variable) { return matrix(variable) && splittable_[static_cast<size_t>(find(variable))]; }
+
+ private:
+  bool matrix(int variable) const {
+    return kernel_.variables.at(static_cast<size_t>(variable)).type.kind == TypeKind::matrix;
+  }
+  int find(int v) {
+    while (group_[static_cast<size_t>(v)] != v) v = group_[static_cast<size_t>(v)];
+    return v;
+  }
+  void join(int a, int b) { group_[static_cast<size_t>(find(a))] = find(b); }
+
+  const ir::Kernel& kernel_;
+  std::vector<int> group_;
+  std::vector<bool> splittable_;
+};
+
+}  // namespace
+
+bool split_matrix(const ir::Kernel& kernel, int variable, const ir::Module& module) {
+  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  return SplitMatrices(kernel, module).split(variable);
 }
 
 namespace {

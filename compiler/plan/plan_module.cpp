@@ -284,6 +284,23 @@ void fusion_lines(const ir::Op& o, const ir::Kernel& k, std::vector<std::string>
                     "any other step makes the product first");
 }
 
+// The kernel's matrices held split across the ranks (split_matrix), as a distributed closure's plan
+// names them.
+std::string split_matrices_line(const ir::Kernel& k, const ir::Module& m) {
+  std::string names, sent;
+  for (size_t v = 0; v < k.variables.size(); ++v) {
+    const ir::Variable& var = k.variables[v];
+    if (var.role == ir::VariableRole::temporary || !split_matrix(k, static_cast<int>(v), m)) continue;
+    names += (names.empty() ? "" : ", ") + var.name;
+    if (var.role == ir::VariableRole::parameter) sent += (sent.empty() ? "" : ", ") + var.name;
+  }
+  return (names.empty() ? std::string("the closure's matrices") : names) +
+         ": split across the ranks (gql::dist::SplitMatrix) in blocks of whole 64-row k-blocks, each rank holding "
+         "its own rows only" +
+         (sent.empty() ? "" : "; " + sent + " read by rank 0 and sent out in blocks") +
+         "; an element store made by the rank holding its row; a returned one gathered on rank 0";
+}
+
 void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, std::vector<OpPlan>& out) {
   for (const ir::Stmt& s : block) {
     collect(m, k, s.prelude, out);
@@ -309,10 +326,11 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                                 "writes the results; the other ranks keep its shape without entries"
                               : "joined on every rank: the kernel reads the product");
       for (int input : o.inputs)
-        if (split_parameter(k, input, m))
+        if (split_parameter(k, input, m) && k.variables.at(static_cast<size_t>(input)).type.kind == TypeKind::graph)
           p.lines.push_back(k.variables.at(static_cast<size_t>(input)).name +
                             ": split across the ranks (gql::dist::SplitGraph): read by rank 0, sent out in blocks of "
                             "rows of equal edges; each rank holds its own rows only");
+      if (o.kind == ir::OpKind::closure && split_matrix(k, o.inputs.at(0), m)) p.lines.push_back(split_matrices_line(k, m));
     }
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
         o.kind == ir::OpKind::component_labels) {

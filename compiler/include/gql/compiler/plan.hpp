@@ -53,11 +53,17 @@ bool calls_cublas(const ir::Kernel& kernel);
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
 // How a distributed op divides its work and what the ranks exchange, for the plan.
 std::string distribution_text(const ir::Op& op);
-// Whether graph parameter `variable` of such a kernel is held split across the ranks
-// (gql/dist/split_graph.hpp: each rank its block of rows, read by rank 0 and sent out): every op
-// that touches it reads it through a split twin (the BFS-levels traversal), and the kernel neither
-// writes nor returns it; rows, cols and nvals are read from any rank.
+// Whether parameter `variable` of such a kernel is held split across the ranks, each rank its block
+// of rows, read by rank 0 and sent out: a graph (gql/dist/split_graph.hpp) that every op touching it
+// reads through a split twin (the BFS-levels traversal) and the kernel neither writes nor returns, or
+// a split matrix (split_matrix); rows, cols and nvals are read from any rank.
 bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module);
+// Whether matrix `variable` of such a kernel is held split across the ranks (gql/dist/split_matrix.hpp,
+// gql/dist/split_matrix_ops.hpp): it is one of a group of matrices joined by copies and distributed
+// closures, one of which the group holds, and no other op, mask or element read touches any of them;
+// element stores go to the rank holding the row, and a returned one is gathered on rank 0, which
+// writes the results. So no rank holds more than its rows of the closure's input and output.
+bool split_matrix(const ir::Kernel& kernel, int variable, const ir::Module& module);
 // Whether such a kernel's distributed product is joined on rank 0 only (gql::dist::mxm_on): its
 // output is only returned (no op, mask or rows/cols/nvals reads it, and what it held before does not
 // matter: no mask, or replace), so only rank 0, which writes the results, needs its entries; the

@@ -69,7 +69,7 @@ inline void check_closure_shape(int64_t n_rows, int64_t n_cols, int64_t k_block)
 
 // D on every rank, closed in place on every rank.
 template <class S, class T>
-void closure(const World& world, Matrix<T>& D, int64_t k_block = 64) {
+void closure(const World& world, Matrix<T>& D, int64_t k_block = default_row_unit) {
   const int64_t n = D.n_rows();
   detail::check_closure_shape(n, D.n_cols(), k_block);
   const RowRange mine = even_rows(n, world.size(), world.rank(), k_block);
@@ -87,7 +87,7 @@ void closure(const World& world, Matrix<T>& D, int64_t k_block = 64) {
 // D split across the ranks, each rank's rows closed in place there; D's blocks must be in whole
 // k-blocks (split_rows or scatter_rows with `k_block` rows as the unit).
 template <class S, class T>
-void closure(const World& world, SplitMatrix<T>& D, int64_t k_block = 64) {
+void closure(const World& world, SplitMatrix<T>& D, int64_t k_block = default_row_unit) {
   const int64_t n = D.n_rows();
   detail::check_closure_shape(n, D.n_cols(), k_block);
   for (int64_t start : D.starts())

@@ -5,7 +5,9 @@
 //
 // A graph parameter that only split-capable ops read (the plan's choice, docs/programs.md) is read by
 // rank 0 alone and sent out in blocks (read_split_graph); its vertex parameters' random roots are
-// drawn by all ranks together from the blocks, the same roots as the one-process program's.
+// drawn by all ranks together from the blocks, the same roots as the one-process program's. A matrix
+// parameter that the kernel holds split (a closure's, plan::split_matrix) is read and sent out the
+// same way (read_split_matrix).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 
 #include "gql/dist/joined.hpp"
 #include "gql/dist/split_graph.hpp"
+#include "gql/dist/split_matrix.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/program.hpp"
 #include "gql/search_roots.hpp"
@@ -44,6 +47,18 @@ SplitGraph<T> read_split_graph(Invocation& inv, const std::string& name) {
   std::optional<Csr<T>> whole;
   world.on_every_rank([&] {
     if (world.rank() == 0) whole.emplace(inv.graph<T>(name));
+  });
+  return inv.once(Phase::load, [&] { return scatter_rows(world, whole ? &*whole : nullptr); });
+}
+
+// Matrix parameter `name`, read by rank 0 and sent out in blocks of whole k-blocks of the
+// distributed closure (gql/dist/closure.hpp); both timed as the load.
+template <class T>
+SplitMatrix<T> read_split_matrix(Invocation& inv, const std::string& name) {
+  const World& world = program_world();
+  std::optional<Matrix<T>> whole;
+  world.on_every_rank([&] {
+    if (world.rank() == 0) whole.emplace(inv.matrix<T>(name));
   });
   return inv.once(Phase::load, [&] { return scatter_rows(world, whole ? &*whole : nullptr); });
 }

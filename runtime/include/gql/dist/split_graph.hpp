@@ -230,13 +230,15 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
   return SplitGraph<T>(G.n_cols(), G.n_rows(), G.nvals(), G, std::move(t_block), false);
 }
 
+// The language's rows/cols/nvals of a split graph: the whole graph's (found as gql::rows too, below).
+template <class T> int64_t rows(const SplitGraph<T>& g) noexcept { return g.n_rows(); }
+template <class T> int64_t cols(const SplitGraph<T>& g) noexcept { return g.n_cols(); }
+template <class T> int64_t nvals(const SplitGraph<T>& g) noexcept { return g.nvals(); }
+
 }  // namespace gql::dist
 
 namespace gql {
-
-// The language's rows/cols/nvals of a split graph: the whole graph's.
-template <class T> int64_t rows(const dist::SplitGraph<T>& g) noexcept { return g.n_rows(); }
-template <class T> int64_t cols(const dist::SplitGraph<T>& g) noexcept { return g.n_cols(); }
-template <class T> int64_t nvals(const dist::SplitGraph<T>& g) noexcept { return g.nvals(); }
-
+using dist::cols;
+using dist::nvals;
+using dist::rows;
 }  // namespace gql

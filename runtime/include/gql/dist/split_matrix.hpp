@@ -25,6 +25,10 @@
 
 namespace gql::dist {
 
+// The rows of a split matrix's blocks come in whole units of this many (the distributed closure's
+// k-block, gql/dist/closure.hpp), unless a caller asks for another unit.
+inline constexpr int64_t default_row_unit = 64;
+
 template <class T>
 class SplitMatrix : public RowBlocks {
  public:
@@ -32,6 +36,13 @@ class SplitMatrix : public RowBlocks {
   // (row r is row r - mine().begin there).
   SplitMatrix(int64_t n_rows, int64_t n_cols, RowBlocks blocks, Matrix<T> block)
       : RowBlocks(std::move(blocks)), n_rows_(n_rows), n_cols_(n_cols), block_(std::move(block)) {}
+  // A 0 x 0 matrix (a kernel's variable before its first assignment).
+  SplitMatrix() : RowBlocks({0, 0}, 0) {}
+  SplitMatrix(SplitMatrix&&) noexcept = default;
+  SplitMatrix& operator=(SplitMatrix&&) noexcept = default;
+  SplitMatrix(const SplitMatrix&) = delete;
+  SplitMatrix& operator=(const SplitMatrix&) = delete;
+  SplitMatrix clone() const { return SplitMatrix(n_rows_, n_cols_, RowBlocks(*this), block_.clone()); }
 
   int64_t n_rows() const noexcept { return n_rows_; }
   int64_t n_cols() const noexcept { return n_cols_; }
@@ -39,9 +50,15 @@ class SplitMatrix : public RowBlocks {
   const Matrix<T>& block() const noexcept { return block_; }
 
  private:
-  int64_t n_rows_, n_cols_;
+  int64_t n_rows_ = 0, n_cols_ = 0;
   Matrix<T> block_;
 };
+
+// The language's rows/cols/nvals of the whole matrix, as gql/graph.hpp has them for the other
+// containers (and found as gql::rows too, below).
+template <class T> int64_t rows(const SplitMatrix<T>& m) noexcept { return m.n_rows(); }
+template <class T> int64_t cols(const SplitMatrix<T>& m) noexcept { return m.n_cols(); }
+template <class T> int64_t nvals(const SplitMatrix<T>& m) noexcept { return m.n_rows() * m.n_cols(); }
 
 namespace detail {
 
@@ -64,7 +81,7 @@ std::span<const storage_t<T>> matrix_rows(const Matrix<T>& D, RowRange rows) {
 
 // Each rank keeps its block of D, which every rank holds alike: blocks in whole units of `unit` rows.
 template <class T>
-SplitMatrix<T> split_rows(const World& world, const Matrix<T>& D, int64_t unit = 64) {
+SplitMatrix<T> split_rows(const World& world, const Matrix<T>& D, int64_t unit = default_row_unit) {
   RowBlocks blocks(detail::even_starts(D.n_rows(), world.size(), unit), world.rank());
   const RowRange mine = blocks.mine();
   Matrix<T> block;
@@ -78,7 +95,7 @@ SplitMatrix<T> split_rows(const World& world, const Matrix<T>& D, int64_t unit =
 // Rank `root`'s D sent out in blocks (D read on `root` only, null elsewhere); no other rank holds
 // more than its block.
 template <class T>
-SplitMatrix<T> scatter_rows(const World& world, const Matrix<T>* D, int root = 0, int64_t unit = 64) {
+SplitMatrix<T> scatter_rows(const World& world, const Matrix<T>* D, int root = 0, int64_t unit = default_row_unit) {
   if (root < 0 || root >= world.size())
     throw Error(ErrorKind::usage, "scatter_rows: root " + std::to_string(root) + " of " +
                                       std::to_string(world.size()) + " ranks");
@@ -119,3 +136,9 @@ Matrix<T> gathered(const World& world, const SplitMatrix<T>& D) {
 }
 
 }  // namespace gql::dist
+
+namespace gql {
+using dist::cols;
+using dist::nvals;
+using dist::rows;
+}  // namespace gql

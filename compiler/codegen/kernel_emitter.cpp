@@ -516,7 +516,8 @@ class KernelEmitter {
       return;
     }
     out += pad + target + " = " + name(o.inputs.at(0)) + ".clone();\n";
-    out += pad + "gql::dist::closure<" + semiring(o) + ">(" + world + ", " + target + ");\n";
+    out += pad + "gql::dist::closure<" + semiring(o) + ">(" + world + ", " + target + ", " + closure_options(o) +
+           ", ctx);\n";
   }
 
   // A copy into, or an element store of, a matrix held split across the ranks (plan::split_matrix):

@@ -7,6 +7,7 @@
 #include "dist_test.hpp"
 #include "gql/cpu/closure.hpp"
 #include "gql/dist/closure.hpp"
+#include "gql/kernel_context.hpp"
 #include "gql/dist/split_matrix.hpp"
 #include "reference_semirings.hpp"
 
@@ -70,6 +71,28 @@ TEST(DistClosure, Reachability) {
   for (int64_t i = 0; i < 97; ++i)
     for (int64_t j = 0; j < 97; ++j) R(i, j) = D(i, j) != no_path && i != j;
   for (int64_t k_block : {5, 64}) expect_same_closure<OrAnd>(R, k_block);
+}
+
+// The kernel op's form (what a --mpi program calls): the one-process closure's entries on every rank
+// count, the tiled closure itself on one rank, the updates counted and the choice explained.
+TEST(DistClosure, AsTheKernelsOp) {
+  const Matrix<int32_t> D = distances(130, 5);
+  Matrix<int32_t> want = D.clone();
+  cpu::closure<MinPlus<int32_t>>(want);
+  const cpu::ClosureSchedule schedule{.tile = 32, .label = "apsp"};
+  KernelContext ctx(true);
+  Matrix<int32_t> whole = D.clone();
+  dist::closure<MinPlus<int32_t>>(world(), whole, schedule, ctx);
+  EXPECT_TRUE(std::equal(whole.data().begin(), whole.data().end(), want.data().begin(), want.data().end()));
+  dist::SplitMatrix<int32_t> split = dist::scatter_rows(world(), world().rank() == 0 ? &D : nullptr);
+  dist::closure<MinPlus<int32_t>>(world(), split, schedule, ctx);
+  const Matrix<int32_t> joined = dist::gathered(world(), split);
+  EXPECT_TRUE(std::equal(joined.data().begin(), joined.data().end(), want.data().begin(), want.data().end()));
+  EXPECT_EQ(ctx.work().updates, 2 * 130 * 130 * 130);
+  ASSERT_EQ(ctx.plan().size(), 1u);
+  EXPECT_EQ(ctx.plan()[0], world().size() == 1 ? "apsp: closure on one rank, tasks, tile 32 (the last of 2 calls)"
+                                                : "apsp: closure over " + std::to_string(world().size()) +
+                                                      " ranks, row blocks of whole 64-row k-blocks (the last of 2 calls)");
 }
 
 TEST(DistClosure, EmptyAndNotSquare) {

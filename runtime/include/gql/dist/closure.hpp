@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gql/cpu/ops.hpp"
 #include "gql/cpu/parallel.hpp"
 #include "gql/dist/joined.hpp"
 #include "gql/dist/row_blocks.hpp"
@@ -104,6 +105,29 @@ void closure(const World& world, SplitMatrix<T>& D, int64_t k_block = default_ro
         while (D.rows_of_rank(owner).end <= k0) ++owner;
         return owner;
       });
+}
+
+// A kernel's closure op over the ranks (what a gqlc --mpi program calls), D on every rank or split: on
+// one rank the one-process op's tiled closure by the op's schedule (the rank's block is the whole
+// matrix), on several the row-block closure above. Counts the updates and says which ran, as the
+// one-process op does (--stats, --explain).
+template <class S, class Value>
+void closure(const World& world, Value& D, const cpu::ClosureSchedule& schedule, KernelContext& ctx) {
+  const cpu::ThreadScope threads(schedule.threads);
+  const int64_t n = D.n_rows();
+  if (world.size() == 1) {
+    if constexpr (requires { D.block(); }) cpu::closure<S>(D.block(), cpu::detail::closure_options(schedule));
+    else cpu::closure<S>(D, cpu::detail::closure_options(schedule));
+  } else {
+    closure<S>(world, D);
+  }
+  ctx.work().updates += n * n * n;
+  ctx.explain(schedule.label, world.size() == 1 ? std::string("closure on one rank, ") +
+                                                      cpu::detail::variant_name(schedule.variant) + ", tile " +
+                                                      std::to_string(schedule.tile)
+                                                : "closure over " + std::to_string(world.size()) +
+                                                      " ranks, row blocks of whole " +
+                                                      std::to_string(default_row_unit) + "-row k-blocks");
 }
 
 }  // namespace gql::dist

@@ -133,8 +133,9 @@ SplitGraph<T> scatter_rows(const World& world, const Csr<T>* G, int root = 0) {
     for (int r = 0; r < ranks; ++r) {
       const auto ur = static_cast<size_t>(r);
       if (r == root) continue;
-      lengths[ur] = detail::row_lengths(offsets, blocks.rows_of_rank(r));
-      const auto first = static_cast<size_t>(offsets[static_cast<size_t>(blocks.rows_of_rank(r).begin)]);
+      const RowRange rows = blocks.rows_of_rank(r);
+      lengths[ur] = detail::row_lengths(offsets, rows);
+      const auto first = static_cast<size_t>(offsets[static_cast<size_t>(rows.begin)]);
       const auto entries = static_cast<size_t>(entries_of(r));
       to_each[ur] = {std::as_bytes(std::span<const offset_t>(lengths[ur])),
                      std::as_bytes(G->col_indices().subspan(first, entries)),
@@ -181,26 +182,30 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
   const RowRange mine = G.mine();
   const auto offsets = block.row_offsets();
   const auto cols = block.col_indices();
-  // Entries counted per receiving rank (each entry's rank found once), then placed in that rank's
-  // part, in the block's order.
-  std::vector<int> owner_of(cols.size());
+  // f(row in the block, position, receiving rank) for every entry, in the block's order: a row's
+  // columns are sorted, so their ranks come in order too and are found by walking the blocks' starts.
+  const auto each_entry = [&](auto&& f) {
+    for (int64_t r = 0; r < block.n_rows(); ++r) {
+      int owner = 0;
+      for (offset_t p = offsets[static_cast<size_t>(r)]; p < offsets[static_cast<size_t>(r) + 1]; ++p) {
+        while (G.rows_of_rank(owner).end <= cols[static_cast<size_t>(p)]) ++owner;
+        f(r, static_cast<size_t>(p), owner);
+      }
+    }
+  };
+  // Entries counted per receiving rank, then placed in that rank's part, in the block's order.
   std::vector<int64_t> to_each(static_cast<size_t>(ranks), 0);
-  for (size_t p = 0; p < cols.size(); ++p) {
-    owner_of[p] = G.owner(cols[p]);
-    ++to_each[static_cast<size_t>(owner_of[p])];
-  }
+  each_entry([&](int64_t, size_t, int owner) { ++to_each[static_cast<size_t>(owner)]; });
   std::vector<size_t> at(static_cast<size_t>(ranks), 0);
   for (size_t r = 1; r < at.size(); ++r) at[r] = at[r - 1] + static_cast<size_t>(to_each[r - 1]);
   std::vector<Entry> outgoing;
   world.on_every_rank([&] { outgoing.resize(cols.size()); });
-  for (int64_t r = 0; r < block.n_rows(); ++r)
-    for (offset_t p = offsets[static_cast<size_t>(r)]; p < offsets[static_cast<size_t>(r) + 1]; ++p) {
-      const index_t c = cols[static_cast<size_t>(p)];
-      Entry& e = outgoing[at[static_cast<size_t>(owner_of[static_cast<size_t>(p)])]++];
-      e.row = static_cast<index_t>(mine.begin + r);
-      e.col = c;
-      if constexpr (stores_values<T>) e.value = block.values()[static_cast<size_t>(p)];
-    }
+  each_entry([&](int64_t r, size_t p, int owner) {
+    Entry& e = outgoing[at[static_cast<size_t>(owner)]++];
+    e.row = static_cast<index_t>(mine.begin + r);
+    e.col = cols[p];
+    if constexpr (stores_values<T>) e.value = block.values()[p];
+  });
   std::vector<World::Pieces> pieces(static_cast<size_t>(ranks));
   for (size_t r = 0, first = 0; r < pieces.size(); first += static_cast<size_t>(to_each[r]), ++r)
     pieces[r] = {std::as_bytes(std::span<const Entry>(outgoing).subspan(first, static_cast<size_t>(to_each[r])))};

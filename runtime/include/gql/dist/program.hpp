@@ -39,28 +39,31 @@ class ProgramWorld {
 // The ranks of this program's run; Error(internal) when no ProgramWorld exists.
 const World& program_world();
 
-// Graph parameter `name`, read by rank 0 as the one-process program reads it (an error there is every
-// rank's), then split across the ranks (scatter_rows); both timed as the load.
-template <class T>
-SplitGraph<T> read_split_graph(Invocation& inv, const std::string& name) {
+namespace detail {
+// A parameter that `read()` reads on rank 0 as the one-process program reads it (an error there is
+// every rank's), then split across the ranks (scatter_rows); both timed as the load.
+template <class Whole, class Read>
+auto read_on_root_then_scattered(Invocation& inv, Read&& read) {
   const World& world = program_world();
-  std::optional<Csr<T>> whole;
+  std::optional<Whole> whole;
   world.on_every_rank([&] {
-    if (world.rank() == 0) whole.emplace(inv.graph<T>(name));
+    if (world.rank() == 0) whole.emplace(read());
   });
   return inv.once(Phase::load, [&] { return scatter_rows(world, whole ? &*whole : nullptr); });
 }
+}  // namespace detail
 
-// Matrix parameter `name`, read by rank 0 and sent out in blocks of whole k-blocks of the
-// distributed closure (gql/dist/closure.hpp); both timed as the load.
+// Graph parameter `name`, split in blocks of rows of equal edges.
+template <class T>
+SplitGraph<T> read_split_graph(Invocation& inv, const std::string& name) {
+  return detail::read_on_root_then_scattered<Csr<T>>(inv, [&] { return inv.graph<T>(name); });
+}
+
+// Matrix parameter `name`, split in blocks of whole k-blocks of the distributed closure
+// (gql/dist/closure.hpp).
 template <class T>
 SplitMatrix<T> read_split_matrix(Invocation& inv, const std::string& name) {
-  const World& world = program_world();
-  std::optional<Matrix<T>> whole;
-  world.on_every_rank([&] {
-    if (world.rank() == 0) whole.emplace(inv.matrix<T>(name));
-  });
-  return inv.once(Phase::load, [&] { return scatter_rows(world, whole ? &*whole : nullptr); });
+  return detail::read_on_root_then_scattered<Matrix<T>>(inv, [&] { return inv.matrix<T>(name); });
 }
 
 // Vertex parameter `name` of a kernel whose first graph is split: ids checked against its vertices;

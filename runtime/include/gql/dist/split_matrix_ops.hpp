@@ -5,9 +5,10 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
+#include <utility>
 
 #include "gql/cpu/ops.hpp"
+#include "gql/dist/joined.hpp"
 #include "gql/dist/split_matrix.hpp"
 #include "gql/dist/world.hpp"
 
@@ -32,14 +33,9 @@ void set_element(SplitMatrix<TC>& C, int64_t i, int64_t j, S value) {
 // matrix on the other ranks. For a result that only the root writes out.
 template <class T>
 Matrix<T> gathered_on(const World& world, const SplitMatrix<T>& D, int root = 0) {
-  Matrix<T> whole;
-  world.on_every_rank([&] {
-    if (world.rank() == root) whole = Matrix<T>(D.n_rows(), D.n_cols());
-  });
-  const std::span<const std::byte> mine = std::as_bytes(D.block().data());
-  world.gather_parts(mine, world.part_sizes(static_cast<int64_t>(mine.size())),
-                     std::as_writable_bytes(whole.data()), root);
-  return whole;
+  Array<storage_t<T>> entries = detail::items_on<storage_t<T>>(world, D.block().data(), root);
+  if (world.rank() != root) return Matrix<T>();
+  return Matrix<T>(D.n_rows(), D.n_cols(), std::move(entries));
 }
 
 }  // namespace gql::dist

@@ -247,7 +247,13 @@ class KernelEmitter {
     return "gql::cpu::union_vxm<" + semiring(product) + ", " + bool_text(at == 0) + ">(" + common + ", " +
            operand(o, o.inputs.at(1 - at)) + ", " + operand(product, product.inputs.at(0)) + ", " +
            operand(product, product.inputs.at(1)) + ", " + traversal_options(product) + ", ctx, " +
-           element_lambda(*o.function) + ", " + input_reader(o, 1 - at) + ", " + input_reader(o, at) + ");\n";
+           element_lambda(*o.function) + ", " + input_reader(o, 1 - at) + ", " + input_reader(o, at) +
+           pull_over_ranks(o) + ");\n";
+  }
+
+  // A distributed vxm's or mxv's last argument: its pull steps' columns divided among the ranks.
+  std::string pull_over_ranks(const ir::Op& o) const {
+    return plan::distributed(o, kernel_, module_) ? ", gql::dist::PullOverRanks(gql::dist::program_world())" : "";
   }
 
   const std::string& semiring(const ir::Op& o) const {
@@ -539,7 +545,7 @@ class KernelEmitter {
     auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
     const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
-    if (plan::distributed(o, kernel_, module_) && o.kind != ir::OpKind::bfs_levels) {
+    if (plan::distributed(o, kernel_, module_) && (o.kind == ir::OpKind::mxm || o.kind == ir::OpKind::closure)) {
       distributed_op(o, pad, out);
       return;
     }
@@ -602,7 +608,7 @@ class KernelEmitter {
       case ir::OpKind::vxm:
       case ir::OpKind::mxv:
         out += pad + function + "<" + semiring(o) + ">(" + common + ", " + in(0) + ", " +
-               in(1) + ", " + traversal_options(o) + ", ctx);\n";
+               in(1) + ", " + traversal_options(o) + ", ctx" + pull_over_ranks(o) + ");\n";
         return;
       case ir::OpKind::reduce:
         out += pad + name(o.outputs[0]) + " = " + function + "<" + monoid_enumerator(o.monoid) + ", " +
@@ -765,7 +771,7 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
   if (module.distributed) {
     out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
-    out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n";
+    out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n#include <gql/dist/vxm.hpp>\n";
   }
   if (with_main)
     out += module.target == ir::Target::cuda ? "#include <gql/device/program_run.hpp>\n" : "#include <gql/program.hpp>\n";

@@ -17,6 +17,11 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
     case ir::OpKind::mxm:  // graphs into a graph, through any mask: dist::mxm, then the assignment on each rank
       return kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
              kind(op.inputs.at(1)) == TypeKind::graph;
+    case ir::OpKind::vxm:  // over a graph: pull steps by ranges of columns (gql/dist/vxm.hpp)
+      return kind(op.inputs.at(1)) == TypeKind::graph;
+    case ir::OpKind::mxv: return kind(op.inputs.at(0)) == TypeKind::graph;
+    case ir::OpKind::ewise_union:  // a union holding a fused vxm is the vxm's distributed pull
+      return !op.fused_product.empty() && distributed(op.fused_product.front(), kernel, module);
     case ir::OpKind::bfs_levels: return true;
     case ir::OpKind::closure: return kind(op.inputs.at(0)) == TypeKind::matrix;
     default: return false;
@@ -156,6 +161,12 @@ std::string distribution_text(const ir::Op& op) {
       return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, multiplied "
              "through the mask's same rows by the method chosen for the whole product, each rank's rows of the "
              "product joined in rank order, then written into the output";
+    case ir::OpKind::vxm:
+    case ir::OpKind::mxv:
+    case ir::OpKind::ewise_union:
+      return "distributed over the MPI ranks (gql::dist::PullOverRanks): a pull step gathers a range of the "
+             "result's entries on each rank, ranges of equal in-edges, joined on every rank; a push step runs "
+             "whole on each rank";
     case ir::OpKind::bfs_levels:
       return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
              "edges, the next frontier's bits or-ed across the ranks at every level";

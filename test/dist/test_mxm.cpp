@@ -67,6 +67,43 @@ TEST(DistMxm, SplitRowsGiveASplitProduct) {
   expect_same(dist::gathered(world(), fof), cpu::spgemm<Paths>(G, G));
 }
 
+TEST(DistMxm, BothSplitFetchTheRowsTheyNeed) {
+  // A and B split, each by its own blocks of equal edges: each rank fetches the rows of B its block
+  // names; C split by A's starts, the one-process product's entries.
+  const auto A = generate_graph<int64_t>("urand:9:4");
+  const auto B = generate_graph<int64_t>("urand:9:3");
+  const auto split_a = dist::split_rows(world(), A), split_b = dist::split_rows(world(), B);
+  const auto C = dist::mxm<Positional>(world(), split_a, split_b);
+  EXPECT_EQ(C.starts(), split_a.starts());
+  expect_same(dist::gathered(world(), C), cpu::spgemm<Positional>(A, B));
+  // What a rank fetched is exactly the rows its columns name, whole.
+  const auto needed = dist::detail::distinct_columns(split_a.block());
+  const auto fetched = dist::fetched_rows(world(), split_b, needed);
+  EXPECT_EQ(fetched.n_rows(), B.n_rows());
+  size_t at = 0;
+  for (int64_t r = 0; r < B.n_rows(); ++r) {
+    const bool wanted = at < needed.size() && needed[at] == r;
+    at += wanted;
+    const auto f = fetched.row_offsets(), b = B.row_offsets();
+    const auto length = static_cast<int64_t>(f[static_cast<size_t>(r) + 1] - f[static_cast<size_t>(r)]);
+    EXPECT_EQ(length, wanted ? b[static_cast<size_t>(r) + 1] - b[static_cast<size_t>(r)] : 0) << "row " << r;
+    if (wanted) {
+      EXPECT_TRUE(std::equal(fetched.col_indices().begin() + f[static_cast<size_t>(r)],
+                             fetched.col_indices().begin() + f[static_cast<size_t>(r) + 1],
+                             B.col_indices().begin() + b[static_cast<size_t>(r)]));
+    }
+  }
+  // fof over one symmetric graph split once, read as both A and B.
+  const auto G = generate_graph<bool>("kron:11", symmetric());
+  const auto split_g = dist::scatter_rows(world(), world().rank() == 0 ? &G : nullptr);
+  expect_same(dist::gathered(world(), dist::mxm<Paths>(world(), split_g, split_g)), cpu::spgemm<Paths>(G, G));
+  // A graph of two rows: with three ranks one holds none, and asks for none.
+  const auto tiny = Csr<int64_t>(2, 2, Array<offset_t>{0, 1, 3}, Array<index_t>{1, 0, 1}, Array<int64_t>{2, 3, 5});
+  const auto split_tiny = dist::split_rows(world(), tiny);
+  expect_same(dist::gathered(world(), dist::mxm<PlusTimes<int64_t>>(world(), split_tiny, split_tiny)),
+              cpu::spgemm<PlusTimes<int64_t>>(tiny, tiny));
+}
+
 TEST(DistMxm, JoinedOnOneRankOnly) {
   // The root gets the whole product, through a mask too; the other ranks its shape without entries.
   const auto G = generate_graph<bool>("kron:10", symmetric());
@@ -116,7 +153,10 @@ TEST(DistMxm, PositionalSemiringSeesTheRowsOfA) {
 TEST(DistMxm, RealGraph) {
   if (!have_shared_data()) GTEST_SKIP() << "no shared data at " GQL_SHARED_DATA_DIR;
   const auto G = read_graph<bool>(data_graph("ca-GrQc.csv"), symmetric());
-  expect_same(dist::mxm<Paths>(world(), G, G), cpu::spgemm<Paths>(G, G));
+  const auto want = cpu::spgemm<Paths>(G, G);
+  expect_same(dist::mxm<Paths>(world(), G, G), want);
+  const auto split = dist::split_rows(world(), G);
+  expect_same(dist::gathered(world(), dist::mxm<Paths>(world(), split, split)), want);
 }
 
 TEST(DistMxm, MismatchedShapesRefusedOnEveryRank) {

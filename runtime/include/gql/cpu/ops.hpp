@@ -134,13 +134,15 @@ struct TraversalState {
 // the --explain line and the assignment through the mask. Returns the step.
 template <class TW, class TG, class Product>
 VectorStep traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, const Csr<TG>& G, const char* op,
-                          Direction plain, const TraversalOptions& options, KernelContext& ctx, Product&& product) {
+                          Direction plain, const TraversalOptions& options, KernelContext& ctx, const char* pull_text,
+                          Product&& product) {
   auto& state = ctx.op_state<TraversalState>(options.label, DirectionOptions{options.direction, options.alpha, options.beta});
   VectorStep step;
   auto result = product(options.direction == plain ? nullptr : &transpose_of(G), state.chooser, &step);
   ++state.steps;
   state.pulls += step.pulled;
-  ctx.explain(options.label, std::string(op) + " " + (step.pulled ? "pull" : "push") + " step, " +
+  ctx.explain(options.label, std::string(op) + " " + (step.pulled ? "pull" : "push") + " step" +
+                                (step.pulled ? pull_text : "") + ", " +
               std::to_string(state.steps - state.pulls) + " push and " + std::to_string(state.pulls) +
               " pull steps so far");
   assign_result(w, std::move(result), m, replace);
@@ -149,15 +151,16 @@ VectorStep traversal_step(Vector<TW>& w, const VectorMask& m, bool replace, cons
 
 }  // namespace detail
 
-// w<mask, replace> = v * G over S, push or pull as the schedule and Beamer's rule say.
-template <class S, class TW, class Mask, class TV, class TG>
+// w<mask, replace> = v * G over S, push or pull as the schedule and Beamer's rule say; a pull gathers
+// where `where` says (every column here; a range per rank in a distributed run, gql/dist/vxm.hpp).
+template <class S, class TW, class Mask, class TV, class TG, class Pull = detail::WholePull>
 void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, const Csr<TG>& G,
-         const TraversalOptions& options, KernelContext& ctx) {
+         const TraversalOptions& options, KernelContext& ctx, const Pull& where = {}) {
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
-  const VectorStep step = detail::traversal_step(w, m, replace, G, "vxm", Direction::push, options, ctx,
+  const VectorStep step = detail::traversal_step(w, m, replace, G, "vxm", Direction::push, options, ctx, where.text(),
                                                 [&](const Csr<TG>* transposed, DirectionChooser& chooser, VectorStep* s) {
-                                                  return cpu::vxm<S>(v, G, transposed, m, chooser, s);
+                                                  return cpu::vxm<S>(v, G, transposed, m, chooser, s, where);
                                                 });
   ctx.work().edges += step.frontier_edges;  // vxm always gives G's rows: counted
 }
@@ -166,28 +169,29 @@ void vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TV>& v, 
 // result only the union read, fused into it by the compiler (gql/cpu/vxm.hpp, union_with_vxm). The
 // product keeps its own label: its traversal state, step counts and --explain line are the vxm's.
 template <class S, bool ProductFirst, class TW, class Mask, class TD, class TV, class TG, class F, class ReadD,
-          class ReadP>
+          class ReadP, class Pull = detail::WholePull>
 void union_vxm(Vector<TW>& w, const Mask& mask_in, bool replace, const Vector<TD>& d, const Vector<TV>& v,
-               const Csr<TG>& G, const TraversalOptions& options, KernelContext& ctx, F fn, ReadD rd, ReadP rp) {
+               const Csr<TG>& G, const TraversalOptions& options, KernelContext& ctx, F fn, ReadD rd, ReadP rp,
+               const Pull& where = {}) {
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
   const VectorStep step = detail::traversal_step(
-      w, m, replace, G, "vxm", Direction::push, options, ctx,
+      w, m, replace, G, "vxm", Direction::push, options, ctx, where.text(),
       [&](const Csr<TG>* transposed, DirectionChooser& chooser, VectorStep* s) {
-        return detail::union_with_vxm<TW, ProductFirst, S>(d, v, G, transposed, chooser, s, fn, rd, rp);
+        return detail::union_with_vxm<TW, ProductFirst, S>(d, v, G, transposed, chooser, s, fn, rd, rp, where);
       });
   ctx.work().edges += step.frontier_edges;
 }
 
 // w<mask, replace> = G * v over S.
-template <class S, class TW, class Mask, class TG, class TV>
+template <class S, class TW, class Mask, class TG, class TV, class Pull = detail::WholePull>
 void mxv(Vector<TW>& w, const Mask& mask_in, bool replace, const Csr<TG>& G, const Vector<TV>& v,
-         const TraversalOptions& options, KernelContext& ctx) {
+         const TraversalOptions& options, KernelContext& ctx, const Pull& where = {}) {
   ThreadScope threads(options.threads);
   const VectorMask m = as_vector_mask(mask_in);
-  detail::traversal_step(w, m, replace, G, "mxv", Direction::pull, options, ctx,
+  detail::traversal_step(w, m, replace, G, "mxv", Direction::pull, options, ctx, where.text(),
                          [&](const Csr<TG>* transposed, DirectionChooser& chooser, VectorStep* step) {
-                           return cpu::mxv<S>(G, transposed, v, m, chooser, step);
+                           return cpu::mxv<S>(G, transposed, v, m, chooser, step, where);
                          });
 }
 

@@ -62,6 +62,25 @@ void for_each_entry(const Vector<T>& v, F&& f) {
 
 namespace detail {
 
+// Where a pull gathers its columns, and how the gathered part becomes the whole result: here, every
+// column in one process. The distributed ops give each rank a range of columns and join the ranges
+// over the ranks (gql/dist/vxm.hpp, PullOverRanks); a push always makes the whole result.
+struct WholePull {
+  template <class TG>
+  ColumnRange columns(const Csr<TG>& GT) const noexcept {
+    return ColumnRange::all(GT.n_rows());
+  }
+  template <class V>
+  Vector<V> joined(Vector<V>&& part) const {
+    return std::move(part);
+  }
+  template <class T>
+  Array<T> joined(Array<T>&& part) const {
+    return std::move(part);
+  }
+  const char* text() const noexcept { return ""; }  // what the --explain line adds
+};
+
 // Checks v * G's shapes and picks its direction (pull needs GT, push G's rows), recording it in step.
 template <class TV, class TG>
 bool choose_pull(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT, const VectorMask& mask,
@@ -161,41 +180,45 @@ Vector<typename S::value_type> push_product(const Vector<TV>& v, const Csr<TG>& 
   return parts.concatenate(n);
 }
 
-// v * G over S in the direction chosen (choose_pull), with the frontier's edges in step.
-template <class S, class TV, class TG>
+// v * G over S in the direction chosen (choose_pull), with the frontier's edges in step; a pull
+// gathers where `where` says.
+template <class S, class TV, class TG, class Pull>
 Vector<typename S::value_type> directed_product(bool pull, const Vector<TV>& v, const Csr<TG>* out_edges,
                                                 const Csr<TG>* GT, const VectorMask& mask, VectorStep* step,
-                                                int64_t edges) {
+                                                int64_t edges, const Pull& where) {
   if (!pull) return push_product<S>(v, *out_edges, mask, step);
   const PullFrontier<TV> frontier(v, out_edges);
   if (step) step->frontier_edges = edges >= 0 ? edges : frontier.edges();
-  return pull_product<S>(frontier, *GT, mask);
+  return where.joined(pull_product<S>(frontier, *GT, mask, where.columns(*GT)));
 }
 
 // v * G over S where G is given by its rows (out-edges, for push) and/or the rows of its
 // transpose (in-edges, for pull); at least one of them.
-template <class S, class TV, class TG>
+template <class S, class TV, class TG, class Pull = WholePull>
 Vector<typename S::value_type> vxm_core(const Vector<TV>& v, const Csr<TG>* out_edges, const Csr<TG>* GT,
-                                        const VectorMask& mask, DirectionChooser& chooser, VectorStep* step) {
+                                        const VectorMask& mask, DirectionChooser& chooser, VectorStep* step,
+                                        const Pull& where = {}) {
   int64_t edges = -1;
   const bool pull = choose_pull(v, out_edges, GT, mask, chooser, step, edges);
-  return directed_product<S>(pull, v, out_edges, GT, mask, step, edges);
+  return directed_product<S>(pull, v, out_edges, GT, mask, step, edges, where);
 }
 
 // union(d, v * G over S, fn), or union(v * G, d, fn) when ProductFirst, for a product nothing else
 // reads (the compiler fused the two ops: compiler/plan/fuse_elementwise.cpp). A pull step over a
 // dense d writes the union's dense result as it gathers, without the product's vector and the pass
 // over it; otherwise the product is made and then the union. The values are those of the two ops.
-template <class R, bool ProductFirst, class S, class TD, class TV, class TG, class F, class ReadD, class ReadP>
+template <class R, bool ProductFirst, class S, class TD, class TV, class TG, class F, class ReadD, class ReadP,
+          class Pull = WholePull>
 Vector<R> union_with_vxm(const Vector<TD>& d, const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT,
-                         DirectionChooser& chooser, VectorStep* step, F fn, ReadD rd, ReadP rp) {
+                         DirectionChooser& chooser, VectorStep* step, F fn, ReadD rd, ReadP rp,
+                         const Pull& where = {}) {
   using V = typename S::value_type;
   const VectorMask none;
   check_same_size(d.size(), G.n_cols(), "union");
   int64_t edges = -1;
   const bool pull = choose_pull(v, &G, GT, none, chooser, step, edges);
   if (!pull || !d.is_dense()) {
-    Vector<V> product = directed_product<S>(pull, v, &G, GT, none, step, edges);
+    Vector<V> product = directed_product<S>(pull, v, &G, GT, none, step, edges, where);
     if constexpr (ProductFirst) return ewise_union<R>(product, d, fn, rp, rd);
     else return ewise_union<R>(d, product, fn, rd, rp);
   }
@@ -208,16 +231,16 @@ Vector<R> union_with_vxm(const Vector<TD>& d, const Vector<TV>& v, const Csr<TG>
     else return detail::cast_value<R>(fn(rd(dv[j]), rp(stored)));
   };
   const auto only = [&](size_t j) { return detail::cast_value<R>(rd(dv[j])); };
-  return Vector<R>::dense(d.size(), pull_into_dense<S, R>(frontier, *GT, both, only));
+  return Vector<R>::dense(d.size(), where.joined(pull_into_dense<S, R>(frontier, *GT, where.columns(*GT), both, only)));
 }
 
 }  // namespace detail
 
 // v * G over S. GT (the transpose of G, or G itself when G is symmetric) enables pull; may be null.
-template <class S, class TV, class TG>
+template <class S, class TV, class TG, class Pull = detail::WholePull>
 Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const Csr<TG>* GT, const VectorMask& mask,
-                                   DirectionChooser& chooser, VectorStep* step = nullptr) {
-  return detail::vxm_core<S>(v, &G, GT, mask, chooser, step);
+                                   DirectionChooser& chooser, VectorStep* step = nullptr, const Pull& where = {}) {
+  return detail::vxm_core<S>(v, &G, GT, mask, chooser, step, where);
 }
 
 template <class S, class TV, class TG>
@@ -229,10 +252,10 @@ Vector<typename S::value_type> vxm(const Vector<TV>& v, const Csr<TG>& G, const 
 
 // G * v over S: w(i) = agg over k of con(G(i, k), v(k)): pulls over the rows of G; GT (the
 // transpose of G) enables push.
-template <class S, class TG, class TV>
+template <class S, class TG, class TV, class Pull = detail::WholePull>
 Vector<typename S::value_type> mxv(const Csr<TG>& G, const Csr<TG>* GT, const Vector<TV>& v, const VectorMask& mask,
-                                   DirectionChooser& chooser, VectorStep* step = nullptr) {
-  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, step);
+                                   DirectionChooser& chooser, VectorStep* step = nullptr, const Pull& where = {}) {
+  return detail::vxm_core<SwappedOperands<S>>(v, GT, &G, mask, chooser, step, where);
 }
 
 template <class S, class TG, class TV>

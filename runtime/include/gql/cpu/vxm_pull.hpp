@@ -8,6 +8,9 @@
 // from its first product instead of carrying a "found" flag, so the results are those of the same
 // products and aggs in the same order either way. Without a mask such a result's entries are the
 // columns with in-edges, so each block of columns writes them at a place known beforehand.
+//
+// A pull may gather a range of columns only (ColumnRange): the distributed ops give each rank one
+// (gql/dist/vxm.hpp) and join the ranges' entries, which are the whole pull's, in order.
 #pragma once
 
 #include <algorithm>
@@ -43,6 +46,28 @@ const std::vector<int64_t>& row_block_starts(const Csr<TG>& G) {
     for (size_t b = 0; b < static_cast<size_t>(blocks); ++b) starts[b + 1] += starts[b];
     return starts;
   });
+}
+
+// Columns [begin, end) of a pull; `all` of n columns by default.
+struct ColumnRange {
+  int64_t begin = 0, end = 0;
+  static ColumnRange all(int64_t n) noexcept { return {0, n}; }
+  int64_t size() const noexcept { return end - begin; }
+  // The blocks of column_block columns that hold the range's columns, and block b's share of them.
+  int64_t first_block() const noexcept { return begin / column_block; }
+  int64_t last_block() const noexcept { return (end + column_block - 1) / column_block; }
+  int64_t block_begin(int64_t b) const noexcept { return std::max(begin, b * column_block); }
+  int64_t block_end(int64_t b) const noexcept { return std::min(end, (b + 1) * column_block); }
+};
+
+// How many rows of G with entries come before row j.
+template <class TG>
+int64_t rows_with_entries_before(const Csr<TG>& G, int64_t j) {
+  const int64_t b = j / column_block;
+  int64_t count = row_block_starts(G)[static_cast<size_t>(b)];
+  const CsrView gv(G);
+  for (int64_t k = b * column_block; k < j; ++k) count += gv.degree(k) > 0;
+  return count;
 }
 
 // The frontier as the pull reads it: a value per index (a dense vector's own storage, else its
@@ -155,13 +180,14 @@ bool fold_column(const PullFrontier<TV>& frontier, const CsrView<TG>& GT, int64_
   return true;
 }
 
-// w<mask> = v * G by pull over GT (the rows of G's transpose) from v's frontier.
+// w<mask> = v * G by pull over GT (the rows of G's transpose) from v's frontier: the entries of the
+// columns in `range`.
 template <class S, class TV, class TG>
 Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, const Csr<TG>& GT,
-                                            const VectorMask& mask) {
+                                            const VectorMask& mask, ColumnRange range) {
   using V = typename S::value_type;
   const int64_t n = GT.n_rows();
-  const int64_t blocks = (n + column_block - 1) / column_block;
+  const int64_t first = range.first_block(), blocks = range.last_block() - first;
   const CsrView gt(GT);
   const auto fold = [&]<bool Covers>(int64_t j, V& acc) { return fold_column<S, Covers>(frontier, gt, j, acc); };
 
@@ -172,20 +198,23 @@ Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, co
     // follows no pattern (a third of kron's), and where the first term settles an entry (G * every
     // over own_id, std/components.gql's start) a mispredicted branch cost more than the fold.
     const auto& starts = row_block_starts(GT);
-    Array<index_t> idx(static_cast<size_t>(starts.back()));
+    const int64_t before = rows_with_entries_before(GT, range.begin);
+    const auto place = [&](int64_t b) {  // where block b's entries start in the result
+      return static_cast<size_t>((b == first ? before : starts[static_cast<size_t>(b)]) - before);
+    };
+    Array<index_t> idx(static_cast<size_t>(rows_with_entries_before(GT, range.end) - before));
     Array<storage_t<V>> val(idx.size());
 #pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
-    for (int64_t b = 0; b < blocks; ++b) {
-      const auto first = static_cast<size_t>(starts[static_cast<size_t>(b)]);
-      const auto last = static_cast<size_t>(starts[static_cast<size_t>(b) + 1]);
-      // While at < last a column with in-edges is still ahead in the block, so j stays in it and
+    for (int64_t b = first; b < first + blocks; ++b) {
+      const size_t begin = place(b), end = b + 1 == first + blocks ? idx.size() : place(b + 1);
+      // While at < end a column with in-edges is still ahead in the block, so j stays in it and
       // nothing is written past the block's entries (the next block's, another thread's).
-      auto j = static_cast<index_t>(b * column_block);
-      for (size_t at = first; at < last; ++j) {
+      auto j = static_cast<index_t>(range.block_begin(b));
+      for (size_t at = begin; at < end; ++j) {
         idx[at] = j;
         at += gt.degree(j) > 0;
       }
-      for (size_t at = first; at < last; ++at) {
+      for (size_t at = begin; at < end; ++at) {
         V acc{};  // set: the column has in-edges
         fold.template operator()<true>(idx[at], acc);
         val[at] = acc;
@@ -197,12 +226,13 @@ Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, co
   SparseParts<V> parts(blocks);
   const auto gather = [&]<bool Covers>() {
 #pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
-    for (int64_t b = 0; b < blocks; ++b) {
-      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+    for (int64_t b = first; b < first + blocks; ++b) {
+      const auto part = static_cast<size_t>(b - first);
+      for (int64_t j = range.block_begin(b); j < range.block_end(b); ++j) {
         V acc;
         if (!mask.allows(j) || !fold.template operator()<Covers>(j, acc)) continue;
-        parts.indices[static_cast<size_t>(b)].push_back(static_cast<index_t>(j));
-        parts.values[static_cast<size_t>(b)].push_back(acc);
+        parts.indices[part].push_back(static_cast<index_t>(j));
+        parts.values[part].push_back(acc);
       }
     }
   };
@@ -212,22 +242,22 @@ Vector<typename S::value_type> pull_product(const PullFrontier<TV>& frontier, co
 }
 
 // The pull merged into a dense result at once (a union with a dense vector that only read the
-// product, fused by the compiler): out[j] = both(j, acc) where column j gathers an entry, only(j)
-// elsewhere. No mask: the fused product has none.
+// product, fused by the compiler): out[j - range.begin] = both(j, acc) where column j of `range`
+// gathers an entry, only(j) elsewhere. No mask: the fused product has none.
 template <class S, class R, class TV, class TG, class Both, class Only>
-Array<storage_t<R>> pull_into_dense(const PullFrontier<TV>& frontier, const Csr<TG>& GT, Both&& both, Only&& only) {
+Array<storage_t<R>> pull_into_dense(const PullFrontier<TV>& frontier, const Csr<TG>& GT, ColumnRange range,
+                                    Both&& both, Only&& only) {
   using V = typename S::value_type;
-  const int64_t n = GT.n_rows();
-  const int64_t blocks = (n + column_block - 1) / column_block;
-  Array<storage_t<R>> out(static_cast<size_t>(n));
+  Array<storage_t<R>> out(static_cast<size_t>(range.size()));
   const CsrView gt(GT);
   const auto fill = [&]<bool Covers>() {
 #pragma omp parallel for schedule(dynamic, 1) if (worth_threads(GT.nvals()))
-    for (int64_t b = 0; b < blocks; ++b) {
-      for (int64_t j = b * column_block; j < std::min(n, (b + 1) * column_block); ++j) {
+    for (int64_t b = range.first_block(); b < range.last_block(); ++b) {
+      for (int64_t j = range.block_begin(b); j < range.block_end(b); ++j) {
         V acc;
-        out[static_cast<size_t>(j)] = fold_column<S, Covers>(frontier, gt, j, acc) ? both(static_cast<size_t>(j), acc)
-                                                                                   : only(static_cast<size_t>(j));
+        out[static_cast<size_t>(j - range.begin)] = fold_column<S, Covers>(frontier, gt, j, acc)
+                                                        ? both(static_cast<size_t>(j), acc)
+                                                        : only(static_cast<size_t>(j));
       }
     }
   };

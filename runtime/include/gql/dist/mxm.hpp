@@ -1,8 +1,9 @@
 // C<mask> = A * B over S, the rows of A divided among the ranks by their work (the products each row
 // makes); each rank multiplies its rows by the whole of B through the mask's same rows with the
 // OpenMP product (gql/cpu/spgemm.hpp), and the blocks are joined on every rank (mxm), on one (mxm_on)
-// or left split (A split: gql/dist/split_graph.hpp). The entries are those of the product on one
-// process, in the same order.
+// or left split (A split: gql/dist/split_graph.hpp; B whole on every rank, or split too, each rank
+// fetching the rows of B that its rows of A need: gql/dist/fetched_rows.hpp). The entries are those
+// of the product on one process, in the same order.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "gql/cpu/ops.hpp"
 #include "gql/cpu/parallel.hpp"
 #include "gql/cpu/spgemm.hpp"
+#include "gql/dist/fetched_rows.hpp"
 #include "gql/dist/joined.hpp"
 #include "gql/dist/row_blocks.hpp"
 #include "gql/dist/split_graph.hpp"
@@ -139,6 +141,19 @@ SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>&
   });
   const int64_t nvals = world.sum(block.nvals());
   return SplitGraph<V>(A.n_rows(), B.n_cols(), nvals, A, std::move(block), false);
+}
+
+// C = A * B over S with A and B both split across the ranks: each rank fetches the rows of B that its
+// block's columns name (fetched_rows) and multiplies its own rows by them, so no rank holds more of B
+// than those rows; C comes split by A's row starts. The entries are those of the one-process product.
+template <class S, class TA, class TB>
+SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>& A, const SplitGraph<TB>& B,
+                                       const cpu::ProductOptions& options = {}) {
+  if (A.n_cols() != B.n_rows())
+    throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
+                                      std::to_string(B.n_rows()) + ")");
+  const Csr<TB> rows = fetched_rows(world, B, detail::distinct_columns(A.block()));
+  return mxm<S>(world, A, rows, options);
 }
 
 }  // namespace gql::dist

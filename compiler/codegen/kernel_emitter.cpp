@@ -512,12 +512,23 @@ class KernelEmitter {
     const std::string target = name(o.outputs.at(0)), world = "gql::dist::program_world()";
     if (o.kind == ir::OpKind::mxm) {  // the product through the mask, then written as one process writes it
       out += pad + "{\n" + pad + "  const gql::cpu::MatrixMask mask = gql::cpu::as_matrix_mask(" + mask(o) + ");\n";
-      // Joined on rank 0 only when nothing but the kernel's result reads it (plan::joined_on_root).
-      const std::string product = plan::joined_on_root(o, kernel_, module_)
-                                      ? "gql::dist::mxm_on<" + semiring(o) + ">(" + world + ", 0, "
-                                      : "gql::dist::mxm<" + semiring(o) + ">(" + world + ", ";
-      out += pad + "  gql::cpu::assign_result(" + target + ", " + product + name(o.inputs.at(0)) + ", " +
-             name(o.inputs.at(1)) + ", mask, " + product_options(o) + "), mask, " + bool_text(o.replace) +
+      const bool on_root = plan::joined_on_root(o, kernel_, module_);
+      const std::string A = name(o.inputs.at(0)), B = name(o.inputs.at(1));
+      std::string product;
+      if (plan::split_parameter(kernel_, o.inputs.at(0), module_)) {
+        // A split (and B split or whole, plan::split_parameter): the product comes split by A's rows,
+        // then gathered where the plan joins it.
+        const std::string split = "gql::dist::mxm<" + semiring(o) + ">(" + world + ", " + A + ", " + B + ", " +
+                                  product_options(o) + ")";
+        product = on_root ? "gql::dist::gathered_on(" + world + ", " + split + ", 0)"
+                          : "gql::dist::gathered(" + world + ", " + split + ")";
+      } else {
+        // Joined on rank 0 only when nothing but the kernel's result reads it (plan::joined_on_root).
+        product = (on_root ? "gql::dist::mxm_on<" + semiring(o) + ">(" + world + ", 0, "
+                           : "gql::dist::mxm<" + semiring(o) + ">(" + world + ", ") +
+                  A + ", " + B + ", mask, " + product_options(o) + ")";
+      }
+      out += pad + "  gql::cpu::assign_result(" + target + ", " + product + ", mask, " + bool_text(o.replace) +
              ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }

@@ -39,8 +39,12 @@ bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& m
   const auto check = [&](const ir::Op& op) {
     const bool masks = op.mask && op.mask->variable == variable;
     if (!holds(op.inputs) && !holds(op.outputs) && !masks) return;
-    const bool split_read = op.kind == ir::OpKind::bfs_levels && distributed(op, kernel, module) &&
-                            op.inputs.at(0) == variable && holds(op.inputs) == 1 && !holds(op.outputs) && !masks;
+    // The BFS reads its graph split; an unmasked product reads a split A, and B split or whole
+    // (each rank fetches the rows of B its rows of A need: gql::dist::mxm).
+    const bool bfs_read = op.kind == ir::OpKind::bfs_levels && op.inputs.at(0) == variable && holds(op.inputs) == 1;
+    const bool product_read = op.kind == ir::OpKind::mxm && !op.mask && op.inputs.at(0) == variable;
+    const bool split_read =
+        (bfs_read || product_read) && distributed(op, kernel, module) && !holds(op.outputs) && !masks;
     read = read || split_read;
     only_split_reads = only_split_reads && split_read;
   };

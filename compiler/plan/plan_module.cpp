@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "gql/compiler/plan.hpp"
@@ -319,17 +320,40 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                         (o.mask->value ? "value, " : "structural, ") +
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
     if (distributed(o, k, m)) {
-      p.lines.push_back(distribution_text(o));
-      if (o.kind == ir::OpKind::mxm)
-        p.lines.push_back(joined_on_root(o, k, m)
-                              ? "joined on rank 0 only (gql::dist::mxm_on): the product is only returned, and rank 0 "
-                                "writes the results; the other ranks keep its shape without entries"
-                              : "joined on every rank: the kernel reads the product");
-      for (int input : o.inputs)
-        if (split_parameter(k, input, m) && k.variables.at(static_cast<size_t>(input)).type.kind == TypeKind::graph)
-          p.lines.push_back(k.variables.at(static_cast<size_t>(input)).name +
-                            ": split across the ranks (gql::dist::SplitGraph): read by rank 0, sent out in blocks of "
-                            "rows of equal edges; each rank holds its own rows only");
+      const bool split_product = o.kind == ir::OpKind::mxm && split_parameter(k, o.inputs.at(0), m);
+      if (!split_product) {
+        p.lines.push_back(distribution_text(o));
+      } else {
+        p.lines.push_back(std::string("distributed over the MPI ranks (gql::dist::mxm of a split A): each rank "
+                                      "multiplies its own rows of A") +
+                          (split_parameter(k, o.inputs.at(1), m)
+                               ? " by the rows of the split B that they name, fetched from the ranks holding them "
+                                 "(gql::dist::fetched_rows)"
+                               : " by the whole B") +
+                          "; the product comes split by A's rows");
+      }
+      if (o.kind == ir::OpKind::mxm) {
+        const bool on_root = joined_on_root(o, k, m);
+        if (split_product)
+          p.lines.push_back(on_root ? "gathered on rank 0 only (gql::dist::gathered_on): the product is only "
+                                      "returned, and rank 0 writes the results; the other ranks keep its shape "
+                                      "without entries"
+                                    : "gathered on every rank (gql::dist::gathered): the kernel reads the product");
+        else
+          p.lines.push_back(on_root ? "joined on rank 0 only (gql::dist::mxm_on): the product is only returned, and "
+                                      "rank 0 writes the results; the other ranks keep its shape without entries"
+                                    : "joined on every rank: the kernel reads the product");
+      }
+      for (size_t n = 0; n < o.inputs.size(); ++n) {
+        const int input = o.inputs[n];
+        const bool seen = std::find(o.inputs.begin(), o.inputs.begin() + static_cast<std::ptrdiff_t>(n), input) !=
+                          o.inputs.begin() + static_cast<std::ptrdiff_t>(n);
+        if (seen || !split_parameter(k, input, m) || k.variables.at(static_cast<size_t>(input)).type.kind != TypeKind::graph)
+          continue;
+        p.lines.push_back(k.variables.at(static_cast<size_t>(input)).name +
+                          ": split across the ranks (gql::dist::SplitGraph): read by rank 0, sent out in blocks of "
+                          "rows of equal edges; each rank holds its own rows only");
+      }
       if (o.kind == ir::OpKind::closure && split_matrix(k, o.inputs.at(0), m)) p.lines.push_back(split_matrices_line(k, m));
     }
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||

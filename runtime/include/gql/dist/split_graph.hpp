@@ -44,6 +44,7 @@ class SplitGraph : public RowBlocks {
   int64_t n_cols() const noexcept { return n_cols_; }
   int64_t nvals() const noexcept { return nvals_; }  // the whole graph's
   const Csr<T>& block() const noexcept { return block_; }
+  Csr<T> take_block() && noexcept { return std::move(block_); }
   bool symmetric() const noexcept { return symmetric_; }
 
  private:
@@ -156,6 +157,17 @@ template <class T>
 Csr<T> gathered(const World& world, const SplitGraph<T>& G) {
   Csr<T> whole = detail::joined_rows(world, G.block().clone(), G.n_cols());
   if (G.symmetric()) whole.derived().mark_symmetric();
+  return whole;
+}
+
+// The whole graph on rank `root`, each rank's rows sent there and received in place; its shape
+// without entries on the other ranks. For a result that only the root writes out; takes the blocks.
+template <class T>
+Csr<T> gathered_on(const World& world, SplitGraph<T>&& G, int root = 0) {
+  const bool symmetric = G.symmetric();
+  Csr<T> block = std::move(G).take_block();
+  Csr<T> whole = detail::joined_rows_on(world, std::move(block), G.n_cols(), root);
+  if (symmetric && world.rank() == root) whole.derived().mark_symmetric();
   return whole;
 }
 

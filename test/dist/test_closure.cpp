@@ -54,6 +54,15 @@ TEST(DistClosure, ShortestPaths) {
   for (int64_t k_block : {1, 7, 64, 150, 1000}) expect_same_closure<MinPlus<int32_t>>(D, k_block);
 }
 
+TEST(DistClosure, PositionalConSeesTheGlobalIntermediates) {
+  // via_k adds each intermediate's id to a path: a block product handed local ids gives other values.
+  const Matrix<int32_t> D32 = distances(130, 11);
+  Matrix<long long> D(130, 130, 0);
+  for (int64_t i = 0; i < 130; ++i)
+    for (int64_t j = 0; j < 130; ++j) D(i, j) = D32(i, j);
+  for (int64_t k_block : {7, 64}) expect_same_closure<reference_semirings::ViaK>(D, k_block);
+}
+
 TEST(DistClosure, SplitBlocksMustBeWholeKBlocks) {
   const Matrix<int32_t> D = distances(40, 3);
   dist::SplitMatrix<int32_t> split = dist::split_rows(world(), D, 3);

@@ -1,7 +1,7 @@
 // closure(D) over S in place, by blocked Floyd-Warshall over row blocks: the rows are divided among
 // the ranks in whole k-blocks; for each k-block its owner closes the block's rows over the block's k
 // (plain Floyd-Warshall on those rows) and broadcasts them, and every rank updates its other rows with
-// them, k by k. D is on every rank (the ranks' rows joined at the end) or split across them
+// them through the one-process closure's tiled product (gql/cpu/closure.hpp). D is on every rank (the ranks' rows joined at the end) or split across them
 // (gql/dist/split_matrix.hpp: each rank holds its rows only, and keeps them). The answer is
 // the closure whenever agg is idempotent (min, max, or, and, any): then it equals the one-process
 // closure (gql/cpu/closure.hpp) for integers and for min/max over exact values.
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gql/cpu/closure.hpp"
 #include "gql/cpu/ops.hpp"
 #include "gql/cpu/parallel.hpp"
 #include "gql/dist/joined.hpp"
@@ -32,8 +33,12 @@ void fold_row(T* x, const T* k_row, int64_t n, int64_t i, int64_t k) {
   for (int64_t j = 0; j < n; ++j) x[j] = S::agg(x[j], S::con(through, k_row[j], i, k, j));
 }
 
+// Rows of the other rows' update that one thread takes at a time (whole register tiles of 3 rows).
+inline constexpr int64_t row_grain = 48;
+
 // The closure of the n x n matrix whose rows [mine.begin, mine.end) this rank holds, row i at
-// row(i); `owner(k0)` is the rank holding the k-block from row k0, in whole k-blocks.
+// row(i) (consecutive rows n entries apart); `owner(k0)` is the rank holding the k-block from row k0,
+// in whole k-blocks.
 template <class S, class Stored, class Row, class Owner>
 void close_rows(const World& world, int64_t n, int64_t k_block, RowRange mine, Row row, Owner owner) {
   std::vector<Stored> panel;
@@ -51,10 +56,16 @@ void close_rows(const World& world, int64_t n, int64_t k_block, RowRange mine, R
       std::copy(row(k0), row(k0) + (k1 - k0) * n, panel.begin());
     }
     world.broadcast(std::as_writable_bytes(std::span<Stored>(panel.data(), static_cast<size_t>((k1 - k0) * n))), holder);
-#pragma omp parallel for schedule(static) if (cpu::worth_threads(mine.size() * (k1 - k0) * n))
-    for (int64_t i = mine.begin; i < mine.end; ++i) {
-      if (i >= k0 && i < k1) continue;  // the block's own rows: closed above
-      for (int64_t k = k0; k < k1; ++k) fold_row<S>(row(i), panel.data() + (k - k0) * n, n, i, k);
+    // The other rows, before and after the block's: X ⊕= X(:, k0:k1) ⊗ panel, through the one-process
+    // closure's register-tiled product. The panel rows are closed over the block's k, so the
+    // product's terms need the rows' values from before the block (or any later ones: agg is
+    // idempotent), not the k-by-k order of the block's own rows.
+    const cpu::detail::Block<Stored> Z{panel.data(), n, k0, 0};
+    for (const RowRange rows : {RowRange{mine.begin, std::min(mine.end, k0)}, RowRange{std::max(mine.begin, k1), mine.end}}) {
+      if (rows.size() <= 0) continue;
+      const cpu::detail::Block<Stored> X{row(rows.begin), n, rows.begin, 0};
+      const cpu::detail::Block<Stored> Y{row(rows.begin) + k0, n, rows.begin, k0};
+      cpu::detail::parallel_multiply_add<S>(X, Y, Z, rows.size(), k1 - k0, n, nullptr, nullptr, row_grain);
     }
   }
 }

@@ -28,33 +28,47 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
   }
 }
 
-bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module) {
-  if (!module.distributed || module.target != ir::Target::openmp) return false;
+namespace {
+
+// Whether every op that touches graph parameter `variable` reads it as a split graph can be read:
+// the BFS, or an unmasked product reading it as A; and, with `b_reads`, also as B of an unmasked
+// product whose A is split (read_split(A) without B reads: each rank fetches the rows of B it needs).
+bool read_split(const ir::Kernel& kernel, int variable, const ir::Module& module, bool b_reads) {
   const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
-  if (v.role != ir::VariableRole::parameter) return false;
-  if (v.type.kind == TypeKind::matrix) return split_matrix(kernel, variable, module);
-  if (v.type.kind != TypeKind::graph) return false;
-  const auto holds = [&](const std::vector<int>& ids) { return std::count(ids.begin(), ids.end(), variable); };
+  if (v.role != ir::VariableRole::parameter || v.type.kind != TypeKind::graph) return false;
+  const auto holds = [&](const std::vector<int>& ids, int id) { return std::count(ids.begin(), ids.end(), id); };
   bool read = false, only_split_reads = true;
   const auto check = [&](const ir::Op& op) {
     const bool masks = op.mask && op.mask->variable == variable;
-    if (!holds(op.inputs) && !holds(op.outputs) && !masks) return;
-    // The BFS reads its graph split; an unmasked product reads a split A, and B split or whole
-    // (each rank fetches the rows of B its rows of A need: gql::dist::mxm).
-    const bool bfs_read = op.kind == ir::OpKind::bfs_levels && op.inputs.at(0) == variable && holds(op.inputs) == 1;
-    const bool product_read = op.kind == ir::OpKind::mxm && !op.mask && op.inputs.at(0) == variable;
+    if (!holds(op.inputs, variable) && !holds(op.outputs, variable) && !masks) return;
+    const bool bfs_read =
+        op.kind == ir::OpKind::bfs_levels && op.inputs.at(0) == variable && holds(op.inputs, variable) == 1;
+    const bool product = op.kind == ir::OpKind::mxm && !op.mask;
+    const bool a_read = product && op.inputs.at(0) == variable;
+    const bool b_read = product && b_reads && op.inputs.at(0) != variable &&
+                        read_split(kernel, op.inputs.at(0), module, /*b_reads=*/false);
     const bool split_read =
-        (bfs_read || product_read) && distributed(op, kernel, module) && !holds(op.outputs) && !masks;
+        (bfs_read || a_read || b_read) && distributed(op, kernel, module) && !holds(op.outputs, variable) && !masks;
     read = read || split_read;
     only_split_reads = only_split_reads && split_read;
   };
   ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
-    if (s.kind == ir::StmtKind::return_ && holds(s.results)) only_split_reads = false;
+    if (s.kind == ir::StmtKind::return_ && holds(s.results, variable)) only_split_reads = false;
     if (s.kind != ir::StmtKind::op) return;
     check(s.op);
     for (const ir::Op& fused : s.op.fused_product) check(fused);
   });
   return read && only_split_reads;
+}
+
+}  // namespace
+
+bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module) {
+  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
+  if (v.role != ir::VariableRole::parameter) return false;
+  if (v.type.kind == TypeKind::matrix) return split_matrix(kernel, variable, module);
+  return read_split(kernel, variable, module, /*b_reads=*/true);
 }
 
 namespace {

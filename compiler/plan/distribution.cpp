@@ -173,9 +173,17 @@ bool joined_on_root(const ir::Op& op, const ir::Kernel& kernel, const ir::Module
   return returned && !other_use && !holds(op.inputs);
 }
 
-std::string distribution_text(const ir::Op& op) {
+std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
   switch (op.kind) {
     case ir::OpKind::mxm:
+      if (split_parameter(kernel, op.inputs.at(0), module))
+        return std::string("distributed over the MPI ranks (gql::dist::mxm of a split A): each rank multiplies its "
+                           "own rows of A") +
+               (split_parameter(kernel, op.inputs.at(1), module)
+                    ? " by the rows of the split B that they name, fetched from the ranks holding them "
+                      "(gql::dist::fetched_rows)"
+                    : " by the whole B") +
+               "; the product comes split by A's rows";
       return "distributed over the MPI ranks (gql::dist::mxm): A's rows in blocks of equal products, multiplied "
              "through the mask's same rows by the method chosen for the whole product, each rank's rows of the "
              "product joined in rank order, then written into the output";

@@ -321,17 +321,7 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                         k.variables.at(static_cast<size_t>(o.mask->variable)).name + (o.replace ? ", replace" : ", merge"));
     if (distributed(o, k, m)) {
       const bool split_product = o.kind == ir::OpKind::mxm && split_parameter(k, o.inputs.at(0), m);
-      if (!split_product) {
-        p.lines.push_back(distribution_text(o));
-      } else {
-        p.lines.push_back(std::string("distributed over the MPI ranks (gql::dist::mxm of a split A): each rank "
-                                      "multiplies its own rows of A") +
-                          (split_parameter(k, o.inputs.at(1), m)
-                               ? " by the rows of the split B that they name, fetched from the ranks holding them "
-                                 "(gql::dist::fetched_rows)"
-                               : " by the whole B") +
-                          "; the product comes split by A's rows");
-      }
+      p.lines.push_back(distribution_text(o, k, m));
       if (o.kind == ir::OpKind::mxm) {
         const bool on_root = joined_on_root(o, k, m);
         if (split_product)

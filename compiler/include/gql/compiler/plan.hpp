@@ -47,12 +47,12 @@ bool is_value_op_on_device(const ir::Op& op, const ir::Kernel& kernel, ir::Targe
 bool calls_cublas(const ir::Kernel& kernel);
 
 // Whether `op` of an OpenMP kernel built for several processes runs over the MPI ranks (gql/dist/):
-// a product of graphs into a graph, the BFS-levels traversal, the closure of a dense matrix
-// (plan/distribution.cpp). Every other op runs whole on every rank, over
+// a product of graphs into a graph, a vector product over a graph (and a union holding a fused one),
+// the BFS-levels traversal, the closure of a dense matrix (plan/distribution.cpp). Every other op runs whole on every rank, over
 // the values every rank holds.
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
 // How a distributed op divides its work and what the ranks exchange, for the plan.
-std::string distribution_text(const ir::Op& op);
+std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module);
 // Whether parameter `variable` of such a kernel is held split across the ranks, each rank its block
 // of rows, read by rank 0 and sent out: a graph (gql/dist/split_graph.hpp) that every op touching it
 // reads through a split twin (the BFS-levels traversal) and the kernel neither writes nor returns, or

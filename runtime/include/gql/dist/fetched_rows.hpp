@@ -32,18 +32,6 @@ std::vector<index_t> distinct_columns(const Csr<T>& block) {
   return columns;
 }
 
-// `items` cut into consecutive pieces of the given lengths, one per rank, as World::exchange sends them.
-template <class U>
-std::vector<World::Pieces> pieces_of(std::span<const U> items, std::span<const int64_t> lengths) {
-  std::vector<World::Pieces> pieces(lengths.size());
-  size_t at = 0;
-  for (size_t r = 0; r < lengths.size(); ++r) {
-    pieces[r] = {std::as_bytes(items.subspan(at, static_cast<size_t>(lengths[r])))};
-    at += static_cast<size_t>(lengths[r]);
-  }
-  return pieces;
-}
-
 template <class U>
 Array<U> items_from(const std::vector<std::byte>& bytes) {
   Array<U> items(bytes.size() / sizeof(U));
@@ -69,10 +57,12 @@ Csr<T> fetched_rows(const World& world, const SplitGraph<T>& B, std::span<const 
   const Csr<T>& block = B.block();
   const auto offsets = block.row_offsets();
   const auto first = static_cast<size_t>(B.mine().begin);
+  std::vector<int64_t> rows_for(static_cast<size_t>(ranks));
+  for (size_t r = 0; r < rows_for.size(); ++r) rows_for[r] = asked_of_me[r] / static_cast<int64_t>(sizeof(index_t));
   std::vector<offset_t> lengths(rows.size());
   std::vector<int64_t> entries_for(static_cast<size_t>(ranks), 0);
   for (size_t r = 0, q = 0; r < static_cast<size_t>(ranks); ++r)
-    for (int64_t k = 0; k < asked_of_me[r] / static_cast<int64_t>(sizeof(index_t)); ++k, ++q) {
+    for (int64_t k = 0; k < rows_for[r]; ++k, ++q) {
       const size_t local = static_cast<size_t>(rows[q]) - first;
       lengths[q] = offsets[local + 1] - offsets[local];
       entries_for[r] += lengths[q];
@@ -94,8 +84,6 @@ Csr<T> fetched_rows(const World& world, const SplitGraph<T>& B, std::span<const 
       values.insert(values.end(), block.values().begin() + static_cast<std::ptrdiff_t>(begin),
                     block.values().begin() + static_cast<std::ptrdiff_t>(end));
   }
-  std::vector<int64_t> rows_for(static_cast<size_t>(ranks));
-  for (size_t r = 0; r < rows_for.size(); ++r) rows_for[r] = asked_of_me[r] / static_cast<int64_t>(sizeof(index_t));
   std::vector<int64_t> received;
   const Array<offset_t> got_lengths = detail::items_from<offset_t>(
       world.exchange(detail::pieces_of(std::span<const offset_t>(lengths), rows_for), received));

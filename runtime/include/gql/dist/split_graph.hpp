@@ -63,6 +63,18 @@ inline std::vector<int64_t> block_starts(std::span<const offset_t> row_offsets, 
   return starts;
 }
 
+// `items` cut into consecutive pieces of the given lengths, one per rank, as World::exchange sends them.
+template <class U>
+std::vector<World::Pieces> pieces_of(std::span<const U> items, std::span<const int64_t> lengths) {
+  std::vector<World::Pieces> pieces(lengths.size());
+  size_t at = 0;
+  for (size_t r = 0; r < lengths.size(); ++r) {
+    pieces[r] = {std::as_bytes(items.subspan(at, static_cast<size_t>(lengths[r])))};
+    at += static_cast<size_t>(lengths[r]);
+  }
+  return pieces;
+}
+
 // A block received as its rows' lengths, then its columns, then its values (if T stores them).
 template <class T>
 Csr<T> take_rows(const std::byte* in, int64_t rows, int64_t entries, int64_t n_cols) {
@@ -165,8 +177,8 @@ Csr<T> gathered(const World& world, const SplitGraph<T>& G) {
 template <class T>
 Csr<T> gathered_on(const World& world, SplitGraph<T>&& G, int root = 0) {
   const bool symmetric = G.symmetric();
-  Csr<T> block = std::move(G).take_block();
-  Csr<T> whole = detail::joined_rows_on(world, std::move(block), G.n_cols(), root);
+  const int64_t n_cols = G.n_cols();
+  Csr<T> whole = detail::joined_rows_on(world, std::move(G).take_block(), n_cols, root);
   if (symmetric && world.rank() == root) whole.derived().mark_symmetric();
   return whole;
 }
@@ -218,11 +230,9 @@ SplitGraph<T> transpose(const World& world, const SplitGraph<T>& G) {
     e.col = cols[p];
     if constexpr (stores_values<T>) e.value = block.values()[p];
   });
-  std::vector<World::Pieces> pieces(static_cast<size_t>(ranks));
-  for (size_t r = 0, first = 0; r < pieces.size(); first += static_cast<size_t>(to_each[r]), ++r)
-    pieces[r] = {std::as_bytes(std::span<const Entry>(outgoing).subspan(first, static_cast<size_t>(to_each[r])))};
   std::vector<int64_t> from_each;
-  const std::vector<std::byte> incoming = world.exchange(pieces, from_each);
+  const std::vector<std::byte> incoming =
+      world.exchange(detail::pieces_of(std::span<const Entry>(outgoing), to_each), from_each);
   outgoing = {};
   const auto count = incoming.size() / sizeof(Entry);
   const auto entry = [&](size_t q) {

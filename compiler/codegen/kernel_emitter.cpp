@@ -532,6 +532,11 @@ class KernelEmitter {
              ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }
+    if (module_.target == ir::Target::cuda) {  // over the ranks' GPUs, the result on every rank's device
+      out += pad + "gql::dist::closure<" + semiring(o) + ">(gql::dist::program_devices(), " + output(o, o.outputs[0]) +
+             ", " + operand(o, o.inputs.at(0)) + ", " + closure_options(o) + ", ctx);\n";
+      return;
+    }
     out += pad + target + " = " + name(o.inputs.at(0)) + ".clone();\n";
     out += pad + "gql::dist::closure<" + semiring(o) + ">(" + world + ", " + target + ", " + closure_options(o) +
            ", ctx);\n";
@@ -691,6 +696,8 @@ std::string emit_main(const ir::Module& module) {
   std::string out = "int main(int argc, char** argv) {\n";
   // Several processes: the ranks of the run, before the arguments are read (MPI may take some).
   if (module.distributed) out += "  const gql::dist::ProgramWorld ranks(&argc, &argv);\n";
+  // Each rank's GPU, taken before the device starts.
+  if (module.distributed && cuda) out += "  const gql::dist::ProgramDevices devices;\n";
   out += "  const gql::KernelEntry kernels[] = {\n";
   for (const ir::Kernel& k : module.kernels) {
     std::string params, loads, uploads, args;
@@ -780,7 +787,9 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   if (has_op(module, {ir::OpKind::bfs_levels, ir::OpKind::single_source_paths}))
     out += "#include <" + dialect.traversal_header + ">\n";
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
-  if (module.distributed) {
+  if (module.distributed && module.target == ir::Target::cuda) {
+    out += "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/program.hpp>\n";
+  } else if (module.distributed) {
     out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
     out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n#include <gql/dist/vxm.hpp>\n";
   }

@@ -1,7 +1,8 @@
-// Which ops of an OpenMP kernel built for several processes (gqlc --mpi) run over the MPI ranks: the
-// ops with a distributed twin in gql/dist/ whose result is the one-process op's. A value is whole on
-// every rank, so an op without a twin runs on each rank as in one process, except a graph parameter
-// that only split twins read: that one is split across the ranks.
+// Which ops of a kernel built for several processes (gqlc --mpi) run over the MPI ranks: the ops with a
+// distributed twin in gql/dist/ whose result is the one-process op's (OpenMP: products, vector products,
+// BFS, closures; CUDA: closures, over the ranks' GPUs). A value is whole on every rank, so an op
+// without a twin runs on each rank as in one process, except (OpenMP) a graph parameter that only
+// split twins read: that one is split across the ranks.
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -11,8 +12,10 @@
 namespace gql::compiler::plan {
 
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
-  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  if (!module.distributed) return false;
   const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
+  if (module.target == ir::Target::cuda)  // the GPU twins: the closure (gql/dist/device_closure.hpp)
+    return op.kind == ir::OpKind::closure && kind(op.inputs.at(0)) == TypeKind::matrix;
   switch (op.kind) {
     case ir::OpKind::mxm:  // graphs into a graph, through any mask: dist::mxm, then the assignment on each rank
       return kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
@@ -197,6 +200,11 @@ std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const 
       return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
              "edges, the next frontier's bits or-ed across the ranks at every level";
     case ir::OpKind::closure:
+      if (module.target == ir::Target::cuda)
+        return "distributed over the MPI ranks' GPUs (gql::dist::closure, gql/dist/device_closure.hpp): blocked "
+               "Floyd-Warshall over row blocks of whole k-blocks in each rank's GPU memory, each k-block's rows "
+               "broadcast by their rank (NCCL, or host memory where ranks share a GPU), the result joined on every "
+               "rank's GPU; on one rank, the one-GPU closure below";
       return "distributed over the MPI ranks (gql::dist::closure): blocked Floyd-Warshall over row blocks of "
              "whole 64-row k-blocks, each k-block's rows broadcast by their rank";
     default: return "";

@@ -49,8 +49,9 @@ const char* usage =
     "                     default $GQL_CUDA_ARCH, else this machine's GPUs, else 80,86,89,90\n"
     "  --literal-loops    lower every loop as written (no BFS / Bellman-Ford loop recognition)\n"
     "  --no-fusion        keep every element-wise op apart (no apply or vxm fused into its reader)\n"
-    "  --mpi              openmp: a program for several processes (mpiexec -n N PROGRAM ...): its\n"
-    "                     products, BFS levels and closures run over the ranks, rank 0 writes\n"
+    "  --mpi              a program for several processes (mpiexec -n N PROGRAM ...): openmp: its\n"
+    "                     products, BFS levels and closures run over the ranks; cuda: its closures,\n"
+    "                     over the ranks' GPUs; rank 0 writes\n"
     "  -I DIR             search DIR for imports (after the file's folder, before the stdlib)\n"
     "  --list-diagnostics\n"
     "                     print every diagnostic ID: its name, error or warning, and what it reports\n"
@@ -169,8 +170,6 @@ int run(int argc, char** argv) {
     }
   }
   if (file.empty()) return fail_usage("no input file");
-  if (options.distributed && options.target != gql::compiler::ir::Target::openmp)
-    return fail_usage("--mpi builds OpenMP programs; the CUDA target runs on one process");
   if ((emit == "kernels") != !kernels_out.empty()) return fail_usage("--emit kernels goes with --kernels-out BASE");
   if (verify_expectations && (!emit.empty() || !output.empty()))
     return fail_usage("-verify checks the diagnostics of the front end; it takes no -o or --emit");

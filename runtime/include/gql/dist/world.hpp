@@ -26,6 +26,10 @@ class World {
 
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
+  // This rank among the ranks on its host (shared memory), and how many there are: which of the
+  // host's GPUs it takes (gql/dist/device_world.hpp).
+  int host_rank() const noexcept { return host_rank_; }
+  int host_size() const noexcept { return host_size_; }
 
   // Runs `local` on this rank, then agrees with every other rank whether all succeeded. Where one
   // threw, every rank throws the same gql::Error: the lowest failing rank's, naming that rank. So an
@@ -60,6 +64,8 @@ class World {
  private:
   int rank_ = 0;
   int size_ = 1;
+  int host_rank_ = 0;
+  int host_size_ = 1;
   bool started_mpi_ = false;
 };
 

@@ -510,6 +510,12 @@ class KernelEmitter {
   // with the whole result, or rank 0 alone with a product that only the kernel's result reads.
   void distributed_op(const ir::Op& o, const std::string& pad, std::string& out) const {
     const std::string target = name(o.outputs.at(0)), world = "gql::dist::program_world()";
+    if (o.kind == ir::OpKind::mxm && module_.target == ir::Target::cuda) {  // over the ranks' GPUs, unmasked
+      out += pad + "gql::dist::mxm<" + semiring(o) + ">(gql::dist::program_devices(), " + output(o, o.outputs[0]) +
+             ", " + operand(o, o.inputs.at(0)) + ", " + operand(o, o.inputs.at(1)) + ", " + product_options(o) +
+             ", ctx, /*joined_on_root=*/" + bool_text(plan::joined_on_root(o, kernel_, module_)) + ");\n";
+      return;
+    }
     if (o.kind == ir::OpKind::mxm) {  // the product through the mask, then written as one process writes it
       out += pad + "{\n" + pad + "  const gql::cpu::MatrixMask mask = gql::cpu::as_matrix_mask(" + mask(o) + ");\n";
       const bool on_root = plan::joined_on_root(o, kernel_, module_);
@@ -788,7 +794,7 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
     out += "#include <" + dialect.traversal_header + ">\n";
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
   if (module.distributed && module.target == ir::Target::cuda) {
-    out += "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/program.hpp>\n";
+    out += "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/device_mxm.hpp>\n#include <gql/dist/program.hpp>\n";
   } else if (module.distributed) {
     out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
     out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n#include <gql/dist/vxm.hpp>\n";

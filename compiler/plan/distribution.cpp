@@ -1,6 +1,6 @@
 // Which ops of a kernel built for several processes (gqlc --mpi) run over the MPI ranks: the ops with a
 // distributed twin in gql/dist/ whose result is the one-process op's (OpenMP: products, vector products,
-// BFS, closures; CUDA: closures, over the ranks' GPUs). A value is whole on every rank, so an op
+// BFS, closures; CUDA: unmasked products and closures, over the ranks' GPUs). A value is whole on every rank, so an op
 // without a twin runs on each rank as in one process, except (OpenMP) a graph parameter that only
 // split twins read: that one is split across the ranks.
 #include <algorithm>
@@ -14,8 +14,12 @@ namespace gql::compiler::plan {
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
   if (!module.distributed) return false;
   const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
-  if (module.target == ir::Target::cuda)  // the GPU twins: the closure (gql/dist/device_closure.hpp)
+  if (module.target == ir::Target::cuda) {  // the GPU twins: gql/dist/device_mxm.hpp, device_closure.hpp
+    if (op.kind == ir::OpKind::mxm)  // unmasked graphs into a graph: the one-GPU product on each rank's rows
+      return !op.mask && kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
+             kind(op.inputs.at(1)) == TypeKind::graph;
     return op.kind == ir::OpKind::closure && kind(op.inputs.at(0)) == TypeKind::matrix;
+  }
   switch (op.kind) {
     case ir::OpKind::mxm:  // graphs into a graph, through any mask: dist::mxm, then the assignment on each rank
       return kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
@@ -179,6 +183,11 @@ bool joined_on_root(const ir::Op& op, const ir::Kernel& kernel, const ir::Module
 std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
   switch (op.kind) {
     case ir::OpKind::mxm:
+      if (module.target == ir::Target::cuda)
+        return "distributed over the MPI ranks' GPUs (gql::dist::mxm, gql/dist/device_mxm.hpp): A's rows in blocks "
+               "of equal products, each rank multiplying its rows on its GPU by the whole B with the one-GPU product "
+               "below, the blocks joined in rank order on the host; a con that reads positions runs the one-GPU "
+               "product whole on each rank";
       if (split_parameter(kernel, op.inputs.at(0), module))
         return std::string("distributed over the MPI ranks (gql::dist::mxm of a split A): each rank multiplies its "
                            "own rows of A") +

@@ -330,8 +330,10 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                                       "without entries"
                                     : "gathered on every rank (gql::dist::gathered): the kernel reads the product");
         else
-          p.lines.push_back(on_root ? "joined on rank 0 only (gql::dist::mxm_on): the product is only returned, and "
-                                      "rank 0 writes the results; the other ranks keep its shape without entries"
+          p.lines.push_back(on_root ? std::string("joined on rank 0 only (") +
+                                          (m.target == ir::Target::cuda ? "joined_on_root" : "gql::dist::mxm_on") +
+                                          "): the product is only returned, and rank 0 writes the results; the "
+                                          "other ranks keep its shape without entries"
                                     : "joined on every rank: the kernel reads the product");
       }
       for (size_t n = 0; n < o.inputs.size(); ++n) {

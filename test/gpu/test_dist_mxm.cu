@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
     const Csr<int64_t> skewed = test_support::skewed_graph<int64_t>(small ? 300 : 2000, 7);
     check_product<PlusTimes<int64_t>, int64_t>("plus_times i64, skewed", skewed);
     check_product<MinPlus<float>, float>("min_plus f32, skewed", convert<float>(skewed));
-    check_product<PlusTimes<int64_t>, int64_t>("plus_times i64, 2 rows", test_support::skewed_graph<int64_t>(2, 3));
+    const Csr<int64_t> two(2, 2, Array<offset_t>{0, 1, 2}, Array<index_t>{1, 0}, Array<int64_t>{3, 5});
+    check_product<PlusTimes<int64_t>, int64_t>("plus_times i64, 2 rows", two);
     check_product<ViaK, long long>("via_k (positional), skewed", convert<long long>(skewed));
     the_devices = nullptr;
   });

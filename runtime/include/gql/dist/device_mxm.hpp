@@ -43,7 +43,10 @@ void mxm(const DeviceWorld& devices, gpu::Resident<Csr<TC>>& C, gpu::Resident<Cs
     const RowRange mine = rows_by_work(detail::product_work(a, b), world.size(), world.rank());
     gpu::Resident<Csr<TA>> rows(rows_of(a, mine));
     gpu::Resident<Csr<TC>> product;
-    gpu::mxm<S>(product, gpu::no_mask(), false, rows, B, options, ctx);
+    const std::string label = std::string(options.label) + " (rank " + std::to_string(world.rank()) + "'s rows)";
+    gpu::ProductOptions rows_options = options;  // --explain: a line of its own for the one-GPU product
+    rows_options.label = label.c_str();
+    gpu::mxm<S>(product, gpu::no_mask(), false, rows, B, rows_options, ctx);
     block = product.take_host(stream);
   });
   C.set_host(joined_on_root ? detail::joined_rows_on(world, std::move(block), n_cols, 0)

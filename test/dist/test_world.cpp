@@ -19,6 +19,15 @@ TEST(World, PartsOfEverySizeJoinInRankOrder) {
   EXPECT_EQ(all, expected);
 }
 
+// Each host's ranks numbered 0.. in rank order (which of the host's GPUs each takes): the tests run on
+// one host, so the host's ranks are all the ranks.
+TEST(World, RanksOfOneHostAreNumberedInRankOrder) {
+  const auto& w = world();
+  EXPECT_EQ(w.host_size(), w.size());
+  EXPECT_EQ(w.host_rank(), w.rank());
+  EXPECT_EQ(w.sum(w.host_rank() == 0 ? 1 : 0), 1);  // one host
+}
+
 TEST(World, PartsGatheredOnOneRank) {
   const auto& w = world();
   // Rank r gives r * 2 bytes of value r + 1; the last rank gathers, the others keep nothing.

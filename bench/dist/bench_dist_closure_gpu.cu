@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../../test/gpu/test_closure_semirings.hpp"
+#include "../gpu_closure/random_graph.cuh"
 #include "gql/device.hpp"
 #include "gql/device/closure/closure.hpp"
 #include "gql/dist/device_closure.hpp"
@@ -26,17 +27,6 @@ namespace {
 
 using namespace gql;
 using S = closure_semirings::MinPlus<float>;
-
-__global__ void random_graph(float* d, long long n) {
-  const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (e >= n * n) return;
-  const long long i = e / n, j = e % n;
-  unsigned long long h = static_cast<unsigned long long>(e) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-  h ^= h >> 31;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 29;
-  d[e] = i == j ? 0.0f : h % static_cast<unsigned long long>(n) < 16 ? static_cast<float>(h % 100 + 1) : S::zero();
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -55,7 +45,7 @@ int main(int argc, char** argv) {
     for (const int64_t n : sizes) {
       const size_t entries = static_cast<size_t>(n * n);
       DeviceBuffer<float> input(entries), one(entries), joined(entries);
-      random_graph<<<static_cast<unsigned>((entries + 255) / 256), 256, 0, stream.get()>>>(input.data(), n);
+      closure_bench::random_graph<float><<<static_cast<unsigned>((entries + 255) / 256), 256, 0, stream.get()>>>(input.data(), n, n);
       GQL_CUDA_CHECK_LAUNCH();
       gpu::ClosureSchedule schedule;
       const dist::detail::DeviceRowsPlan plan = dist::device_rows_plan<S>(n, schedule);

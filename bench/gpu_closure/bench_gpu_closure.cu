@@ -24,6 +24,7 @@
 
 #include "../../test/gpu/test_closure_semirings.hpp"
 #include "../gpu_spgemm/bench_record.hpp"
+#include "random_graph.cuh"
 #include "gql/device.hpp"
 #include "gql/device/closure/closure.hpp"
 #include "gql/device/dense/lu.hpp"
@@ -34,20 +35,7 @@ namespace {
 using namespace gql;
 using closure_semirings::MinPlus;
 using closure_semirings::MinPlusDpx;
-
-// A random digraph with about 16 edges per vertex, weights 1..100, as a dense matrix.
-template <class T>
-__global__ void random_graph(T* d, long long n, long long ld) {
-  const long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (e >= n * ld) return;
-  const long long i = e / ld, j = e % ld;
-  unsigned long long h = static_cast<unsigned long long>(e) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-  h ^= h >> 31;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 29;
-  const bool edge = j < n && h % static_cast<unsigned long long>(n) < 16;
-  d[e] = i == j ? T{0} : edge ? static_cast<T>(h % 100 + 1) : MinPlus<T>::zero();
-}
+using closure_bench::random_graph;
 
 template <class T>
 __global__ void random_dense(T* d, long long count) {

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #if GQL_HAVE_NCCL
@@ -113,13 +114,12 @@ void DeviceWorld::join_parts(std::byte* joined, std::span<const int64_t> offsets
   if (ranks == 1) return;
   const auto [mine_begin, mine_end] = part(world_.rank());
   std::vector<std::byte> host(static_cast<size_t>(offsets.back()));
-  GQL_CUDA_CHECK(cudaMemcpyAsync(host.data() + mine_begin, joined + mine_begin, static_cast<size_t>(mine_end - mine_begin),
-                                 cudaMemcpyDeviceToHost, stream));
+  const auto mine_bytes = static_cast<size_t>(mine_end - mine_begin);
+  GQL_CUDA_CHECK(cudaMemcpyAsync(host.data() + mine_begin, joined + mine_begin, mine_bytes, cudaMemcpyDeviceToHost, stream));
   GQL_CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<int64_t> sizes;
   for (int r = 0; r < ranks; ++r) sizes.push_back(part(r).second - part(r).first);
-  world_.join_parts(std::span<const std::byte>(host).subspan(static_cast<size_t>(mine_begin), static_cast<size_t>(mine_end - mine_begin)),
-                    sizes, host);
+  world_.join_parts(std::span<const std::byte>(host).subspan(static_cast<size_t>(mine_begin), mine_bytes), sizes, host);
   // The parts before this rank's and after it.
   GQL_CUDA_CHECK(cudaMemcpyAsync(joined, host.data(), static_cast<size_t>(mine_begin), cudaMemcpyHostToDevice, stream));
   GQL_CUDA_CHECK(cudaMemcpyAsync(joined + mine_end, host.data() + mine_end, static_cast<size_t>(offsets.back() - mine_end),

@@ -80,8 +80,6 @@ void close_device_rows(const DeviceWorld& devices, const gpu::ClosureKernelTable
   }
 }
 
-inline int64_t round_up_to(int64_t x, int64_t to) { return (std::max<int64_t>(x, 1) + to - 1) / to * to; }
-
 }  // namespace detail
 
 // The plan of the row-block closure for an n x n matrix over S under the schedule: the one-GPU
@@ -106,9 +104,10 @@ void close_rows_on_devices(const DeviceWorld& devices, const typename S::value_t
   using V = typename S::value_type;
   const gpu::ClosureKernelTable<V>& k = gpu::detail::closure_kernel_table<S>();
   const cudaStream_t s = stream.get();
-  const int64_t ld = detail::round_up_to(n, device::closure::gemm_tile), m = mine.size();
-  const size_t block_entries = static_cast<size_t>(detail::round_up_to(m, device::closure::gemm_tile) * ld);
-  const size_t panel_entries = static_cast<size_t>(detail::round_up_to(plan.k_block, device::closure::gemm_tile) * ld);
+  const auto padded = [](int64_t x) { return gpu::detail::round_up(std::max<int64_t>(x, 1), device::closure::gemm_tile); };
+  const int64_t ld = padded(n), m = mine.size();
+  const size_t block_entries = static_cast<size_t>(padded(m) * ld);
+  const size_t panel_entries = static_cast<size_t>(padded(plan.k_block) * ld);
   std::optional<StreamBuffer<V>> rows, panel;
   devices.world().on_every_rank([&] {
     rows.emplace(block_entries, stream);

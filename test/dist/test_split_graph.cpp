@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "dist_test.hpp"
 #include "gql/cpu/transpose.hpp"
@@ -15,6 +17,32 @@
 
 namespace gql::dist_test {
 namespace {
+
+// Blocks of equal work: each rank starts at the first row whose cost before it reaches its share
+// (total * r / ranks), the last block ends at n, and a cost given as a function splits alike.
+TEST(RowBlocks, RowsByWorkStartAtEachShare) {
+  const std::vector<int64_t> prefix{0, 5, 5, 6, 10, 20};  // rows cost 5, 0, 1, 4, 10
+  const auto ranges = [&](int ranks) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (int r = 0; r < ranks; ++r) {
+      const dist::RowRange by_work = dist::rows_by_work(prefix, ranks, r);
+      const dist::RowRange by_cost = dist::rows_by_cost(5, [&](int64_t i) { return prefix[static_cast<size_t>(i)]; },
+                                                        ranks, r);
+      EXPECT_EQ(by_work.begin, by_cost.begin);
+      EXPECT_EQ(by_work.end, by_cost.end);
+      out.emplace_back(by_work.begin, by_work.end);
+    }
+    return out;
+  };
+  using Ranges = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(ranges(1), (Ranges{{0, 5}}));
+  EXPECT_EQ(ranges(2), (Ranges{{0, 4}, {4, 5}}));
+  EXPECT_EQ(ranges(4), (Ranges{{0, 1}, {1, 4}, {4, 5}, {5, 5}}));
+  const std::vector<int64_t> none{0, 0, 0};  // no work: the last rank takes the rows
+  EXPECT_EQ(dist::rows_by_work(none, 3, 0).end, 0);
+  EXPECT_EQ(dist::rows_by_work(none, 3, 2).begin, 0);
+  EXPECT_EQ(dist::rows_by_work(none, 3, 2).end, 2);
+}
 
 template <class T>
 void expect_same_graph(const Csr<T>& got, const Csr<T>& want) {

@@ -46,15 +46,30 @@ inline RowRange even_rows(int64_t n, int ranks, int rank, int64_t unit = 1) {
   return {at(rank), at(rank + 1)};
 }
 
-// An equal share of the work, where rows [0, i) cost prefix[i] (prefix has n + 1 entries, from 0).
-inline RowRange rows_by_work(std::span<const int64_t> prefix, int ranks, int rank) {
-  const int64_t n = static_cast<int64_t>(prefix.size()) - 1, total = prefix.back();
+// An equal share of the work of n rows, where rows [0, i) cost cost_before(i): nondecreasing from
+// cost_before(0) = 0 to cost_before(n), the whole work. Rank r's rows start at the first row whose
+// cost before it reaches r's share, found by binary search (no prefix array needs to exist).
+template <class CostBefore>
+RowRange rows_by_cost(int64_t n, CostBefore&& cost_before, int ranks, int rank) {
+  const int64_t total = cost_before(n);
   const auto at = [&](int r) -> int64_t {
-    if (r == ranks) return n;
+    if (r >= ranks) return n;
     const int64_t target = total / ranks * r + total % ranks * r / ranks;  // total * r / ranks, exactly
-    return std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin();
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (cost_before(mid) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   };
-  return {std::min(at(rank), n), at(rank + 1)};
+  return {at(rank), at(rank + 1)};
+}
+
+// The same where prefix[i] is the cost of rows [0, i) (prefix has n + 1 entries, from 0).
+inline RowRange rows_by_work(std::span<const int64_t> prefix, int ranks, int rank) {
+  return rows_by_cost(static_cast<int64_t>(prefix.size()) - 1, [&](int64_t i) { return prefix[static_cast<size_t>(i)]; },
+                      ranks, rank);
 }
 
 // Rows [range.begin, range.end) of A as a graph of their own (the same columns).

@@ -14,6 +14,7 @@
 
 #include "gql/cpu/vxm.hpp"
 #include "gql/dist/joined.hpp"
+#include "gql/dist/row_blocks.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/graph.hpp"
 
@@ -23,21 +24,10 @@ namespace gql::dist {
 // and one more (its own visit), and ranks take runs of about equal cost in rank order.
 template <class TG>
 cpu::detail::ColumnRange pull_columns(const Csr<TG>& GT, int ranks, int rank) {
-  const int64_t n = GT.n_rows();
   const auto offsets = GT.row_offsets();
-  const int64_t total = GT.nvals() + n;
-  const auto start = [&](int r) -> int64_t {  // the first column whose cost before it reaches r's share
-    if (r >= ranks) return n;
-    const int64_t target = total / ranks * r + total % ranks * r / ranks;  // total * r / ranks, exactly
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (offsets[static_cast<size_t>(mid)] + mid < target) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return {start(rank), start(rank + 1)};
+  const RowRange columns = rows_by_cost(
+      GT.n_rows(), [&](int64_t i) { return static_cast<int64_t>(offsets[static_cast<size_t>(i)]) + i; }, ranks, rank);
+  return {columns.begin, columns.end};
 }
 
 class PullOverRanks {

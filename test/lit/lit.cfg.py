@@ -24,6 +24,10 @@ if config.gql_have_mpi:
     config.substitutions.append(("%mpiexec", "env OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
                                  "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
                                  config.mpiexec))
+    # The same without OMP_NUM_THREADS and unbound: the ranks share the CPUs they may all run on.
+    config.substitutions.append(("%ranks-sharing-cpus", "env -u OMP_NUM_THREADS OMPI_ALLOW_RUN_AS_ROOT=1 "
+                                 "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
+                                 config.mpiexec + " --bind-to none"))
 # A device whose writes fail as on a full disk.
 if os.path.exists("/dev/full"):
     config.available_features.add("dev-full")

@@ -53,11 +53,6 @@ int main(int argc, char** argv) {
       options.tile = static_cast<int>(plan.k_block);
       options.out_of_core = gpu::OutOfCore::off;
       const gpu::ClosurePlan one_plan = gpu::plan_closure<S>(n, options, false);
-      const dist::RowRange mine = dist::even_rows(n, world.size(), world.rank(), plan.k_block);
-      std::vector<int64_t> offsets;
-      for (int r = 0; r <= world.size(); ++r)
-        offsets.push_back((r == world.size() ? n : dist::even_rows(n, world.size(), r, plan.k_block).begin) * n *
-                          static_cast<int64_t>(sizeof(float)));
       const double updates = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
       for (int round = 1; round <= 3; ++round) {
         if (world.rank() == 0) {
@@ -72,10 +67,7 @@ int main(int argc, char** argv) {
         }
         world.on_every_rank([] {});  // the ranks start together
         const auto t0 = std::chrono::steady_clock::now();
-        dist::close_rows_on_devices<S>(devices, input.data(), cudaMemcpyDeviceToDevice, joined.data(), n, mine, plan,
-                                       stream);
-        devices.join_parts(reinterpret_cast<std::byte*>(joined.data()), offsets, stream.get());
-        stream.synchronize();
+        dist::close_on_devices<S>(devices, input.data(), cudaMemcpyDeviceToDevice, joined.data(), n, plan, stream);
         world.on_every_rank([] {});
         const double t = seconds_since(t0);
         // Every rank's joined result against rank 0's one-GPU closure.

@@ -75,21 +75,13 @@ Matrix<T> over_the_ranks(const Matrix<T>& input, int kb) {
   using V = typename S::value_type;
   const dist::DeviceWorld& devices = *the_devices;
   const int64_t n = input.n_rows();
-  const int ranks = devices.world().size();
   gpu::ClosureSchedule schedule;
   schedule.tile = kb;
   const dist::detail::DeviceRowsPlan plan = dist::device_rows_plan<S>(n, schedule);
-  const dist::RowRange mine = dist::even_rows(n, ranks, devices.world().rank(), plan.k_block);
   const Stream stream;
   DeviceMatrix<T> result(n, n);
-  V* target = reinterpret_cast<V*>(result.data().data());
-  dist::close_rows_on_devices<S>(devices, reinterpret_cast<const V*>(input.data().data()), cudaMemcpyHostToDevice,
-                                 target, n, mine, plan, stream);
-  std::vector<int64_t> offsets;
-  for (int r = 0; r <= ranks; ++r)
-    offsets.push_back((r == ranks ? n : dist::even_rows(n, ranks, r, plan.k_block).begin) * n *
-                      static_cast<int64_t>(sizeof(V)));
-  devices.join_parts(reinterpret_cast<std::byte*>(target), offsets, stream.get());
+  dist::close_on_devices<S>(devices, reinterpret_cast<const V*>(input.data().data()), cudaMemcpyHostToDevice,
+                            reinterpret_cast<V*>(result.data().data()), n, plan, stream);
   return result.to_host(stream);
 }
 

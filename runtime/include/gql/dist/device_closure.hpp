@@ -35,21 +35,22 @@ struct DeviceRowsPlan {
   bool dpx = false;
 };
 
-// The closure of the n x n matrix whose rows `mine` (whole k-blocks) this rank holds at `rows` in
-// device memory (row i at rows + (i - mine.begin) * ld; ld a multiple of 128 of at least n, and
-// rows allocated up to a multiple of 128, padding filled with the semiring's zero), in place, on
-// `stream`. `panel` (k_block rounded up to 128 rows of ld, zero-filled) receives the other ranks'
-// k-blocks; owner(k0) is the rank holding the k-block from row k0.
-template <class V, class Owner>
+// The closure of the n x n matrix whose rows blocks.mine() (whole k-blocks) this rank holds at
+// `rows` in device memory (row i at rows + (i - mine.begin) * ld; ld a multiple of 128 of at least
+// n, and rows allocated up to a multiple of 128, padding filled with the semiring's zero), in place,
+// on `stream`. `panel` (k_block rounded up to 128 rows of ld, zero-filled) receives the other ranks'
+// k-blocks.
+template <class V>
 void close_device_rows(const DeviceWorld& devices, const gpu::ClosureKernelTable<V>& k, V* rows, V* panel, int64_t n,
-                       int64_t ld, RowRange mine, const DeviceRowsPlan& plan, Owner owner, cudaStream_t stream) {
+                       int64_t ld, const RowBlocks& blocks, const DeviceRowsPlan& plan, cudaStream_t stream) {
   namespace dc = device::closure;
   const int rank = devices.world().rank();
+  const RowRange mine = blocks.mine();
   const int64_t m = mine.size();
   const auto gemm = [&](const dc::GemmArgs<V>& g) { gpu::detail::semiring_gemm(k, g, plan.dpx, plan.thread_tile, stream); };
   for (int64_t k0 = 0; k0 < n; k0 += plan.k_block) {
     const int64_t k1 = std::min(n, k0 + plan.k_block), kb = k1 - k0;
-    const int holder = owner(k0);
+    const int holder = blocks.owner(k0);
     const bool mine_block = holder == rank;
     V* block = mine_block ? rows + (k0 - mine.begin) * ld : panel;  // the k-block's rows, D(K, :)
     if (mine_block) {
@@ -93,44 +94,44 @@ detail::DeviceRowsPlan device_rows_plan(int64_t n, const gpu::ClosureSchedule& s
   return {plan.tile, gpu_thread_tile_index(plan.register_tile.rows, plan.register_tile.cols), plan.dpx};
 }
 
-// The rows `mine` of the n x n row-major matrix at `source` (host or device memory: `kind` of the
-// copy) closed over the ranks' GPUs, written to the same rows of `target` (n x n, row-major, in this
-// rank's device memory). Returns when done. A rank without the memory fails every rank, before any
-// exchange.
+// The n x n row-major matrix at `source` (host or device memory, on every rank: `kind` of the copy)
+// closed over the ranks' GPUs into `target` (n x n, row-major, in each rank's device memory): each
+// rank closes its row block (whole k-blocks, as even as they go), then the blocks are joined on every
+// rank's GPU (DeviceWorld::join_parts). Returns when done. A rank without the memory fails every
+// rank, before any exchange.
 template <class S>
-void close_rows_on_devices(const DeviceWorld& devices, const typename S::value_type* source, cudaMemcpyKind kind,
-                           typename S::value_type* target, int64_t n, RowRange mine,
-                           const detail::DeviceRowsPlan& plan, const Stream& stream) {
+void close_on_devices(const DeviceWorld& devices, const typename S::value_type* source, cudaMemcpyKind kind,
+                      typename S::value_type* target, int64_t n, const detail::DeviceRowsPlan& plan,
+                      const Stream& stream) {
   using V = typename S::value_type;
   const gpu::ClosureKernelTable<V>& k = gpu::detail::closure_kernel_table<S>();
   const cudaStream_t s = stream.get();
+  const World& world = devices.world();
+  const RowBlocks blocks(detail::even_starts(n, world.size(), plan.k_block), world.rank());
+  const RowRange mine = blocks.mine();
   const auto padded = [](int64_t x) { return gpu::detail::round_up(std::max<int64_t>(x, 1), device::closure::gemm_tile); };
   const int64_t ld = padded(n), m = mine.size();
   const size_t block_entries = static_cast<size_t>(padded(m) * ld);
   const size_t panel_entries = static_cast<size_t>(padded(plan.k_block) * ld);
   std::optional<StreamBuffer<V>> rows, panel;
-  devices.world().on_every_rank([&] {
+  world.on_every_rank([&] {
     rows.emplace(block_entries, stream);
     panel.emplace(panel_entries, stream);
   });
   gpu::detail::fill_on_device(k.fill, rows->data(), block_entries, k.zero, 1024, s);
   gpu::detail::fill_on_device(k.fill, panel->data(), panel_entries, k.zero, 1024, s);
   if (m > 0) gpu::detail::copy_block(rows->data(), ld, source + mine.begin * n, n, m, n, kind, s);
-  int owner = 0;  // the k-blocks come in order: their owners too
-  detail::close_device_rows(devices, k, rows->data(), panel->data(), n, ld, mine, plan,
-                            [&](int64_t k0) {
-                              while (even_rows(n, devices.world().size(), owner, plan.k_block).end <= k0) ++owner;
-                              return owner;
-                            },
-                            s);
+  detail::close_device_rows(devices, k, rows->data(), panel->data(), n, ld, blocks, plan, s);
   if (m > 0) gpu::detail::copy_block(target + mine.begin * n, n, rows->data(), ld, m, n, cudaMemcpyDeviceToDevice, s);
+  std::vector<int64_t> offsets;  // each rank's rows, in bytes
+  for (const int64_t start : blocks.starts()) offsets.push_back(start * n * static_cast<int64_t>(sizeof(V)));
+  devices.join_parts(reinterpret_cast<std::byte*>(target), offsets, s);
   stream.synchronize();
 }
 
 // A kernel's closure op over the ranks' GPUs: D_out = closure(D over S), D whole on every rank (on
 // its host or device), the result whole on every rank's device. On one rank the one-GPU op
-// (gpu::closure, by the op's schedule); on several the row blocks above, then every rank's rows
-// joined on every device (DeviceWorld::join_parts).
+// (gpu::closure, by the op's schedule); on several close_on_devices.
 template <class S, class T>
 void closure(const DeviceWorld& devices, gpu::Resident<Matrix<T>>& out, gpu::Resident<Matrix<T>>& D,
              const gpu::ClosureSchedule& schedule, KernelContext& ctx) {
@@ -142,7 +143,6 @@ void closure(const DeviceWorld& devices, gpu::Resident<Matrix<T>>& out, gpu::Res
   const int64_t n = D.rows();
   gpu::detail::check_closure_shape(n, D.cols());
   const detail::DeviceRowsPlan plan = device_rows_plan<S>(n, schedule);
-  const RowRange mine = even_rows(n, world.size(), world.rank(), plan.k_block);
   // Each rank takes its rows from where D is current: no whole upload of a matrix on the host.
   const bool on_device = D.on_device();
   const V* source = on_device ? reinterpret_cast<const V*>(D.device(stream).data().data())
@@ -150,14 +150,8 @@ void closure(const DeviceWorld& devices, gpu::Resident<Matrix<T>>& out, gpu::Res
   std::optional<DeviceMatrix<T>> result;
   world.on_every_rank([&] { result.emplace(n, n); });
   V* target = reinterpret_cast<V*>(result->data().data());
-  close_rows_on_devices<S>(devices, source, on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, target, n,
-                           mine, plan, stream);
-  std::vector<int64_t> offsets;
-  for (int r = 0; r <= world.size(); ++r)
-    offsets.push_back((r == world.size() ? n : even_rows(n, world.size(), r, plan.k_block).begin) * n *
-                      static_cast<int64_t>(sizeof(V)));
-  devices.join_parts(reinterpret_cast<std::byte*>(target), offsets, stream.get());
-  stream.synchronize();
+  close_on_devices<S>(devices, source, on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, target, n, plan,
+                      stream);
   out.set_device(std::move(*result));
   ctx.work().updates += n * n * n;
   ctx.explain(schedule.label, "closure over " + std::to_string(world.size()) + " ranks' GPUs (" + devices.describe() +

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "gql/error.hpp"
 #include "gql/graph.hpp"
 
 namespace gql::dist {
@@ -45,6 +46,17 @@ inline RowRange even_rows(int64_t n, int ranks, int rank, int64_t unit = 1) {
   const auto at = [&](int r) { return std::min(n, units * r / ranks * unit); };
   return {at(rank), at(rank + 1)};
 }
+
+namespace detail {
+// Every rank's first row of even_rows(n, ranks, r, unit), then n: the starts of RowBlocks.
+inline std::vector<int64_t> even_starts(int64_t n, int ranks, int64_t unit) {
+  if (unit < 1) throw Error(ErrorKind::usage, "a split matrix's row unit must be positive");
+  std::vector<int64_t> starts(static_cast<size_t>(ranks) + 1);
+  for (int r = 0; r < ranks; ++r) starts[static_cast<size_t>(r)] = even_rows(n, ranks, r, unit).begin;
+  starts.back() = n;
+  return starts;
+}
+}  // namespace detail
 
 // An equal share of the work of n rows, where rows [0, i) cost cost_before(i): nondecreasing from
 // cost_before(0) = 0 to cost_before(n), the whole work. Rank r's rows start at the first row whose

@@ -62,14 +62,6 @@ template <class T> int64_t nvals(const SplitMatrix<T>& m) noexcept { return m.n_
 
 namespace detail {
 
-inline std::vector<int64_t> even_starts(int64_t n, int ranks, int64_t unit) {
-  if (unit < 1) throw Error(ErrorKind::usage, "a split matrix's row unit must be positive");
-  std::vector<int64_t> starts(static_cast<size_t>(ranks) + 1);
-  for (int r = 0; r < ranks; ++r) starts[static_cast<size_t>(r)] = even_rows(n, ranks, r, unit).begin;
-  starts.back() = n;
-  return starts;
-}
-
 template <class T>
 std::span<const storage_t<T>> matrix_rows(const Matrix<T>& D, RowRange rows) {
   const auto width = static_cast<size_t>(D.n_cols());

@@ -405,9 +405,13 @@ class KernelEmitter {
                                                                       {"alpha", std::to_string(t.alpha)},
                                                                       {"beta", std::to_string(t.beta)}});
     if (dialect_.resident_values) {
-      // The GPU's search reads the graph (and its transpose) on the device and leaves the levels there.
+      // The GPU's search reads the graph (and its transpose) on the device and leaves the levels there;
+      // over the ranks' GPUs, each rank's rows on its GPU.
+      const std::string call = plan::distributed(o, kernel_, module_)
+                                   ? "gql::dist::bfs_levels(gql::dist::program_devices(), "
+                                   : n + "bfs_levels(";
       out += pad + "  " + n + "TraversalStats stats;\n";
-      out += pad + "  " + n + "bfs_levels(" + name(o.outputs.at(0)) + ", " + G + ", " + source + ", " + direction +
+      out += pad + "  " + call + name(o.outputs.at(0)) + ", " + G + ", " + source + ", " + direction +
              ", /*reads_transpose=*/" + bool_text(t.direction != ir::Direction::push) + ", &stats, " + bfs_schedule(t) +
              ", ctx);\n";
     } else if (plan::distributed(o, kernel_, module_)) {
@@ -741,7 +745,9 @@ std::string emit_main(const ir::Module& module) {
       if (v.type.is_scalar()) {
         args += e + "(" + a + "[run.value_index()]), ";
       } else if (cuda) {
-        uploads += "        auto r_" + v.name + " = inv.once(gql::Phase::upload, [&] { return gql::gpu::uploaded(" + a + "); });\n";
+        // A value the ops over the ranks' GPUs read in parts stays on the host on several ranks.
+        const std::string upload = plan::uploaded_in_parts(k, id, module) ? "gql::dist::uploaded_in_parts(" : "gql::gpu::uploaded(";
+        uploads += "        auto r_" + v.name + " = inv.once(gql::Phase::upload, [&] { return " + upload + a + "); });\n";
         args += "r_" + v.name + ", ";
       } else {
         args += a + ", ";
@@ -794,7 +800,8 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
     out += "#include <" + dialect.traversal_header + ">\n";
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
   if (module.distributed && module.target == ir::Target::cuda) {
-    out += "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/device_mxm.hpp>\n#include <gql/dist/program.hpp>\n";
+    out += "#include <gql/dist/device_arguments.hpp>\n#include <gql/dist/device_bfs.hpp>\n"
+           "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/device_mxm.hpp>\n#include <gql/dist/program.hpp>\n";
   } else if (module.distributed) {
     out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
     out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n#include <gql/dist/vxm.hpp>\n";

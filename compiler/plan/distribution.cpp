@@ -1,6 +1,6 @@
 // Which ops of a kernel built for several processes (gqlc --mpi) run over the MPI ranks: the ops with a
 // distributed twin in gql/dist/ whose result is the one-process op's (OpenMP: products, vector products,
-// BFS, closures; CUDA: unmasked products and closures, over the ranks' GPUs). A value is whole on every rank, so an op
+// BFS, closures; CUDA: unmasked products, BFS and closures, over the ranks' GPUs). A value is whole on every rank, so an op
 // without a twin runs on each rank as in one process, except (OpenMP) a graph parameter that only
 // split twins read: that one is split across the ranks.
 #include <algorithm>
@@ -14,7 +14,8 @@ namespace gql::compiler::plan {
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
   if (!module.distributed) return false;
   const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
-  if (module.target == ir::Target::cuda) {  // the GPU twins: gql/dist/device_mxm.hpp, device_closure.hpp
+  if (module.target == ir::Target::cuda) {  // the GPU twins: gql/dist/device_mxm.hpp, device_bfs.hpp, device_closure.hpp
+    if (op.kind == ir::OpKind::bfs_levels) return true;
     if (op.kind == ir::OpKind::mxm)  // unmasked graphs into a graph: the one-GPU product on each rank's rows
       return !op.mask && kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
              kind(op.inputs.at(1)) == TypeKind::graph;
@@ -37,38 +38,58 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
 
 namespace {
 
+size_t holds(const std::vector<int>& ids, int id) { return static_cast<size_t>(std::count(ids.begin(), ids.end(), id)); }
+
+// Whether some op touches parameter `variable` (reads, writes or masks with it) and `accept` takes
+// every op that does (given the op and whether it masks with the variable), and no statement returns it.
+template <class Accept>
+bool every_use(const ir::Kernel& kernel, int variable, Accept accept) {
+  bool touched = false, accepted = true;
+  const auto check = [&](const ir::Op& op) {
+    const bool masks = op.mask && op.mask->variable == variable;
+    if (!holds(op.inputs, variable) && !holds(op.outputs, variable) && !masks) return;
+    touched = true;
+    accepted = accepted && accept(op, masks);
+  };
+  ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::return_ && holds(s.results, variable)) accepted = false;
+    if (s.kind != ir::StmtKind::op) return;
+    check(s.op);
+    for (const ir::Op& fused : s.op.fused_product) check(fused);
+  });
+  return touched && accepted;
+}
+
 // Whether every op that touches graph parameter `variable` reads it as a split graph can be read:
 // the BFS, or an unmasked product reading it as A; and, with `b_reads`, also as B of an unmasked
 // product whose A is split (read_split(A) without B reads: each rank fetches the rows of B it needs).
 bool read_split(const ir::Kernel& kernel, int variable, const ir::Module& module, bool b_reads) {
   const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
   if (v.role != ir::VariableRole::parameter || v.type.kind != TypeKind::graph) return false;
-  const auto holds = [&](const std::vector<int>& ids, int id) { return std::count(ids.begin(), ids.end(), id); };
-  bool read = false, only_split_reads = true;
-  const auto check = [&](const ir::Op& op) {
-    const bool masks = op.mask && op.mask->variable == variable;
-    if (!holds(op.inputs, variable) && !holds(op.outputs, variable) && !masks) return;
+  return every_use(kernel, variable, [&](const ir::Op& op, bool masks) {
     const bool bfs_read =
         op.kind == ir::OpKind::bfs_levels && op.inputs.at(0) == variable && holds(op.inputs, variable) == 1;
     const bool product = op.kind == ir::OpKind::mxm && !op.mask;
     const bool a_read = product && op.inputs.at(0) == variable;
     const bool b_read = product && b_reads && op.inputs.at(0) != variable &&
                         read_split(kernel, op.inputs.at(0), module, /*b_reads=*/false);
-    const bool split_read =
-        (bfs_read || a_read || b_read) && distributed(op, kernel, module) && !holds(op.outputs, variable) && !masks;
-    read = read || split_read;
-    only_split_reads = only_split_reads && split_read;
-  };
-  ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
-    if (s.kind == ir::StmtKind::return_ && holds(s.results, variable)) only_split_reads = false;
-    if (s.kind != ir::StmtKind::op) return;
-    check(s.op);
-    for (const ir::Op& fused : s.op.fused_product) check(fused);
+    return (bfs_read || a_read || b_read) && distributed(op, kernel, module) && !holds(op.outputs, variable) && !masks;
   });
-  return read && only_split_reads;
 }
 
 }  // namespace
+
+bool uploaded_in_parts(const ir::Kernel& kernel, int variable, const ir::Module& module) {
+  if (!module.distributed || module.target != ir::Target::cuda) return false;
+  const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
+  if (v.role != ir::VariableRole::parameter || (v.type.kind != TypeKind::graph && v.type.kind != TypeKind::matrix))
+    return false;
+  return every_use(kernel, variable, [&](const ir::Op& op, bool masks) {
+    const bool reads_parts = op.kind == ir::OpKind::bfs_levels || op.kind == ir::OpKind::closure;
+    return reads_parts && distributed(op, kernel, module) && op.inputs.at(0) == variable &&
+           holds(op.inputs, variable) == 1 && !holds(op.outputs, variable) && !masks;
+  });
+}
 
 bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module) {
   if (!module.distributed || module.target != ir::Target::openmp) return false;
@@ -206,6 +227,11 @@ std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const 
              "result's entries on each rank, ranges of equal in-edges, joined on every rank; a push step runs "
              "whole on each rank";
     case ir::OpKind::bfs_levels:
+      if (module.target == ir::Target::cuda)
+        return "distributed over the MPI ranks' GPUs (gql::dist::bfs_levels, gql/dist/device_bfs.hpp): each rank's "
+               "vertices a row block of equal edges in its GPU's memory, the next frontier's bits joined on every "
+               "rank's GPU at every level (NCCL, or host memory where ranks share a GPU); on one rank, the one-GPU "
+               "search below";
       return "distributed over the MPI ranks (gql::dist::bfs_levels): each rank's vertices a row block of equal "
              "edges, the next frontier's bits or-ed across the ranks at every level";
     case ir::OpKind::closure:

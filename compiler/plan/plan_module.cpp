@@ -347,6 +347,11 @@ void collect(const ir::Module& m, const ir::Kernel& k, const ir::Block& block, s
                           "rows of equal edges; each rank holds its own rows only");
       }
       if (o.kind == ir::OpKind::closure && split_matrix(k, o.inputs.at(0), m)) p.lines.push_back(split_matrices_line(k, m));
+      if (uploaded_in_parts(k, o.inputs.at(0), m))
+        p.lines.push_back(k.variables.at(static_cast<size_t>(o.inputs.at(0))).name +
+                          ": uploaded in parts (gql::dist::uploaded_in_parts): on several ranks it stays on the host "
+                          "and each rank uploads its own rows when the op runs; on one rank, uploaded whole before "
+                          "the runs");
     }
     if (o.kind == ir::OpKind::bfs_levels || o.kind == ir::OpKind::single_source_paths ||
         o.kind == ir::OpKind::component_labels) {

@@ -58,6 +58,11 @@ std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const 
 // reads through a split twin (the BFS-levels traversal) and the kernel neither writes nor returns, or
 // a split matrix (split_matrix); rows, cols and nvals are read from any rank.
 bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module);
+// Whether graph or matrix parameter `variable` of a CUDA kernel built with --mpi is uploaded in parts:
+// every op that touches it takes each rank's part from the host when it runs over the ranks' GPUs (the
+// BFS, the closure), and the kernel neither writes nor returns it. On several ranks the program keeps
+// it on the host (gql::dist::uploaded_in_parts); on one it is uploaded whole before the runs.
+bool uploaded_in_parts(const ir::Kernel& kernel, int variable, const ir::Module& module);
 // Whether matrix `variable` of such a kernel is held split across the ranks (gql/dist/split_matrix.hpp,
 // gql/dist/split_matrix_ops.hpp): it is one of a group of matrices joined by copies and distributed
 // closures, one of which the group holds, and no other op, mask or element read touches any of them;

@@ -1,0 +1,274 @@
+// The BFS over the ranks' GPUs (include/gql/dist/device_bfs.hpp): each rank's kernels over its rows,
+// the exchanges of the frontier's bits, and the level loop on the host (a few counters read per
+// level, summed over MPI).
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "gql/device/traversal/levels_vector.hpp"
+#include "gql/dist/device_bfs.hpp"
+
+namespace gql::dist {
+namespace {
+
+constexpr int block = 256;
+constexpr unsigned all_lanes = 0xffffffffu;
+
+// What a level's kernels count on this rank: the vertices it reached among its own, their out- and
+// in-edges (the direction rule's inputs), and the in-edges a pull step read.
+struct LevelCounts {
+  unsigned long long found, found_edges, found_in_edges, examined;
+};
+
+__device__ inline bool has_bit(const unsigned* words, long long v) { return (words[v >> 5] >> (v & 31)) & 1u; }
+
+__device__ inline unsigned long long warp_sum(unsigned long long x) {
+  for (int d = 16; d > 0; d /= 2) x += __shfl_down_sync(all_lanes, x, d);
+  return x;
+}
+
+unsigned grid_for(long long threads) {
+  return static_cast<unsigned>(std::max<long long>((threads + block - 1) / block, 1));
+}
+
+// Levels unseen but the source's (0); the source alone visited and in the frontier.
+__global__ void start_search(int* levels, long long n, unsigned* visited, unsigned* frontier, long long words,
+                             long long source) {
+  const long long stride = static_cast<long long>(gridDim.x) * block, last = n > words ? n : words;
+  for (long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x; i < last; i += stride) {
+    if (i < n) levels[i] = i == source ? 0 : INT_MAX;
+    if (i < words) visited[i] = frontier[i] = i == (source >> 5) ? 1u << (source & 31) : 0u;
+  }
+}
+
+// A thread per vertex of the rank's rows [begin, begin + count) (begin a multiple of 32): an unseen
+// vertex is next when one of its in-edges comes from the frontier. A warp writes its 32 vertices'
+// word of `next` whole.
+__global__ void pull_step(const offset_t* in_offsets, const index_t* in_columns, long long begin, long long count,
+                          const unsigned* visited, const unsigned* frontier, unsigned* next, LevelCounts* counts) {
+  const long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x;
+  const long long v = begin + i;
+  bool found = false;
+  unsigned long long examined = 0;
+  if (i < count && !has_bit(visited, v)) {
+    for (offset_t p = in_offsets[i]; p < in_offsets[i + 1]; ++p) {
+      ++examined;
+      if (has_bit(frontier, in_columns[p])) {
+        found = true;
+        break;
+      }
+    }
+  }
+  const unsigned word = __ballot_sync(all_lanes, found);
+  examined = warp_sum(examined);
+  if ((threadIdx.x & 31) == 0 && i < count) {
+    next[v >> 5] = word;
+    if (examined > 0) atomicAdd(&counts->examined, examined);
+  }
+}
+
+// A warp per 32 of the rank's rows: the frontier's among them mark their unseen heads in `marks`.
+__global__ void push_step(const offset_t* out_offsets, const index_t* out_columns, long long begin, long long count,
+                          const unsigned* frontier, const unsigned* visited, unsigned* marks) {
+  const long long first = ((blockIdx.x * static_cast<long long>(block) + threadIdx.x) >> 5) * 32;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  if (first >= count) return;
+  unsigned word = frontier[(begin + first) >> 5];
+  if (count - first < 32) word &= (1u << (count - first)) - 1u;
+  while (word != 0) {
+    const long long i = first + __ffs(static_cast<int>(word)) - 1;
+    word &= word - 1;
+    for (offset_t p = out_offsets[i] + lane; p < out_offsets[i + 1]; p += 32) {
+      const index_t u = out_columns[p];
+      if (!has_bit(visited, u)) atomicOr(&marks[u >> 5], 1u << (u & 31));
+    }
+  }
+}
+
+// next = the ranks' marks or-ed (rank r's at parts + r * words).
+__global__ void or_parts(const unsigned* parts, int ranks, long long words, unsigned* next) {
+  const long long stride = static_cast<long long>(gridDim.x) * block;
+  for (long long w = blockIdx.x * static_cast<long long>(block) + threadIdx.x; w < words; w += stride) {
+    unsigned bits = 0;
+    for (int r = 0; r < ranks; ++r) bits |= parts[static_cast<long long>(r) * words + w];
+    next[w] = bits;
+  }
+}
+
+// The level's new vertices (next's bits) visited at `depth` on every rank; this rank counts its own
+// [begin, end) and their out- and in-edges.
+__global__ void settle(const unsigned* next, unsigned* visited, int* levels, int depth, long long words,
+                       long long begin, long long end, const offset_t* out_offsets, const offset_t* in_offsets,
+                       LevelCounts* counts) {
+  unsigned long long found = 0, found_edges = 0, found_in_edges = 0;
+  const long long stride = static_cast<long long>(gridDim.x) * block;
+  for (long long w = blockIdx.x * static_cast<long long>(block) + threadIdx.x; w < words; w += stride) {
+    unsigned bits = next[w] & ~visited[w];
+    visited[w] |= bits;
+    while (bits != 0) {
+      const long long v = w * 32 + __ffs(static_cast<int>(bits)) - 1;
+      bits &= bits - 1;
+      levels[v] = depth;
+      if (v >= begin && v < end) {
+        ++found;
+        found_edges += static_cast<unsigned long long>(out_offsets[v - begin + 1] - out_offsets[v - begin]);
+        found_in_edges += static_cast<unsigned long long>(in_offsets[v - begin + 1] - in_offsets[v - begin]);
+      }
+    }
+  }
+  found = warp_sum(found);
+  found_edges = warp_sum(found_edges);
+  found_in_edges = warp_sum(found_in_edges);
+  if ((threadIdx.x & 31) == 0 && found > 0) {
+    atomicAdd(&counts->found, found);
+    atomicAdd(&counts->found_edges, found_edges);
+    atomicAdd(&counts->found_in_edges, found_in_edges);
+  }
+}
+
+// A graph's rows [begin, end) on the device, offsets from 0.
+struct DeviceRows {
+  DeviceBuffer<offset_t> offsets;
+  DeviceBuffer<index_t> columns;
+};
+
+DeviceRows upload_rows(DeviceBfsRows::Rows rows, RowRange mine, const Stream& stream) {
+  const auto at = [&](int64_t v) { return rows.offsets[static_cast<size_t>(v)]; };
+  std::vector<offset_t> offsets(static_cast<size_t>(mine.size()) + 1);
+  for (int64_t i = 0; i <= mine.size(); ++i) offsets[static_cast<size_t>(i)] = at(mine.begin + i) - at(mine.begin);
+  DeviceRows out{DeviceBuffer<offset_t>(offsets.size()), DeviceBuffer<index_t>(static_cast<size_t>(offsets.back()))};
+  out.offsets.upload(std::span<const offset_t>(offsets), stream);
+  out.columns.upload(rows.columns.subspan(static_cast<size_t>(at(mine.begin)), out.columns.size()), stream);
+  return out;
+}
+
+}  // namespace
+
+RowRange bfs_rows(std::span<const offset_t> row_offsets, int ranks, int rank) {
+  const auto n = static_cast<int64_t>(row_offsets.size()) - 1;
+  const auto start = [&](int r) { return r >= ranks ? n : rows_by_work(row_offsets, ranks, r).begin / 32 * 32; };
+  return {start(rank), start(rank + 1)};
+}
+
+struct DeviceBfsRows::Buffers {
+  DeviceRows out, in;  // in: empty when the in-edges are the out-edges
+  bool in_is_out = true;
+  std::vector<offset_t> out_degrees;  // of this rank's rows, on the host: the source's first frontier
+  DeviceBuffer<unsigned> visited, frontier, next, marks;  // marks: every rank's push marks, joined
+  DeviceBuffer<int> levels;
+  DeviceBuffer<LevelCounts> counts;
+  std::vector<int64_t> mark_offsets;  // rank r's marks, in bytes
+
+  const offset_t* in_offsets() const { return (in_is_out ? out : in).offsets.data(); }
+  const index_t* in_columns() const { return (in_is_out ? out : in).columns.data(); }
+};
+
+DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int64_t nvals, const Stream& stream)
+    : devices_(devices),
+      n_(static_cast<int64_t>(out.offsets.size()) - 1),
+      nvals_(nvals),
+      mine_(bfs_rows(out.offsets, devices.world().size(), devices.world().rank())),
+      buffers_(std::make_unique<Buffers>()) {
+  const World& world = devices.world();
+  const int ranks = world.size();
+  const int64_t n = n_;
+  const RowRange mine = mine_;
+  const auto words = static_cast<size_t>(std::max<int64_t>((n + 31) / 32, 1));
+  Buffers& b = *buffers_;
+  world.on_every_rank([&] {
+    b.out = upload_rows(out, mine, stream);
+    b.in_is_out = in.columns.data() == out.columns.data();
+    if (!b.in_is_out) b.in = upload_rows(in, mine, stream);
+    b.out_degrees.resize(static_cast<size_t>(mine.size()));
+    for (int64_t i = 0; i < mine.size(); ++i)
+      b.out_degrees[static_cast<size_t>(i)] =
+          out.offsets[static_cast<size_t>(mine.begin + i + 1)] - out.offsets[static_cast<size_t>(mine.begin + i)];
+    b.visited = DeviceBuffer<unsigned>(words);
+    b.frontier = DeviceBuffer<unsigned>(words);
+    b.next = DeviceBuffer<unsigned>(words);
+    b.marks = DeviceBuffer<unsigned>(words * static_cast<size_t>(ranks));
+    b.levels = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n, 1)));
+    b.counts = DeviceBuffer<LevelCounts>(1);
+  });
+  for (int r = 0; r <= ranks; ++r) {
+    const int64_t first = r == ranks ? static_cast<int64_t>(words) : bfs_rows(out.offsets, ranks, r).begin / 32;
+    word_offsets_.push_back(first * static_cast<int64_t>(sizeof(unsigned)));
+    b.mark_offsets.push_back(static_cast<int64_t>(r) * static_cast<int64_t>(words * sizeof(unsigned)));
+  }
+}
+
+DeviceBfsRows::~DeviceBfsRows() = default;
+
+common::TraversalStats DeviceBfsRows::run(int64_t source, const common::DirectionOptions& options,
+                                          const Stream& stream) {
+  common::check_source(n_, source, "bfs");
+  const World& world = devices_.world();
+  Buffers& b = *buffers_;
+  const cudaStream_t s = stream.get();
+  const auto words = static_cast<long long>(b.visited.size());
+  const long long count = mine_.size();
+  start_search<<<grid_for(std::max<long long>(n_, words)), block, 0, s>>>(b.levels.data(), n_, b.visited.data(),
+                                                                         b.frontier.data(), words, source);
+  GQL_CUDA_CHECK_LAUNCH();
+  const bool source_mine = source >= mine_.begin && source < mine_.end;
+  const int64_t source_edges =
+      world.sum(source_mine ? b.out_degrees[static_cast<size_t>(source - mine_.begin)] : int64_t{0});
+  common::DirectionChooser chooser(options);
+  int64_t frontier_size = 1, frontier_edges = source_edges, open_edges = nvals_;
+  common::TraversalStats total;
+  reached_ = 1;
+  for (int depth = 1;; ++depth) {
+    const bool pull = chooser.pull(frontier_edges, open_edges, frontier_size, n_);
+    GQL_CUDA_CHECK(cudaMemsetAsync(b.counts.data(), 0, sizeof(LevelCounts), s));
+    if (pull) {
+      if (count > 0) {
+        pull_step<<<grid_for(count), block, 0, s>>>(b.in_offsets(), b.in_columns(), mine_.begin, count,
+                                                    b.visited.data(), b.frontier.data(), b.next.data(),
+                                                    b.counts.data());
+        GQL_CUDA_CHECK_LAUNCH();
+      }
+      devices_.join_parts(reinterpret_cast<std::byte*>(b.next.data()), word_offsets_, s);
+      ++total.pull_steps;
+    } else {
+      unsigned* my_marks = b.marks.data() + static_cast<long long>(world.rank()) * words;
+      GQL_CUDA_CHECK(cudaMemsetAsync(my_marks, 0, static_cast<size_t>(words) * sizeof(unsigned), s));
+      if (count > 0) {
+        push_step<<<grid_for((count + 31) / 32 * 32), block, 0, s>>>(b.out.offsets.data(), b.out.columns.data(),
+                                                                      mine_.begin, count, b.frontier.data(),
+                                                                      b.visited.data(), my_marks);
+        GQL_CUDA_CHECK_LAUNCH();
+      }
+      devices_.join_parts(reinterpret_cast<std::byte*>(b.marks.data()), b.mark_offsets, s);
+      or_parts<<<grid_for(words), block, 0, s>>>(b.marks.data(), world.size(), words, b.next.data());
+      GQL_CUDA_CHECK_LAUNCH();
+    }
+    settle<<<grid_for(words), block, 0, s>>>(b.next.data(), b.visited.data(), b.levels.data(), depth, words,
+                                             mine_.begin, mine_.end, b.out.offsets.data(), b.in_offsets(),
+                                             b.counts.data());
+    GQL_CUDA_CHECK_LAUNCH();
+    const LevelCounts counted = read_back(b.counts.data(), stream);
+    int64_t sums[] = {static_cast<int64_t>(counted.found), static_cast<int64_t>(counted.found_edges),
+                      static_cast<int64_t>(counted.found_in_edges), static_cast<int64_t>(counted.examined)};
+    world.sum(std::span<int64_t>(sums));
+    const auto [found, found_edges, found_in_edges, examined] = sums;
+    total.edges_examined += pull ? examined : frontier_edges;
+    ++total.levels;
+    if (found == 0) break;
+    reached_ += found;
+    total.searched_edges += found_edges;
+    frontier_size = found;
+    frontier_edges = found_edges;
+    open_edges -= found_in_edges;
+    std::swap(b.frontier, b.next);
+  }
+  total.searched_edges += source_edges;
+  return total;
+}
+
+DeviceVector<int32_t> DeviceBfsRows::levels(const Stream& stream) const {
+  return gpu::levels_vector(nullptr, buffers_->levels.data(), n_, reached_, stream);
+}
+
+}  // namespace gql::dist

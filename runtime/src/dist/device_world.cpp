@@ -27,11 +27,23 @@ const DeviceWorld* current = nullptr;
 
 }  // namespace
 
+// The communicator of the ranks, made at the first exchange (a collective call, as every exchange is):
+// a program whose kernels exchange nothing starts no NCCL.
 struct DeviceWorld::Nccl {
 #if GQL_HAVE_NCCL
   ncclComm_t comm = nullptr;
   ~Nccl() {
     if (comm != nullptr) ncclCommDestroy(comm);
+  }
+  ncclComm_t get(const World& world) {
+    if (comm != nullptr) return comm;
+    ncclUniqueId id{};
+    world.on_every_rank([&] {
+      if (world.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    });
+    world.broadcast(std::as_writable_bytes(std::span<ncclUniqueId>(&id, 1)), 0);
+    world.on_every_rank([&] { check_nccl(ncclCommInitRank(&comm, world.size(), id, world.rank()), "ncclCommInitRank"); });
+    return comm;
   }
 #endif
 };
@@ -48,15 +60,7 @@ DeviceWorld::DeviceWorld(const World& world) : world_(world) {
   const int64_t sharing = world.sum(world.host_size() > devices ? 1 : 0);
 #if GQL_HAVE_NCCL
   if (sharing == 0) {
-    ncclUniqueId id{};
-    world.on_every_rank([&] {
-      if (world.rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    });
-    world.broadcast(std::as_writable_bytes(std::span<ncclUniqueId>(&id, 1)), 0);
-    auto nccl = std::make_unique<Nccl>();
-    world.on_every_rank(
-        [&] { check_nccl(ncclCommInitRank(&nccl->comm, world.size(), id, world.rank()), "ncclCommInitRank"); });
-    nccl_ = std::move(nccl);
+    nccl_ = std::make_unique<Nccl>();
     return;
   }
   why_host_memory_ = std::to_string(sharing) + " of the " + std::to_string(world.size()) +
@@ -75,7 +79,7 @@ std::string DeviceWorld::describe() const {
 void DeviceWorld::broadcast(void* data, size_t bytes, int root, cudaStream_t stream) const {
 #if GQL_HAVE_NCCL
   if (nccl_) {
-    check_nccl(ncclBroadcast(data, data, bytes, ncclChar, root, nccl_->comm, stream), "ncclBroadcast");
+    check_nccl(ncclBroadcast(data, data, bytes, ncclChar, root, nccl_->get(world_), stream), "ncclBroadcast");
     return;
   }
 #endif
@@ -99,12 +103,13 @@ void DeviceWorld::join_parts(std::byte* joined, std::span<const int64_t> offsets
   };
 #if GQL_HAVE_NCCL
   if (nccl_) {
+    const ncclComm_t comm = nccl_->get(world_);
     check_nccl(ncclGroupStart(), "ncclGroupStart");
     for (int r = 0; r < ranks; ++r) {
       const auto [begin, end] = part(r);
       if (end > begin)
-        check_nccl(ncclBroadcast(joined + begin, joined + begin, static_cast<size_t>(end - begin), ncclChar, r,
-                                 nccl_->comm, stream),
+        check_nccl(ncclBroadcast(joined + begin, joined + begin, static_cast<size_t>(end - begin), ncclChar, r, comm,
+                                 stream),
                    "ncclBroadcast");
     }
     check_nccl(ncclGroupEnd(), "ncclGroupEnd");

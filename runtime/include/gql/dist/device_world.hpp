@@ -24,8 +24,9 @@ enum class DeviceTransport { nccl, host_memory };
 class DeviceWorld {
  public:
   // Takes this rank's GPU (its rank among the host's ranks, modulo the host's GPUs; so call it before
-  // any other CUDA call of the process) and the transport, alike on every rank. An error on any rank
-  // (no GPU, NCCL failing to start) is every rank's (World::on_every_rank).
+  // any other CUDA call of the process) and the transport, alike on every rank; NCCL starts at the
+  // first exchange. An error on any rank (no GPU, NCCL failing to start) is every rank's
+  // (World::on_every_rank).
   explicit DeviceWorld(const World& world);
   DeviceWorld(const DeviceWorld&) = delete;
   DeviceWorld& operator=(const DeviceWorld&) = delete;

@@ -84,15 +84,11 @@ template <class S, class T>
 void closure(const World& world, Matrix<T>& D, int64_t k_block = default_row_unit) {
   const int64_t n = D.n_rows();
   detail::check_closure_shape(n, D.n_cols(), k_block);
-  const RowRange mine = even_rows(n, world.size(), world.rank(), k_block);
+  const RowBlocks blocks(detail::even_starts(n, world.size(), k_block), world.rank());
+  const RowRange mine = blocks.mine();
   storage_t<T>* d = D.data().data();
-  int owner = 0;  // the k-blocks come in order: their owners too
   detail::close_rows<S, storage_t<T>>(
-      world, n, k_block, mine, [&](int64_t i) { return d + i * n; },
-      [&](int64_t k0) {
-        while (even_rows(n, world.size(), owner, k_block).end <= k0) ++owner;
-        return owner;
-      });
+      world, n, k_block, mine, [&](int64_t i) { return d + i * n; }, [&](int64_t k0) { return blocks.owner(k0); });
   detail::join_dense_rows(world, D, mine.begin, mine.end);
 }
 
@@ -109,13 +105,9 @@ void closure(const World& world, SplitMatrix<T>& D, int64_t k_block = default_ro
                                         std::to_string(start) + ")");
   const RowRange mine = D.mine();
   storage_t<T>* d = D.block().data().data();
-  int owner = 0;
   detail::close_rows<S, storage_t<T>>(
       world, n, k_block, mine, [&](int64_t i) { return d + (i - mine.begin) * n; },
-      [&](int64_t k0) {
-        while (D.rows_of_rank(owner).end <= k0) ++owner;
-        return owner;
-      });
+      [&](int64_t k0) { return D.owner(k0); });
 }
 
 // A kernel's closure op over the ranks (what a gqlc --mpi program calls), D on every rank or split: on

@@ -15,11 +15,13 @@ namespace {
 
 constexpr int block = 256;
 constexpr unsigned all_lanes = 0xffffffffu;
+constexpr offset_t hub_degree = 4096;  // a push step spreads the out-edges of vertices with as many over the grid
+constexpr unsigned hub_grid = 1024;    // blocks of push_hubs: a few per multiprocessor
 
 // What a level's kernels count on this rank: the vertices it reached among its own, their out- and
-// in-edges (the direction rule's inputs), and the in-edges a pull step read.
+// in-edges (the direction rule's inputs), and the in-edges a pull step read; and a push step's hubs.
 struct LevelCounts {
-  unsigned long long found, found_edges, found_in_edges, examined;
+  unsigned long long found, found_edges, found_in_edges, examined, hubs;
 };
 
 __device__ inline bool has_bit(const unsigned* words, long long v) { return (words[v >> 5] >> (v & 31)) & 1u; }
@@ -69,9 +71,21 @@ __global__ void pull_step(const offset_t* in_offsets, const index_t* in_columns,
   }
 }
 
-// A warp per 32 of the rank's rows: the frontier's among them mark their unseen heads in `marks`.
+// Out-edges of vertex i (of the rank's rows) from the p-th, every stride-th: their unseen heads marked.
+__device__ inline void mark_heads(const offset_t* out_offsets, const index_t* out_columns, long long i, offset_t p,
+                                  offset_t stride, const unsigned* visited, unsigned* marks) {
+  for (p += out_offsets[i]; p < out_offsets[i + 1]; p += stride) {
+    const index_t u = out_columns[p];
+    if (!has_bit(visited, u)) atomicOr(&marks[u >> 5], 1u << (u & 31));
+  }
+}
+
+// A warp per 32 of the rank's rows: the frontier's among them mark their unseen heads in `marks`;
+// those with hub_degree out-edges or more are queued in `hubs` for push_hubs (one warp would hold
+// the whole step up).
 __global__ void push_step(const offset_t* out_offsets, const index_t* out_columns, long long begin, long long count,
-                          const unsigned* frontier, const unsigned* visited, unsigned* marks) {
+                          const unsigned* frontier, const unsigned* visited, unsigned* marks, long long* hubs,
+                          unsigned long long* hub_count) {
   const long long first = ((blockIdx.x * static_cast<long long>(block) + threadIdx.x) >> 5) * 32;
   const int lane = static_cast<int>(threadIdx.x & 31);
   if (first >= count) return;
@@ -80,11 +94,21 @@ __global__ void push_step(const offset_t* out_offsets, const index_t* out_column
   while (word != 0) {
     const long long i = first + __ffs(static_cast<int>(word)) - 1;
     word &= word - 1;
-    for (offset_t p = out_offsets[i] + lane; p < out_offsets[i + 1]; p += 32) {
-      const index_t u = out_columns[p];
-      if (!has_bit(visited, u)) atomicOr(&marks[u >> 5], 1u << (u & 31));
+    if (out_offsets[i + 1] - out_offsets[i] >= hub_degree) {
+      if (lane == 0) hubs[atomicAdd(hub_count, 1ull)] = i;
+      continue;
     }
+    mark_heads(out_offsets, out_columns, i, lane, 32, visited, marks);
   }
+}
+
+// The queued hubs' out-edges spread over the whole grid, one hub after another.
+__global__ void push_hubs(const offset_t* out_offsets, const index_t* out_columns, const long long* hubs,
+                          const unsigned long long* hub_count, const unsigned* visited, unsigned* marks) {
+  const offset_t stride = static_cast<offset_t>(gridDim.x) * block;
+  for (unsigned long long h = 0; h < *hub_count; ++h)
+    mark_heads(out_offsets, out_columns, hubs[h], blockIdx.x * static_cast<offset_t>(block) + threadIdx.x, stride,
+               visited, marks);
 }
 
 // next = the ranks' marks or-ed (rank r's at parts + r * words).
@@ -158,6 +182,7 @@ struct DeviceBfsRows::Buffers {
   std::vector<offset_t> out_degrees;  // of this rank's rows, on the host: the source's first frontier
   DeviceBuffer<unsigned> visited, frontier, next, marks;  // marks: every rank's push marks, joined
   DeviceBuffer<int> levels;
+  DeviceBuffer<long long> hubs;  // a push step's frontier vertices of hub_degree out-edges or more
   DeviceBuffer<LevelCounts> counts;
   std::vector<int64_t> mark_offsets;  // rank r's marks, in bytes
 
@@ -190,6 +215,7 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     b.next = DeviceBuffer<unsigned>(words);
     b.marks = DeviceBuffer<unsigned>(words * static_cast<size_t>(ranks));
     b.levels = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n, 1)));
+    b.hubs = DeviceBuffer<long long>(static_cast<size_t>(std::max<int64_t>(static_cast<int64_t>(b.out.columns.size()) / hub_degree, 1)));
     b.counts = DeviceBuffer<LevelCounts>(1);
   });
   for (int r = 0; r <= ranks; ++r) {
@@ -235,9 +261,12 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
       unsigned* my_marks = b.marks.data() + static_cast<long long>(world.rank()) * words;
       GQL_CUDA_CHECK(cudaMemsetAsync(my_marks, 0, static_cast<size_t>(words) * sizeof(unsigned), s));
       if (count > 0) {
-        push_step<<<grid_for((count + 31) / 32 * 32), block, 0, s>>>(b.out.offsets.data(), b.out.columns.data(),
-                                                                      mine_.begin, count, b.frontier.data(),
-                                                                      b.visited.data(), my_marks);
+        push_step<<<grid_for((count + 31) / 32 * 32), block, 0, s>>>(
+            b.out.offsets.data(), b.out.columns.data(), mine_.begin, count, b.frontier.data(), b.visited.data(),
+            my_marks, b.hubs.data(), &b.counts.data()->hubs);
+        GQL_CUDA_CHECK_LAUNCH();
+        push_hubs<<<hub_grid, block, 0, s>>>(b.out.offsets.data(), b.out.columns.data(), b.hubs.data(),
+                                             &b.counts.data()->hubs, b.visited.data(), my_marks);
         GQL_CUDA_CHECK_LAUNCH();
       }
       devices_.join_parts(reinterpret_cast<std::byte*>(b.marks.data()), b.mark_offsets, s);

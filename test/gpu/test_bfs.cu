@@ -19,6 +19,7 @@
 #include "gql/device/traversal/traversal.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
+#include "star_graph.hpp"
 
 namespace {
 
@@ -180,22 +181,6 @@ void check_graph(const std::string& name, const Csr<bool>& G, const Csr<bool>& G
 
 void check_symmetric(const std::string& name, const Csr<bool>& g) { check_graph(name, g, g); }
 
-// The most skewed degrees: vertex 0 joined to each of the n - 1 leaves, and a path of ten more
-// vertices hanging off the last leaf, so that later levels start from low-degree vertices.
-Csr<bool> star(int64_t n) {
-  EdgeList<bool> edges;
-  edges.n_rows = edges.n_cols = n + 10;
-  const auto join = [&](int64_t a, int64_t b) {
-    edges.rows.push_back(static_cast<index_t>(a));
-    edges.cols.push_back(static_cast<index_t>(b));
-    edges.rows.push_back(static_cast<index_t>(b));
-    edges.cols.push_back(static_cast<index_t>(a));
-  };
-  for (int64_t v = 1; v < n; ++v) join(0, v);
-  for (int64_t v = n; v < n + 10; ++v) join(v - 1, v);
-  return build_csr(std::move(edges), ReadOptions{}, "star");
-}
-
 void check_directed(const std::string& name, const Csr<bool>& g) {
   const Csr<bool> gt = cpu::transpose(g);
   check_graph(name, g, gt);
@@ -223,7 +208,7 @@ int main(int argc, char** argv) {
     check_symmetric("empty-edges", Csr<bool>(5, 5));
     check_symmetric("path 1x300 (levels widen past a byte)", grid<bool>(1, 300));
     check_symmetric(small ? "kron:8" : "kron:16", generate_graph<bool>(small ? "kron:8" : "kron:16", symmetric));
-    check_symmetric(small ? "star of 600" : "star of 200000", star(small ? 600 : 200000));
+    check_symmetric(small ? "star of 600" : "star of 200000", gpu_test::star(small ? 600 : 200000));
     check_directed(small ? "kron:8 directed" : "kron:14 directed", generate_graph<bool>(small ? "kron:8" : "kron:14"));
     if (small) return;
     check_symmetric("urand:16", generate_graph<bool>("urand:16", symmetric));

@@ -3,6 +3,7 @@
 // search itself (also on one rank) and through the kernel op generated code calls (one rank: the
 // one-GPU search). Run by CTest under mpiexec with 1, 2 and 3 ranks on the machine's GPUs. Graphs:
 // Kronecker graphs with their hubs, symmetric and directed (pull steps then read the transpose's rows),
+// a star whose hub has more out-edges than one warp takes in a push step,
 // a path deeper than a byte's levels, 300 vertices (blocks that end inside a word of the frontier's bits
 // are moved to whole words), graphs with fewer vertices than ranks and without edges, and the real
 // graphs under GQL_DATA_DIR.
@@ -20,6 +21,7 @@
 #include "gql/dist/world.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
+#include "star_graph.hpp"
 #include "vector_check.hpp"
 
 namespace {
@@ -112,6 +114,8 @@ int main(int argc, char** argv) {
     check_graph(kron + " symmetric", kron_symmetric, {0, 1, 77});
     check_graph(kron + " directed", generate_graph<bool>(kron), {0, 1, 77});
     check_graph(kron + " symmetric, f32 entries", generate_graph<float>(kron, symmetric), {1});
+    const int64_t leaves = small ? 5000 : 20000;  // the hub's out-edges go over the whole grid in push steps
+    check_graph("star of " + std::to_string(leaves), gpu_test::star(leaves), {0, 1, leaves + 9});
     if (!small) {
       const char* data = std::getenv("GQL_DATA_DIR");
       if (data == nullptr) {

@@ -707,7 +707,12 @@ std::string emit_main(const ir::Module& module) {
   // Several processes: the ranks of the run, before the arguments are read (MPI may take some).
   if (module.distributed) out += "  const gql::dist::ProgramWorld ranks(&argc, &argv);\n";
   // Each rank's GPU, taken before the device starts.
-  if (module.distributed && cuda) out += "  const gql::dist::ProgramDevices devices;\n";
+  if (module.distributed && cuda) {
+    // Before the device starts: the kernels load as the device start would load them.
+    const bool cublas = std::any_of(module.kernels.begin(), module.kernels.end(), plan::calls_cublas);
+    out += std::string("  const gql::dist::ProgramDevices devices(gql::DeviceStart::") +
+           (cublas ? "with_cublas" : "kernels_loaded") + ");\n";
+  }
   out += "  const gql::KernelEntry kernels[] = {\n";
   for (const ir::Kernel& k : module.kernels) {
     std::string params, loads, uploads, args;

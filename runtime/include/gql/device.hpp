@@ -65,6 +65,10 @@ enum class DeviceStart {
 // `what` says (an environment's CUDA_MODULE_LOADING is kept), so that a program can start the device
 // before it times a kernel. Error(cuda) when there is no device.
 void start_device(DeviceStart what = DeviceStart::kernels_loaded);
+// How the kernels of the process will load, as `what` says (CUDA_MODULE_LOADING, unless the
+// environment sets it): for a program whose first CUDA call comes before its device start (the GPU
+// of an MPI rank, taken at the program's start). No effect once CUDA is initialized.
+void choose_module_loading(DeviceStart what);
 
 // ---- Memory budget ------------------------------------------------------------------------------
 

@@ -132,7 +132,14 @@ void DeviceWorld::join_parts(std::byte* joined, std::span<const int64_t> offsets
   GQL_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-ProgramDevices::ProgramDevices() : devices_(program_world()) { current = &devices_; }
+namespace {
+const World& world_loading_kernels_as(DeviceStart start) {
+  choose_module_loading(start);
+  return program_world();
+}
+}  // namespace
+
+ProgramDevices::ProgramDevices(DeviceStart start) : devices_(world_loading_kernels_as(start)) { current = &devices_; }
 
 ProgramDevices::~ProgramDevices() { current = nullptr; }
 

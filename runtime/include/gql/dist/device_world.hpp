@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 
+#include "gql/device.hpp"
 #include "gql/dist/world.hpp"
 
 namespace gql::dist {
@@ -54,10 +55,12 @@ class DeviceWorld {
 };
 
 // The GPUs of a gqlc --mpi CUDA program's run: its main makes one, after its ProgramWorld and before
-// the device starts, and the distributed GPU ops find it through program_devices().
+// the device starts, and the distributed GPU ops find it through program_devices(). Its first CUDA
+// call comes before the device start, so it chooses how the kernels load as the device start would
+// (`start`: the kernels' start, or with_cublas when a kernel of the program calls cuBLAS).
 class ProgramDevices {
  public:
-  ProgramDevices();
+  explicit ProgramDevices(DeviceStart start);
   ProgramDevices(const ProgramDevices&) = delete;
   ProgramDevices& operator=(const ProgramDevices&) = delete;
   ~ProgramDevices();

@@ -77,13 +77,13 @@ std::string DeviceWorld::describe() const {
 }
 
 void DeviceWorld::broadcast(void* data, size_t bytes, int root, cudaStream_t stream) const {
+  if (world_.size() == 1 || bytes == 0) return;  // nothing to send (NCCL would still launch)
 #if GQL_HAVE_NCCL
   if (nccl_) {
     check_nccl(ncclBroadcast(data, data, bytes, ncclChar, root, nccl_->get(world_), stream), "ncclBroadcast");
     return;
   }
 #endif
-  if (world_.size() == 1 || bytes == 0) return;
   std::vector<std::byte> host(bytes);
   if (world_.rank() == root) GQL_CUDA_CHECK(cudaMemcpyAsync(host.data(), data, bytes, cudaMemcpyDeviceToHost, stream));
   GQL_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -98,6 +98,7 @@ void DeviceWorld::join_parts(std::byte* joined, std::span<const int64_t> offsets
   if (offsets.size() != static_cast<size_t>(ranks) + 1)
     throw Error(ErrorKind::internal, "join_parts: " + std::to_string(offsets.size()) + " offsets for " +
                                          std::to_string(ranks) + " ranks");
+  if (ranks == 1) return;
   const auto part = [&](int r) {
     return std::pair<int64_t, int64_t>{offsets[static_cast<size_t>(r)], offsets[static_cast<size_t>(r) + 1]};
   };
@@ -116,7 +117,6 @@ void DeviceWorld::join_parts(std::byte* joined, std::span<const int64_t> offsets
     return;
   }
 #endif
-  if (ranks == 1) return;
   const auto [mine_begin, mine_end] = part(world_.rank());
   std::vector<std::byte> host(static_cast<size_t>(offsets.back()));
   const auto mine_bytes = static_cast<size_t>(mine_end - mine_begin);

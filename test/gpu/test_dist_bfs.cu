@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dist_check.hpp"
 #include "gpu_check.hpp"
 #include "gql/cpu/transpose.hpp"
 #include "gql/cpu/traversal.hpp"
@@ -30,8 +31,6 @@ using namespace gql;
 using common::Direction;
 using common::DirectionOptions;
 
-const dist::DeviceWorld* the_devices = nullptr;
-
 // Each rank's rows are whole words of 32 vertices, the blocks in rank order cover every vertex.
 void check_rows(const std::string& name, const Csr<bool>& g, int ranks) {
   int64_t next = 0;
@@ -46,7 +45,7 @@ void check_rows(const std::string& name, const Csr<bool>& g, int ranks) {
 
 template <class TG>
 void check_graph(const std::string& name, const Csr<TG>& g, const std::vector<int64_t>& sources) {
-  const dist::DeviceWorld& devices = *the_devices;
+  const dist::DeviceWorld& devices = gpu_test::the_devices();
   const int ranks = devices.world().size();
   const Csr<TG>& gt = g.derived().symmetric() ? g : cpu::transpose_of(g);
   if constexpr (std::is_same_v<TG, bool>) check_rows(name, g, ranks);
@@ -84,7 +83,7 @@ void check_errors() {
   const Csr<bool> g = generate_graph<bool>("kron:6");
   const Stream stream;
   const auto rows = dist::detail::rows_of(g);
-  dist::DeviceBfsRows search(*the_devices, rows, rows, g.nvals(), stream);
+  dist::DeviceBfsRows search(gpu_test::the_devices(), rows, rows, g.nvals(), stream);
   bool thrown = false;
   try {
     search.run(g.n_rows(), {}, stream);
@@ -97,11 +96,7 @@ void check_errors() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  dist::World world(&argc, &argv);
-  return gpu_test::run_main(argc, argv, "gpu_test_dist_bfs", [&] {
-    const dist::DeviceWorld devices(world);
-    the_devices = &devices;
-    if (world.rank() == 0) std::printf("%d ranks, transport: %s\n", world.size(), devices.describe().c_str());
+  return gpu_test::run_over_ranks(argc, argv, "gpu_test_dist_bfs", [] {
     const bool small = gpu_test::small_inputs();
     ReadOptions symmetric;
     symmetric.symmetrize = true;
@@ -119,13 +114,12 @@ int main(int argc, char** argv) {
     if (!small) {
       const char* data = std::getenv("GQL_DATA_DIR");
       if (data == nullptr) {
-        if (world.rank() == 0) std::printf("  real graphs skipped: GQL_DATA_DIR is not set\n");
+        if (gpu_test::the_devices().world().rank() == 0) std::printf("  real graphs skipped: GQL_DATA_DIR is not set\n");
       } else {
         const std::string dir = std::string(data) + "/";
         check_graph("wiki-Vote", read_graph<bool>(dir + "wiki-Vote.txt.gz"), {0, 30});
         check_graph("luxembourg_osm", read_graph<bool>(dir + "luxembourg_osm.mtx.gz", symmetric), {0});
       }
     }
-    the_devices = nullptr;
   });
 }

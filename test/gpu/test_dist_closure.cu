@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "dist_check.hpp"
 #include "gpu_check.hpp"
 #include "gql/dist/device_closure.hpp"
 #include "gql/dist/device_world.hpp"
@@ -27,8 +28,6 @@ using namespace closure_semirings;
 using namespace closure_check;
 using gpu_test::small_inputs;
 
-const dist::DeviceWorld* the_devices = nullptr;
-
 template <class T>
 bool same_bits(const Matrix<T>& a, const Matrix<T>& b) {
   return a.data().size() == b.data().size() &&
@@ -38,7 +37,7 @@ bool same_bits(const Matrix<T>& a, const Matrix<T>& b) {
 // Each rank's part of a device buffer (rank r's bytes: r + 1 repeated, unequal sizes, one rank's
 // part empty) joined on every rank; a broadcast from the last rank.
 void exchanges() {
-  const dist::DeviceWorld& devices = *the_devices;
+  const dist::DeviceWorld& devices = gpu_test::the_devices();
   const int ranks = devices.world().size(), rank = devices.world().rank();
   std::vector<int64_t> offsets{0};
   for (int r = 0; r < ranks; ++r) offsets.push_back(offsets.back() + (r == 1 ? 0 : 1000 + 333 * r));
@@ -73,7 +72,7 @@ void exchanges() {
 template <class S, class T>
 Matrix<T> over_the_ranks(const Matrix<T>& input, int kb) {
   using V = typename S::value_type;
-  const dist::DeviceWorld& devices = *the_devices;
+  const dist::DeviceWorld& devices = gpu_test::the_devices();
   const int64_t n = input.n_rows();
   gpu::ClosureSchedule schedule;
   schedule.tile = kb;
@@ -102,7 +101,7 @@ void check_sizes(const std::string& what, uint64_t seed, storage_t<T> diagonal, 
       gpu::closure<S>(one_gpu, o);
       const Matrix<T> got = over_the_ranks<S>(input, kb);
       const std::string at = what + " n=" + std::to_string(n) + " k-block " + std::to_string(kb) + " on " +
-                             std::to_string(the_devices->world().size()) + " ranks";
+                             std::to_string(gpu_test::the_devices().world().size()) + " ranks";
       GPU_CHECK_MSG(same_bits(one_gpu, got), at + ": differs from the one-GPU closure");
       const int64_t bad = count_differences(expected, got);
       GPU_CHECK_MSG(bad == 0, at + ": " + std::to_string(bad) + " entries differ from the OpenMP closure");
@@ -113,12 +112,7 @@ void check_sizes(const std::string& what, uint64_t seed, storage_t<T> diagonal, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  dist::World world(&argc, &argv);
-  return gpu_test::run_main(argc, argv, "gpu_test_dist_closure", [&] {
-    const dist::DeviceWorld devices(world);
-    the_devices = &devices;
-    if (world.rank() == 0)
-      std::printf("%d ranks, transport: %s\n", world.size(), devices.describe().c_str());
+  return gpu_test::run_over_ranks(argc, argv, "gpu_test_dist_closure", [] {
     exchanges();
     const auto weight = [](std::mt19937_64& r) { return static_cast<int>(r() % 100) + 1; };
     check_sizes<MinPlus<float>, float>("min_plus f32", 1, 0.0f, 4.0, weight);
@@ -126,6 +120,5 @@ int main(int argc, char** argv) {
     check_sizes<MinPlus<int64_t>, int64_t>("min_plus i64", 4, 0, 4.0, weight);
     check_sizes<OrAnd, bool>("or_and bool", 5, true, 1.5, [](std::mt19937_64&) { return 1; });
     check_sizes<MaxMin<float>, float>("max_min f32", 6, no_path<float>(), 4.0, weight);
-    the_devices = nullptr;
   });
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "dist_check.hpp"
 #include "gpu_check.hpp"
 #include "gql/device/ops.hpp"
 #include "gql/dist/device_mxm.hpp"
@@ -23,11 +24,9 @@ namespace {
 using namespace gql;
 using namespace gql::reference_semirings;
 
-const dist::DeviceWorld* the_devices = nullptr;
-
 template <class S, class TC, class TA>
 void check_product(const std::string& what, const Csr<TA>& A) {
-  const dist::DeviceWorld& devices = *the_devices;
+  const dist::DeviceWorld& devices = gpu_test::the_devices();
   const gpu::ProductOptions options{0, 0, 0, 256, "product"};
   const Stream stream;
   KernelContext one_ctx;
@@ -55,11 +54,7 @@ void check_product(const std::string& what, const Csr<TA>& A) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  dist::World world(&argc, &argv);
-  return gpu_test::run_main(argc, argv, "gpu_test_dist_mxm", [&] {
-    const dist::DeviceWorld devices(world);
-    the_devices = &devices;
-    if (world.rank() == 0) std::printf("%d ranks, transport: %s\n", world.size(), devices.describe().c_str());
+  return gpu_test::run_over_ranks(argc, argv, "gpu_test_dist_mxm", [] {
     const bool small = gpu_test::small_inputs();
     ReadOptions symmetric;
     symmetric.symmetrize = true;
@@ -71,6 +66,5 @@ int main(int argc, char** argv) {
     const Csr<int64_t> two(2, 2, Array<offset_t>{0, 1, 2}, Array<index_t>{1, 0}, Array<int64_t>{3, 5});
     check_product<PlusTimes<int64_t>, int64_t>("plus_times i64, 2 rows", two);
     check_product<ViaK, long long>("via_k (positional), skewed", convert<long long>(skewed));
-    the_devices = nullptr;
   });
 }

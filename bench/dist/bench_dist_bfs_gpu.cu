@@ -103,12 +103,13 @@ int main(int argc, char** argv) {
         world.on_every_rank([] {});
         const double t = seconds_since(t0);
         if (timed) split_rates.add(static_cast<double>(stats.searched_edges) / 2 / t * 1e-9);
-        int64_t bytes[] = {expected};
-        world.broadcast(std::as_writable_bytes(std::span<int64_t>(bytes)), 0);
-        differ += world.sum(static_cast<int64_t>(checksum(split.levels(stream).to_host(stream)) != bytes[0]));
+        int64_t root_checksum[] = {expected};
+        world.broadcast(std::as_writable_bytes(std::span<int64_t>(root_checksum)), 0);
+        differ += world.sum(static_cast<int64_t>(checksum(split.levels(stream).to_host(stream)) != root_checksum[0]));
       }
       if (world.rank() == 0)
-        std::printf("kron:%d (%lld vertices, %lld entries), %d roots: one GPU %.2f GTEPS; %d rank(s) (%s) %.2f GTEPS%s\n",
+        std::printf("kron:%d (%lld vertices, %lld entries), %d roots: one GPU %.2f GTEPS; "
+                    "%d rank(s) (%s) %.2f GTEPS%s\n",
                     scale, static_cast<long long>(g.n_rows()), static_cast<long long>(g.nvals()), roots,
                     one_rates.harmonic_mean(), world.size(), devices.describe().c_str(), split_rates.harmonic_mean(),
                     differ == 0 ? "; every root's levels equal" : "; LEVELS DIFFER from the one-GPU search");

@@ -14,7 +14,8 @@ namespace gql::compiler::plan {
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
   if (!module.distributed) return false;
   const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
-  if (module.target == ir::Target::cuda) {  // the GPU twins: gql/dist/device_mxm.hpp, device_bfs.hpp, device_closure.hpp
+  // The GPU twins: gql/dist/device_mxm.hpp, device_bfs.hpp, device_closure.hpp.
+  if (module.target == ir::Target::cuda) {
     if (op.kind == ir::OpKind::bfs_levels) return true;
     if (op.kind == ir::OpKind::mxm)  // unmasked graphs into a graph: the one-GPU product on each rank's rows
       return !op.mask && kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&

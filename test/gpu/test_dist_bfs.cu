@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
     if (!small) {
       const char* data = std::getenv("GQL_DATA_DIR");
       if (data == nullptr) {
-        if (gpu_test::the_devices().world().rank() == 0) std::printf("  real graphs skipped: GQL_DATA_DIR is not set\n");
+        if (gpu_test::the_devices().world().rank() == 0)
+          std::printf("  real graphs skipped: GQL_DATA_DIR is not set\n");
       } else {
         const std::string dir = std::string(data) + "/";
         check_graph("wiki-Vote", read_graph<bool>(dir + "wiki-Vote.txt.gz"), {0, 30});

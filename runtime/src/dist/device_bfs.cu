@@ -215,7 +215,8 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     b.next = DeviceBuffer<unsigned>(words);
     b.marks = DeviceBuffer<unsigned>(words * static_cast<size_t>(ranks));
     b.levels = DeviceBuffer<int>(static_cast<size_t>(std::max<int64_t>(n, 1)));
-    b.hubs = DeviceBuffer<long long>(static_cast<size_t>(std::max<int64_t>(static_cast<int64_t>(b.out.columns.size()) / hub_degree, 1)));
+    const int64_t most_hubs = static_cast<int64_t>(b.out.columns.size()) / hub_degree;
+    b.hubs = DeviceBuffer<long long>(static_cast<size_t>(std::max<int64_t>(most_hubs, 1)));
     b.counts = DeviceBuffer<LevelCounts>(1);
   });
   for (int r = 0; r <= ranks; ++r) {

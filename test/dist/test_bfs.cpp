@@ -1,5 +1,6 @@
 // The distributed BFS against the one-process search: the same levels pushing, pulling and choosing,
-// on symmetric and directed graphs, from sources with and without edges, and the edges it examined.
+// on symmetric and directed graphs, from sources with and without edges, the edges it examined and
+// the searched edges its TEPS count.
 #include <cstdint>
 
 #include "dist_test.hpp"
@@ -13,7 +14,8 @@ namespace gql::dist_test {
 namespace {
 
 void expect_same_levels(const Csr<bool>& G, int64_t source) {
-  const Vector<int32_t> want = cpu::bfs_levels(G, cpu::transpose_of(G), source);
+  common::TraversalStats want_stats;
+  const Vector<int32_t> want = cpu::bfs_levels(G, cpu::transpose_of(G), source, {}, &want_stats);
   const auto wi = want.indices();
   const auto wv = want.values();
   for (common::Direction direction : {common::Direction::push, common::Direction::pull, common::Direction::automatic}) {
@@ -25,6 +27,8 @@ void expect_same_levels(const Csr<bool>& G, int64_t source) {
     const auto gv = got.values();
     EXPECT_TRUE(std::equal(gi.begin(), gi.end(), wi.begin(), wi.end())) << "source " << source;
     EXPECT_TRUE(std::equal(gv.begin(), gv.end(), wv.begin(), wv.end())) << "source " << source;
+    // Graph500's input edges of the searched component (TEPS): halved when G is symmetric, as there.
+    EXPECT_EQ(stats.searched_edges, want_stats.searched_edges) << "source " << source;
     if (direction != common::Direction::push) continue;
     // Pushing, every reached vertex's out-edges are read once, when it is in the frontier.
     int64_t reached_edges = 0;

@@ -197,8 +197,11 @@ Vector<int32_t> bfs_levels(const World& world, const Csr<TG>& G, int64_t source,
                            common::TraversalStats* stats = nullptr, const common::DirectionOptions& direction = {}) {
   detail::check_square(G.n_rows(), G.n_cols());
   detail::WholeRows<TG> rows(G);
-  return detail::search_levels(world, rows, G.n_rows(), G.nvals(), rows_by_work(G.row_offsets(), world.size(), world.rank()),
-                               source, stats, direction);
+  Vector<int32_t> levels = detail::search_levels(
+      world, rows, G.n_rows(), G.nvals(), rows_by_work(G.row_offsets(), world.size(), world.rank()), source, stats,
+      direction);
+  if (stats && G.derived().symmetric()) stats->searched_edges /= 2;  // an undirected edge is stored twice
+  return levels;
 }
 
 // The same over a graph split across the ranks: each rank searches from its own rows; the levels
@@ -208,7 +211,9 @@ Vector<int32_t> bfs_levels(const World& world, const SplitGraph<TG>& G, int64_t 
                            common::TraversalStats* stats = nullptr, const common::DirectionOptions& direction = {}) {
   detail::check_square(G.n_rows(), G.n_cols());
   detail::SplitRows<TG> rows(world, G);
-  return detail::search_levels(world, rows, G.n_rows(), G.nvals(), G.mine(), source, stats, direction);
+  Vector<int32_t> levels = detail::search_levels(world, rows, G.n_rows(), G.nvals(), G.mine(), source, stats, direction);
+  if (stats && G.symmetric()) stats->searched_edges /= 2;  // an undirected edge is stored twice
+  return levels;
 }
 
 }  // namespace gql::dist

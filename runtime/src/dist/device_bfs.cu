@@ -31,6 +31,21 @@ __device__ inline unsigned long long warp_sum(unsigned long long x) {
   return x;
 }
 
+// x summed over the block, added to *total by one atomic per block (not one per warp: a pull step's
+// hundreds of thousands of warps would queue on the one counter).
+__device__ inline void add_block_total(unsigned long long x, unsigned long long* total) {
+  __shared__ unsigned long long partial[block / 32];
+  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x & 31);
+  x = warp_sum(x);
+  if (lane == 0) partial[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    x = warp_sum(lane < block / 32 ? partial[lane] : 0ull);
+    if (lane == 0 && x > 0) atomicAdd(total, x);
+  }
+  __syncthreads();  // partial is free for the next total
+}
+
 unsigned grid_for(long long threads) {
   return static_cast<unsigned>(std::max<long long>((threads + block - 1) / block, 1));
 }
@@ -45,30 +60,31 @@ __global__ void start_search(int* levels, long long n, unsigned* visited, unsign
   }
 }
 
-// A thread per vertex of the rank's rows [begin, begin + count) (begin a multiple of 32): an unseen
-// vertex is next when one of its in-edges comes from the frontier. A warp writes its 32 vertices'
+// A warp per 32 of the rank's rows [begin, begin + count) (begin a multiple of 32), over the grid: an
+// unseen vertex (a lane) is next when one of its in-edges comes from the frontier; the warp writes its
 // word of `next` whole.
 __global__ void pull_step(const offset_t* in_offsets, const index_t* in_columns, long long begin, long long count,
                           const unsigned* visited, const unsigned* frontier, unsigned* next, LevelCounts* counts) {
-  const long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x;
-  const long long v = begin + i;
-  bool found = false;
+  const long long warps = static_cast<long long>(gridDim.x) * (block / 32), words = (count + 31) / 32;
+  const int lane = static_cast<int>(threadIdx.x & 31);
   unsigned long long examined = 0;
-  if (i < count && !has_bit(visited, v)) {
-    for (offset_t p = in_offsets[i]; p < in_offsets[i + 1]; ++p) {
-      ++examined;
-      if (has_bit(frontier, in_columns[p])) {
-        found = true;
-        break;
+  for (long long w = (blockIdx.x * static_cast<long long>(block) + threadIdx.x) / 32; w < words; w += warps) {
+    const long long i = w * 32 + lane;
+    const unsigned seen = visited[(begin >> 5) + w];
+    bool found = false;
+    if (seen != all_lanes && i < count && !((seen >> lane) & 1u)) {
+      for (offset_t p = in_offsets[i]; p < in_offsets[i + 1]; ++p) {
+        ++examined;
+        if (has_bit(frontier, in_columns[p])) {
+          found = true;
+          break;
+        }
       }
     }
+    const unsigned word = __ballot_sync(all_lanes, found);
+    if (lane == 0) next[(begin >> 5) + w] = word;
   }
-  const unsigned word = __ballot_sync(all_lanes, found);
-  examined = warp_sum(examined);
-  if ((threadIdx.x & 31) == 0 && i < count) {
-    next[v >> 5] = word;
-    if (examined > 0) atomicAdd(&counts->examined, examined);
-  }
+  add_block_total(examined, &counts->examined);
 }
 
 // Out-edges of vertex i (of the rank's rows) from the p-th, every stride-th: their unseen heads marked.
@@ -121,35 +137,31 @@ __global__ void or_parts(const unsigned* parts, int ranks, long long words, unsi
   }
 }
 
-// The level's new vertices (next's bits) visited at `depth` on every rank; this rank counts its own
-// [begin, end) and their out- and in-edges.
+// The level's new vertices (next's bits) visited at `depth` on every rank, a warp per word (a lane per
+// vertex) over the grid; this rank counts its own [begin, end) and their out- and in-edges.
 __global__ void settle(const unsigned* next, unsigned* visited, int* levels, int depth, long long words,
                        long long begin, long long end, const offset_t* out_offsets, const offset_t* in_offsets,
                        LevelCounts* counts) {
+  const long long warps = static_cast<long long>(gridDim.x) * (block / 32);
+  const int lane = static_cast<int>(threadIdx.x & 31);
   unsigned long long found = 0, found_edges = 0, found_in_edges = 0;
-  const long long stride = static_cast<long long>(gridDim.x) * block;
-  for (long long w = blockIdx.x * static_cast<long long>(block) + threadIdx.x; w < words; w += stride) {
-    unsigned bits = next[w] & ~visited[w];
-    visited[w] |= bits;
-    while (bits != 0) {
-      const long long v = w * 32 + __ffs(static_cast<int>(bits)) - 1;
-      bits &= bits - 1;
-      levels[v] = depth;
-      if (v >= begin && v < end) {
-        ++found;
-        found_edges += static_cast<unsigned long long>(out_offsets[v - begin + 1] - out_offsets[v - begin]);
-        found_in_edges += static_cast<unsigned long long>(in_offsets[v - begin + 1] - in_offsets[v - begin]);
-      }
+  for (long long w = (blockIdx.x * static_cast<long long>(block) + threadIdx.x) / 32; w < words; w += warps) {
+    const unsigned bits = next[w] & ~visited[w];
+    if (bits == 0) continue;
+    __syncwarp();  // every lane read visited[w] before lane 0 writes it
+    if (lane == 0) visited[w] |= bits;
+    const long long v = w * 32 + lane;
+    if (!((bits >> lane) & 1u)) continue;
+    levels[v] = depth;
+    if (v >= begin && v < end) {
+      ++found;
+      found_edges += static_cast<unsigned long long>(out_offsets[v - begin + 1] - out_offsets[v - begin]);
+      found_in_edges += static_cast<unsigned long long>(in_offsets[v - begin + 1] - in_offsets[v - begin]);
     }
   }
-  found = warp_sum(found);
-  found_edges = warp_sum(found_edges);
-  found_in_edges = warp_sum(found_in_edges);
-  if ((threadIdx.x & 31) == 0 && found > 0) {
-    atomicAdd(&counts->found, found);
-    atomicAdd(&counts->found_edges, found_edges);
-    atomicAdd(&counts->found_in_edges, found_in_edges);
-  }
+  add_block_total(found, &counts->found);
+  add_block_total(found_edges, &counts->found_edges);
+  add_block_total(found_in_edges, &counts->found_in_edges);
 }
 
 // A graph's rows [begin, end) on the device, offsets from 0.
@@ -185,6 +197,7 @@ struct DeviceBfsRows::Buffers {
   DeviceBuffer<long long> hubs;  // a push step's frontier vertices of hub_degree out-edges or more
   DeviceBuffer<LevelCounts> counts;
   std::vector<int64_t> mark_offsets;  // rank r's marks, in bytes
+  unsigned resident_grid = 0;         // blocks the GPU holds at once: the grid-stride kernels' grid
 
   const offset_t* in_offsets() const { return (in_is_out ? out : in).offsets.data(); }
   const index_t* in_columns() const { return (in_is_out ? out : in).columns.data(); }
@@ -218,6 +231,9 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     const int64_t most_hubs = static_cast<int64_t>(b.out.columns.size()) / hub_degree;
     b.hubs = DeviceBuffer<long long>(static_cast<size_t>(std::max<int64_t>(most_hubs, 1)));
     b.counts = DeviceBuffer<LevelCounts>(1);
+    int multiprocessors = 0;
+    GQL_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, devices.device()));
+    b.resident_grid = static_cast<unsigned>(multiprocessors) * (2048 / block);
   });
   for (int r = 0; r <= ranks; ++r) {
     const int64_t first = r == ranks ? static_cast<int64_t>(words) : bfs_rows(out.offsets, ranks, r).begin / 32;
@@ -251,7 +267,7 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
     GQL_CUDA_CHECK(cudaMemsetAsync(b.counts.data(), 0, sizeof(LevelCounts), s));
     if (pull) {
       if (count > 0) {
-        pull_step<<<grid_for(count), block, 0, s>>>(b.in_offsets(), b.in_columns(), mine_.begin, count,
+        pull_step<<<std::min(grid_for(count), b.resident_grid), block, 0, s>>>(b.in_offsets(), b.in_columns(), mine_.begin, count,
                                                     b.visited.data(), b.frontier.data(), b.next.data(),
                                                     b.counts.data());
         GQL_CUDA_CHECK_LAUNCH();
@@ -274,7 +290,7 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
       or_parts<<<grid_for(words), block, 0, s>>>(b.marks.data(), world.size(), words, b.next.data());
       GQL_CUDA_CHECK_LAUNCH();
     }
-    settle<<<grid_for(words), block, 0, s>>>(b.next.data(), b.visited.data(), b.levels.data(), depth, words,
+    settle<<<std::min(grid_for(words * 32), b.resident_grid), block, 0, s>>>(b.next.data(), b.visited.data(), b.levels.data(), depth, words,
                                              mine_.begin, mine_.end, b.out.offsets.data(), b.in_offsets(),
                                              b.counts.data());
     GQL_CUDA_CHECK_LAUNCH();

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
@@ -83,6 +84,14 @@ class Derived {
   }
 
   mutable std::atomic<State*> state_{nullptr};
+};
+
+// State kept with a container's contents that calls take turns on (a traversal's device buffers over a
+// graph, say): made by the first call that needs it, then reused by the later ones, one at a time.
+template <class T>
+struct KeptState {
+  std::mutex turn;
+  std::optional<T> state;
 };
 
 }  // namespace gql

@@ -7,13 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "gql/device/traversal/frontier.hpp"
 #include "gql/device/traversal/levels_vector.hpp"
 #include "gql/dist/device_bfs.hpp"
 
 namespace gql::dist {
 namespace {
 
-constexpr int block = 256;
+using gpu::detail::grid_for;
+constexpr int block = device::traversal::traversal_block;  // the one-GPU traversals' block, so grid_for's
 constexpr unsigned all_lanes = 0xffffffffu;
 constexpr offset_t hub_degree = 4096;  // a push step spreads the out-edges of vertices with as many over the grid
 constexpr unsigned hub_grid = 1024;    // blocks of push_hubs: a few per multiprocessor
@@ -44,10 +46,6 @@ __device__ inline void add_block_total(unsigned long long x, unsigned long long*
     if (lane == 0 && x > 0) atomicAdd(total, x);
   }
   __syncthreads();  // partial is free for the next total
-}
-
-unsigned grid_for(long long threads) {
-  return static_cast<unsigned>(std::max<long long>((threads + block - 1) / block, 1));
 }
 
 // Levels unseen but the source's (0); the source alone visited and in the frontier.
@@ -96,25 +94,27 @@ __device__ inline void mark_heads(const offset_t* out_offsets, const index_t* ou
   }
 }
 
-// A warp per 32 of the rank's rows: the frontier's among them mark their unseen heads in `marks`;
-// those with hub_degree out-edges or more are queued in `hubs` for push_hubs (one warp would hold
-// the whole step up).
+// A warp per 32 of the rank's rows, over the grid: the frontier's among them mark their unseen heads in
+// `marks`; those with hub_degree out-edges or more are queued in `hubs` for push_hubs (one warp would
+// hold the whole step up).
 __global__ void push_step(const offset_t* out_offsets, const index_t* out_columns, long long begin, long long count,
                           const unsigned* frontier, const unsigned* visited, unsigned* marks, long long* hubs,
                           unsigned long long* hub_count) {
-  const long long first = ((blockIdx.x * static_cast<long long>(block) + threadIdx.x) >> 5) * 32;
+  const long long warps = static_cast<long long>(gridDim.x) * (block / 32), words = (count + 31) / 32;
   const int lane = static_cast<int>(threadIdx.x & 31);
-  if (first >= count) return;
-  unsigned word = frontier[(begin + first) >> 5];
-  if (count - first < 32) word &= (1u << (count - first)) - 1u;
-  while (word != 0) {
-    const long long i = first + __ffs(static_cast<int>(word)) - 1;
-    word &= word - 1;
-    if (out_offsets[i + 1] - out_offsets[i] >= hub_degree) {
-      if (lane == 0) hubs[atomicAdd(hub_count, 1ull)] = i;
-      continue;
+  for (long long w = (blockIdx.x * static_cast<long long>(block) + threadIdx.x) / 32; w < words; w += warps) {
+    const long long first = w * 32;
+    unsigned word = frontier[(begin + first) >> 5];
+    if (count - first < 32) word &= (1u << (count - first)) - 1u;
+    while (word != 0) {
+      const long long i = first + __ffs(static_cast<int>(word)) - 1;
+      word &= word - 1;
+      if (out_offsets[i + 1] - out_offsets[i] >= hub_degree) {
+        if (lane == 0) hubs[atomicAdd(hub_count, 1ull)] = i;
+        continue;
+      }
+      mark_heads(out_offsets, out_columns, i, lane, 32, visited, marks);
     }
-    mark_heads(out_offsets, out_columns, i, lane, 32, visited, marks);
   }
 }
 
@@ -191,13 +191,12 @@ RowRange bfs_rows(std::span<const offset_t> row_offsets, int ranks, int rank) {
 struct DeviceBfsRows::Buffers {
   DeviceRows out, in;  // in: empty when the in-edges are the out-edges
   bool in_is_out = true;
-  std::vector<offset_t> out_degrees;  // of this rank's rows, on the host: the source's first frontier
   DeviceBuffer<unsigned> visited, frontier, next, marks;  // marks: every rank's push marks, joined
   DeviceBuffer<int> levels;
   DeviceBuffer<long long> hubs;  // a push step's frontier vertices of hub_degree out-edges or more
   DeviceBuffer<LevelCounts> counts;
   std::vector<int64_t> mark_offsets;  // rank r's marks, in bytes
-  unsigned resident_grid = 0;         // blocks the GPU holds at once: the grid-stride kernels' grid
+  long long resident = 0;             // blocks the GPU holds at once: the cap of every kernel's grid
 
   const offset_t* in_offsets() const { return (in_is_out ? out : in).offsets.data(); }
   const index_t* in_columns() const { return (in_is_out ? out : in).columns.data(); }
@@ -219,10 +218,6 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     b.out = upload_rows(out, mine, stream);
     b.in_is_out = in.columns.data() == out.columns.data();
     if (!b.in_is_out) b.in = upload_rows(in, mine, stream);
-    b.out_degrees.resize(static_cast<size_t>(mine.size()));
-    for (int64_t i = 0; i < mine.size(); ++i)
-      b.out_degrees[static_cast<size_t>(i)] =
-          out.offsets[static_cast<size_t>(mine.begin + i + 1)] - out.offsets[static_cast<size_t>(mine.begin + i)];
     b.visited = DeviceBuffer<unsigned>(words);
     b.frontier = DeviceBuffer<unsigned>(words);
     b.next = DeviceBuffer<unsigned>(words);
@@ -231,9 +226,7 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     const int64_t most_hubs = static_cast<int64_t>(b.out.columns.size()) / hub_degree;
     b.hubs = DeviceBuffer<long long>(static_cast<size_t>(std::max<int64_t>(most_hubs, 1)));
     b.counts = DeviceBuffer<LevelCounts>(1);
-    int multiprocessors = 0;
-    GQL_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, devices.device()));
-    b.resident_grid = static_cast<unsigned>(multiprocessors) * (2048 / block);
+    b.resident = gpu::detail::resident_blocks();
   });
   for (int r = 0; r <= ranks; ++r) {
     const int64_t first = r == ranks ? static_cast<int64_t>(words) : bfs_rows(out.offsets, ranks, r).begin / 32;
@@ -252,12 +245,19 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
   const cudaStream_t s = stream.get();
   const auto words = static_cast<long long>(b.visited.size());
   const long long count = mine_.size();
-  start_search<<<grid_for(std::max<long long>(n_, words)), block, 0, s>>>(b.levels.data(), n_, b.visited.data(),
-                                                                         b.frontier.data(), words, source);
+  const long long cap = b.resident;
+  start_search<<<grid_for(std::max<long long>(n_, words), cap), block, 0, s>>>(b.levels.data(), n_, b.visited.data(),
+                                                                              b.frontier.data(), words, source);
   GQL_CUDA_CHECK_LAUNCH();
-  const bool source_mine = source >= mine_.begin && source < mine_.end;
-  const int64_t source_edges =
-      world.sum(source_mine ? b.out_degrees[static_cast<size_t>(source - mine_.begin)] : int64_t{0});
+  offset_t source_edges = 0;  // the source's out-edges: the first frontier's, on the source's rank
+  if (source >= mine_.begin && source < mine_.end) {
+    offset_t bounds[2];
+    GQL_CUDA_CHECK(cudaMemcpyAsync(bounds, b.out.offsets.data() + (source - mine_.begin), sizeof bounds,
+                                   cudaMemcpyDeviceToHost, s));
+    stream.synchronize();
+    source_edges = bounds[1] - bounds[0];
+  }
+  source_edges = world.sum(source_edges);
   common::DirectionChooser chooser(options);
   int64_t frontier_size = 1, frontier_edges = source_edges, open_edges = nvals_;
   common::TraversalStats total;
@@ -267,9 +267,9 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
     GQL_CUDA_CHECK(cudaMemsetAsync(b.counts.data(), 0, sizeof(LevelCounts), s));
     if (pull) {
       if (count > 0) {
-        pull_step<<<std::min(grid_for(count), b.resident_grid), block, 0, s>>>(b.in_offsets(), b.in_columns(), mine_.begin, count,
-                                                    b.visited.data(), b.frontier.data(), b.next.data(),
-                                                    b.counts.data());
+        pull_step<<<grid_for(count, cap), block, 0, s>>>(b.in_offsets(), b.in_columns(), mine_.begin, count,
+                                                         b.visited.data(), b.frontier.data(), b.next.data(),
+                                                         b.counts.data());
         GQL_CUDA_CHECK_LAUNCH();
       }
       devices_.join_parts(reinterpret_cast<std::byte*>(b.next.data()), word_offsets_, s);
@@ -278,21 +278,21 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
       unsigned* my_marks = b.marks.data() + static_cast<long long>(world.rank()) * words;
       GQL_CUDA_CHECK(cudaMemsetAsync(my_marks, 0, static_cast<size_t>(words) * sizeof(unsigned), s));
       if (count > 0) {
-        push_step<<<grid_for((count + 31) / 32 * 32), block, 0, s>>>(
-            b.out.offsets.data(), b.out.columns.data(), mine_.begin, count, b.frontier.data(), b.visited.data(),
-            my_marks, b.hubs.data(), &b.counts.data()->hubs);
+        push_step<<<grid_for(count, cap), block, 0, s>>>(b.out.offsets.data(), b.out.columns.data(), mine_.begin,
+                                                         count, b.frontier.data(), b.visited.data(), my_marks,
+                                                         b.hubs.data(), &b.counts.data()->hubs);
         GQL_CUDA_CHECK_LAUNCH();
         push_hubs<<<hub_grid, block, 0, s>>>(b.out.offsets.data(), b.out.columns.data(), b.hubs.data(),
                                              &b.counts.data()->hubs, b.visited.data(), my_marks);
         GQL_CUDA_CHECK_LAUNCH();
       }
       devices_.join_parts(reinterpret_cast<std::byte*>(b.marks.data()), b.mark_offsets, s);
-      or_parts<<<grid_for(words), block, 0, s>>>(b.marks.data(), world.size(), words, b.next.data());
+      or_parts<<<grid_for(words, cap), block, 0, s>>>(b.marks.data(), world.size(), words, b.next.data());
       GQL_CUDA_CHECK_LAUNCH();
     }
-    settle<<<std::min(grid_for(words * 32), b.resident_grid), block, 0, s>>>(b.next.data(), b.visited.data(), b.levels.data(), depth, words,
-                                             mine_.begin, mine_.end, b.out.offsets.data(), b.in_offsets(),
-                                             b.counts.data());
+    settle<<<grid_for(words * 32, cap), block, 0, s>>>(b.next.data(), b.visited.data(), b.levels.data(), depth, words,
+                                                       mine_.begin, mine_.end, b.out.offsets.data(), b.in_offsets(),
+                                                       b.counts.data());
     GQL_CUDA_CHECK_LAUNCH();
     const LevelCounts counted = read_back(b.counts.data(), stream);
     int64_t sums[] = {static_cast<int64_t>(counted.found), static_cast<int64_t>(counted.found_edges),

@@ -76,10 +76,7 @@ class DeviceBfsRows {
 namespace detail {
 
 // A search's device state over one graph value, kept with the graph's contents (gql/derived.hpp).
-struct KeptBfsRows {
-  std::mutex turn;
-  std::optional<DeviceBfsRows> search;
-};
+using KeptBfsRows = KeptState<DeviceBfsRows>;
 
 template <class TG>
 DeviceBfsRows::Rows rows_of(const Csr<TG>& g) {
@@ -109,12 +106,12 @@ void bfs_levels(const DeviceWorld& devices, gpu::Resident<Vector<int32_t>>& leve
   auto& kept = g.derived().template get<detail::KeptBfsRows>(std::string("dist/gpu/bfs/") +
                                                              (transposed ? "pull" : "symmetric"));
   std::lock_guard turn(kept.turn);
-  if (!kept.search) {
+  if (!kept.state) {
     const auto out = detail::rows_of(g);
-    kept.search.emplace(devices, out, transposed ? detail::rows_of(cpu::transpose_of(g)) : out, g.nvals(), stream);
+    kept.state.emplace(devices, out, transposed ? detail::rows_of(cpu::transpose_of(g)) : out, g.nvals(), stream);
   }
-  common::TraversalStats local = kept.search->run(source, options, stream);
-  levels.set_device(kept.search->levels(stream));
+  common::TraversalStats local = kept.state->run(source, options, stream);
+  levels.set_device(kept.state->levels(stream));
   if (g.derived().symmetric()) local.searched_edges /= 2;
   if (stats) *stats = local;
   ctx.explain("bfs levels over the ranks' GPUs", "search over " + std::to_string(world.size()) + " ranks' GPUs (" +

@@ -45,10 +45,7 @@ namespace detail {
 
 // A BFS's device state over one graph value (its device graphs, visited sets and queues), kept with
 // the graph's contents (gql/derived.hpp): many searches on one graph set it up once, and take turns.
-struct KeptSearch {
-  std::mutex turn;
-  std::optional<DeviceBfs> bfs;
-};
+using KeptSearch = KeptState<DeviceBfs>;
 
 inline std::string kept_search_key(const BfsSchedule& schedule, bool transposed) {
   return "gpu/bfs/" + std::to_string(static_cast<int>(schedule.kernel)) + "/" +
@@ -64,17 +61,17 @@ TraversalStats kept_search(const Derived& graph, const std::string& key, Make&& 
                            DeviceVector<int32_t>* levels, Vector<int32_t>* host_levels) {
   KeptSearch& search = graph.template get<KeptSearch>(key);
   std::lock_guard turn(search.turn);
-  if (!search.bfs) make(search.bfs);
+  if (!search.state) make(search.state);
   Event ready;
   ready.record(stream);  // the search follows what the call queued before it
-  ready.wait_on(search.bfs->stream());
-  const TraversalStats stats = search.bfs->run(source, options);
+  ready.wait_on(search.state->stream());
+  const TraversalStats stats = search.state->run(source, options);
   if (levels) {
-    const DeviceBfs::LevelsView view = search.bfs->device_levels();
-    *levels = levels_vector(view.narrow, view.wide, search.bfs->n_vertices(), search.bfs->reached(),
-                            search.bfs->stream());
+    const DeviceBfs::LevelsView view = search.state->device_levels();
+    *levels = levels_vector(view.narrow, view.wide, search.state->n_vertices(), search.state->reached(),
+                            search.state->stream());
   }
-  if (host_levels) *host_levels = search.bfs->levels();
+  if (host_levels) *host_levels = search.state->levels();
   return stats;
 }
 
@@ -161,10 +158,7 @@ namespace detail {
 // A paths search's device state over one graph value (it reads the graph where it is), kept with
 // the graph's contents: many searches on one graph set it up once, and take turns.
 template <class S, class TG>
-struct KeptPaths {
-  std::mutex turn;
-  std::optional<DevicePaths<S, TG>> search;
-};
+using KeptPaths = KeptState<DevicePaths<S, TG>>;
 
 inline std::string kept_paths_key(const SsspSchedule& schedule) {
   return "gpu/paths/" + std::to_string(static_cast<int>(schedule.kernel)) + "/" + std::to_string(schedule.delta) +
@@ -186,11 +180,11 @@ bool single_source_paths(Resident<Vector<typename S::value_type>>& paths, Reside
   const DeviceCsr<TG>& dG = G.device(stream);
   auto& kept = dG.derived().template get<detail::KeptPaths<S, TG>>(detail::kept_paths_key(schedule));
   std::lock_guard turn(kept.turn);
-  if (!kept.search) {
+  if (!kept.state) {
     stream.synchronize();  // the graph's upload, which the search's own stream reads from here on
-    kept.search.emplace(dG, schedule);
+    kept.state.emplace(dG, schedule);
   }
-  DevicePaths<S, TG>& search = *kept.search;
+  DevicePaths<S, TG>& search = *kept.state;
   Event ready;
   ready.record(stream);  // the search follows what the call queued before it
   ready.wait_on(search.stream());

@@ -529,14 +529,14 @@ class KernelEmitter {
         // A split (and B split or whole, plan::split_parameter): the product comes split by A's rows,
         // then gathered where the plan joins it.
         const std::string split = "gql::dist::mxm<" + semiring(o) + ">(" + world + ", " + A + ", " + B + ", " +
-                                  product_options(o) + ")";
+                                  product_options(o) + ", &ctx)";
         product = on_root ? "gql::dist::gathered_on(" + world + ", " + split + ", 0)"
                           : "gql::dist::gathered(" + world + ", " + split + ")";
       } else {
         // Joined on rank 0 only when nothing but the kernel's result reads it (plan::joined_on_root).
         product = (on_root ? "gql::dist::mxm_on<" + semiring(o) + ">(" + world + ", 0, "
                            : "gql::dist::mxm<" + semiring(o) + ">(" + world + ", ") +
-                  A + ", " + B + ", mask, " + product_options(o) + ")";
+                  A + ", " + B + ", mask, " + product_options(o) + ", &ctx)";
       }
       out += pad + "  gql::cpu::assign_result(" + target + ", " + product + ", mask, " + bool_text(o.replace) +
              ", /*within_mask=*/true);\n" + pad + "}\n";

@@ -11,6 +11,7 @@
 #include "gql/dist/split_graph.hpp"
 #include "gql/generate.hpp"
 #include "gql/io.hpp"
+#include "gql/kernel_context.hpp"
 #include "reference_semirings.hpp"
 
 namespace gql::dist_test {
@@ -157,6 +158,37 @@ TEST(DistMxm, RealGraph) {
   expect_same(dist::mxm<Paths>(world(), G, G), want);
   const auto split = dist::split_rows(world(), G);
   expect_same(dist::gathered(world(), dist::mxm<Paths>(world(), split, split)), want);
+}
+
+TEST(DistMxm, CountsEveryRanksProducts) {
+  // A kernel's --stats counts the products of every rank's rows: the one-process product's count,
+  // whether the product is joined everywhere, on one rank or left split, and through a mask (dot or
+  // saxpy, as the one-process product chose).
+  const auto G = generate_graph<bool>("kron:10", symmetric());
+  const cpu::ProductOptions options{.label = "fof"};
+  const auto counted = [](auto&& product) {
+    KernelContext ctx;
+    product(ctx);
+    return ctx.work().products;
+  };
+  const auto one_process = [&](const auto& mask) {
+    return counted([&](KernelContext& ctx) {
+      Csr<uint64_t> C;
+      cpu::mxm<Paths>(C, mask, false, G, G, options, ctx);
+    });
+  };
+  const int64_t want = one_process(cpu::no_mask());
+  EXPECT_GT(want, G.nvals());
+  EXPECT_EQ(counted([&](KernelContext& ctx) { dist::mxm<Paths>(world(), G, G, {}, options, &ctx); }), want);
+  EXPECT_EQ(counted([&](KernelContext& ctx) { dist::mxm_on<Paths>(world(), 0, G, G, {}, options, &ctx); }), want);
+  const auto split = dist::split_rows(world(), G);
+  EXPECT_EQ(counted([&](KernelContext& ctx) { dist::mxm<Paths>(world(), split, G, options, &ctx); }), want);
+  EXPECT_EQ(counted([&](KernelContext& ctx) { dist::mxm<Paths>(world(), split, split, options, &ctx); }), want);
+  for (bool complement : {false, true}) {
+    const cpu::MatrixMask mask = cpu::mask(G, complement);
+    EXPECT_EQ(counted([&](KernelContext& ctx) { dist::mxm<Paths>(world(), G, G, mask, options, &ctx); }),
+              one_process(mask));
+  }
 }
 
 TEST(DistMxm, MismatchedShapesRefusedOnEveryRank) {

@@ -33,6 +33,7 @@ void mxm(const DeviceWorld& devices, gpu::Resident<Csr<TC>>& C, gpu::Resident<Cs
   const Stream stream = call.stream();
   Csr<TC> block;
   int64_t n_cols = 0;
+  const int64_t products_before = ctx.work().products;  // each rank's product adds its rows' products
   world.on_every_rank([&] {
     const Csr<TA>& a = A.host(stream);
     const Csr<TB>& b = B.host(stream);
@@ -49,6 +50,7 @@ void mxm(const DeviceWorld& devices, gpu::Resident<Csr<TC>>& C, gpu::Resident<Cs
     gpu::mxm<S>(product, gpu::no_mask(), false, rows, B, rows_options, ctx);
     block = product.take_host(stream);
   });
+  ctx.work().products = products_before + world.sum(ctx.work().products - products_before);  // every rank's
   C.set_host(joined_on_root ? detail::joined_rows_on(world, std::move(block), n_cols, 0)
                             : detail::joined_rows(world, std::move(block), n_cols));
   ctx.explain(options.label, "product over " + std::to_string(world.size()) +

@@ -20,6 +20,7 @@
 #include "gql/dist/world.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
+#include "gql/kernel_context.hpp"
 
 namespace gql::dist {
 namespace detail {
@@ -73,10 +74,25 @@ Csr<typename S::value_type> multiply_rows(const Csr<TA>& rows, int64_t first_row
   }
 }
 
-// This rank's rows of C<mask> = A * B over S: A's rows in blocks of equal products.
+// A product's work over the ranks, for a kernel's --stats and --explain: every rank's products and
+// entries summed (a collective call: every rank makes it, with or without a context).
+inline void count_product(const World& world, KernelContext* ctx, const cpu::ProductOptions& options,
+                          const cpu::SpgemmStats& mine, const std::string& how) {
+  if (ctx == nullptr) return;
+  int64_t sums[] = {mine.products, mine.nvals};
+  world.sum(std::span<int64_t>(sums));
+  ctx->work().products += sums[0];
+  if (ctx->explaining())
+    ctx->explain(options.label, "mxm over " + std::to_string(world.size()) + " ranks, " + how + ", " +
+                                    std::to_string(sums[0]) + " products, " + std::to_string(sums[1]) + " entries");
+}
+
+// This rank's rows of C<mask> = A * B over S: A's rows in blocks of equal products; `ctx` (if any)
+// counts every rank's products.
 template <class S, class TA, class TB>
 Csr<typename S::value_type> product_rows(const World& world, const Csr<TA>& A, const Csr<TB>& B,
-                                         const cpu::MatrixMask& mask, const cpu::ProductOptions& options) {
+                                         const cpu::MatrixMask& mask, const cpu::ProductOptions& options,
+                                         KernelContext* ctx) {
   using V = typename S::value_type;
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
@@ -89,6 +105,7 @@ Csr<typename S::value_type> product_rows(const World& world, const Csr<TA>& A, c
   spgemm.accumulator = options.accumulator;
   const cpu::MaskedChoice choice = cpu::choose_masked_method(A, B, mask, options.masked);
   Csr<V> block;
+  cpu::SpgemmStats stats;
   world.on_every_rank([&] {
     // The whole of A on one rank: no block to cut out.
     const RowRange mine = world.size() == 1 ? RowRange{0, A.n_rows()}
@@ -96,28 +113,34 @@ Csr<typename S::value_type> product_rows(const World& world, const Csr<TA>& A, c
     const cpu::MatrixMask rows_mask = world.size() == 1 ? mask : mask_rows(mask, mine);
     const auto multiply = [&]<class P>(const Csr<TA>& rows) {
       if (choice.method == cpu::MaskedMethod::dot)
-        return cpu::masked_dot_product<P>(rows, B, cpu::transpose_of(B), rows_mask);
-      return cpu::spgemm<P>(rows, B, rows_mask, spgemm);
+        return cpu::masked_dot_product<P>(rows, B, cpu::transpose_of(B), rows_mask, {}, &stats);
+      return cpu::spgemm<P>(rows, B, rows_mask, spgemm, &stats);
     };
     block = world.size() == 1 ? multiply_rows<S>(A, 0, multiply) : multiply_rows<S>(rows_of(A, mine), mine.begin, multiply);
   });
+  count_product(world, ctx, options, stats,
+                choice.method == cpu::MaskedMethod::dot ? "by the mask's entries (dot)" : "by rows (saxpy)");
   return block;
 }
 
 }  // namespace detail
 
+// `ctx`, when given, counts every rank's products (--stats) and says how the product ran (--explain),
+// here and in the other products below.
 template <class S, class TA, class TB>
 Csr<typename S::value_type> mxm(const World& world, const Csr<TA>& A, const Csr<TB>& B,
-                                const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {}) {
-  return detail::joined_rows(world, detail::product_rows<S>(world, A, B, mask, options), B.n_cols());
+                                const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {},
+                                KernelContext* ctx = nullptr) {
+  return detail::joined_rows(world, detail::product_rows<S>(world, A, B, mask, options, ctx), B.n_cols());
 }
 
 // The same product joined on rank `root` only, for a result that only the root reads (a program's
 // result, written by rank 0): the other ranks get C's shape without entries.
 template <class S, class TA, class TB>
 Csr<typename S::value_type> mxm_on(const World& world, int root, const Csr<TA>& A, const Csr<TB>& B,
-                                   const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {}) {
-  return detail::joined_rows_on(world, detail::product_rows<S>(world, A, B, mask, options), B.n_cols(), root);
+                                   const cpu::MatrixMask& mask = {}, const cpu::ProductOptions& options = {},
+                                   KernelContext* ctx = nullptr) {
+  return detail::joined_rows_on(world, detail::product_rows<S>(world, A, B, mask, options, ctx), B.n_cols(), root);
 }
 
 // C = A * B over S with A split across the ranks (gql/dist/split_graph.hpp) and B on every rank: each
@@ -125,7 +148,7 @@ Csr<typename S::value_type> mxm_on(const World& world, int root, const Csr<TA>& 
 // travel. The entries are those of the one-process product.
 template <class S, class TA, class TB>
 SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>& A, const Csr<TB>& B,
-                                       const cpu::ProductOptions& options = {}) {
+                                       const cpu::ProductOptions& options = {}, KernelContext* ctx = nullptr) {
   using V = typename S::value_type;
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
@@ -134,11 +157,13 @@ SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>&
   cpu::SpgemmOptions spgemm;
   spgemm.accumulator = options.accumulator;
   Csr<V> block;
+  cpu::SpgemmStats stats;
   world.on_every_rank([&] {
     block = detail::multiply_rows<S>(A.block(), A.mine().begin, [&]<class P>(const Csr<TA>& rows) {
-      return cpu::spgemm<P>(rows, B, cpu::MatrixMask{}, spgemm);
+      return cpu::spgemm<P>(rows, B, cpu::MatrixMask{}, spgemm, &stats);
     });
   });
+  detail::count_product(world, ctx, options, stats, "each rank's own rows of a split A");
   const int64_t nvals = world.sum(block.nvals());
   return SplitGraph<V>(A.n_rows(), B.n_cols(), nvals, A, std::move(block), false);
 }
@@ -148,12 +173,12 @@ SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>&
 // than those rows; C comes split by A's row starts. The entries are those of the one-process product.
 template <class S, class TA, class TB>
 SplitGraph<typename S::value_type> mxm(const World& world, const SplitGraph<TA>& A, const SplitGraph<TB>& B,
-                                       const cpu::ProductOptions& options = {}) {
+                                       const cpu::ProductOptions& options = {}, KernelContext* ctx = nullptr) {
   if (A.n_cols() != B.n_rows())
     throw Error(ErrorKind::usage, "mxm: inner dimensions differ (" + std::to_string(A.n_cols()) + " and " +
                                       std::to_string(B.n_rows()) + ")");
   const Csr<TB> rows = fetched_rows(world, B, detail::distinct_columns(A.block()));
-  return mxm<S>(world, A, rows, options);
+  return mxm<S>(world, A, rows, options, ctx);
 }
 
 }  // namespace gql::dist

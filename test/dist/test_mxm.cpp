@@ -173,7 +173,7 @@ TEST(DistMxm, CountsEveryRanksProducts) {
   };
   const auto one_process = [&](const auto& mask) {
     return counted([&](KernelContext& ctx) {
-      Csr<uint64_t> C;
+      Csr<uint64_t> C(G.n_rows(), G.n_cols());
       cpu::mxm<Paths>(C, mask, false, G, G, options, ctx);
     });
   };

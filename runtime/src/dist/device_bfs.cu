@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "gql/device/traversal/bfs_kernels.cuh"
 #include "gql/device/traversal/frontier.hpp"
 #include "gql/device/traversal/levels_vector.hpp"
 #include "gql/dist/device_bfs.hpp"
@@ -49,17 +48,13 @@ __device__ inline void add_block_total(unsigned long long x, unsigned long long*
   __syncthreads();  // partial is free for the next total
 }
 
-// Levels unseen but the source's (0); the source alone in the frontier, and visited with the vertices
-// that no search reaches (`unreachable`), so that pull steps skip their words.
-__global__ void start_search(int* levels, long long n, const unsigned* unreachable, unsigned* visited,
-                             unsigned* frontier, long long words, long long source) {
+// Levels unseen but the source's (0); the source alone visited and in the frontier.
+__global__ void start_search(int* levels, long long n, unsigned* visited, unsigned* frontier, long long words,
+                             long long source) {
   const long long stride = static_cast<long long>(gridDim.x) * block, last = n > words ? n : words;
   for (long long i = blockIdx.x * static_cast<long long>(block) + threadIdx.x; i < last; i += stride) {
     if (i < n) levels[i] = i == source ? 0 : INT_MAX;
-    if (i < words) {
-      frontier[i] = i == (source >> 5) ? 1u << (source & 31) : 0u;
-      visited[i] = unreachable[i] | frontier[i];
-    }
+    if (i < words) visited[i] = frontier[i] = i == (source >> 5) ? 1u << (source & 31) : 0u;
   }
 }
 
@@ -197,7 +192,6 @@ struct DeviceBfsRows::Buffers {
   DeviceRows out, in;  // in: empty when the in-edges are the out-edges
   bool in_is_out = true;
   DeviceBuffer<unsigned> visited, frontier, next, marks;  // marks: every rank's push marks, joined
-  DeviceBuffer<unsigned> unreachable;  // vertices without in-edges, and the ids past n: never reached
   DeviceBuffer<int> levels;
   DeviceBuffer<long long> hubs;  // a push step's frontier vertices of hub_degree out-edges or more
   DeviceBuffer<LevelCounts> counts;
@@ -225,16 +219,6 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     b.in_is_out = in.columns.data() == out.columns.data();
     if (!b.in_is_out) b.in = upload_rows(in, mine, stream);
     b.visited = DeviceBuffer<unsigned>(words);
-    b.unreachable = DeviceBuffer<unsigned>(words);
-    b.resident = gpu::detail::resident_blocks();
-    GQL_CUDA_CHECK(cudaMemsetAsync(b.unreachable.data(), 0xff, words * sizeof(unsigned), stream.get()));
-    // This rank's words (its rows start a word) by their in-degrees; the other ranks' are joined below.
-    if (mine.size() > 0) {
-      device::traversal::unreachable_vertices<block>
-          <<<grid_for(mine.size(), b.resident), block, 0, stream.get()>>>(
-              b.in_offsets(), mine.size(), b.unreachable.data() + mine.begin / 32);
-      GQL_CUDA_CHECK_LAUNCH();
-    }
     b.frontier = DeviceBuffer<unsigned>(words);
     b.next = DeviceBuffer<unsigned>(words);
     b.marks = DeviceBuffer<unsigned>(words * static_cast<size_t>(ranks));
@@ -242,13 +226,13 @@ DeviceBfsRows::DeviceBfsRows(const DeviceWorld& devices, Rows out, Rows in, int6
     const int64_t most_hubs = static_cast<int64_t>(b.out.columns.size()) / hub_degree;
     b.hubs = DeviceBuffer<long long>(static_cast<size_t>(std::max<int64_t>(most_hubs, 1)));
     b.counts = DeviceBuffer<LevelCounts>(1);
+    b.resident = gpu::detail::resident_blocks();
   });
   for (int r = 0; r <= ranks; ++r) {
     const int64_t first = r == ranks ? static_cast<int64_t>(words) : bfs_rows(out.offsets, ranks, r).begin / 32;
     word_offsets_.push_back(first * static_cast<int64_t>(sizeof(unsigned)));
     b.mark_offsets.push_back(static_cast<int64_t>(r) * static_cast<int64_t>(words * sizeof(unsigned)));
   }
-  devices.join_parts(reinterpret_cast<std::byte*>(b.unreachable.data()), word_offsets_, stream.get());
 }
 
 DeviceBfsRows::~DeviceBfsRows() = default;
@@ -262,8 +246,8 @@ common::TraversalStats DeviceBfsRows::run(int64_t source, const common::Directio
   const auto words = static_cast<long long>(b.visited.size());
   const long long count = mine_.size();
   const long long cap = b.resident;
-  start_search<<<grid_for(std::max<long long>(n_, words), cap), block, 0, s>>>(
-      b.levels.data(), n_, b.unreachable.data(), b.visited.data(), b.frontier.data(), words, source);
+  start_search<<<grid_for(std::max<long long>(n_, words), cap), block, 0, s>>>(b.levels.data(), n_, b.visited.data(),
+                                                                              b.frontier.data(), words, source);
   GQL_CUDA_CHECK_LAUNCH();
   offset_t source_edges = 0;  // the source's out-edges: the first frontier's, on the source's rank
   if (source >= mine_.begin && source < mine_.end) {

@@ -9,9 +9,7 @@
 // Host code; compiles with nvcc (generated programs and the GPU tests).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 #include "gql/device.hpp"
@@ -33,9 +31,7 @@ void mxm(const DeviceWorld& devices, gpu::Resident<Csr<TC>>& C, gpu::Resident<Cs
   if (world.size() == 1 || S::positional) return gpu::mxm<S>(C, gpu::no_mask(), false, A, B, options, ctx);
   const CallStream call(ctx);
   const Stream stream = call.stream();
-  const auto started = std::chrono::steady_clock::now();
-  const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-  gpu::Resident<Csr<TC>> product;  // this rank's rows of C
+  Csr<TC> block;
   int64_t n_cols = 0;
   const int64_t products_before = ctx.work().products;  // each rank's product adds its rows' products
   world.on_every_rank([&] {
@@ -47,29 +43,19 @@ void mxm(const DeviceWorld& devices, gpu::Resident<Csr<TC>>& C, gpu::Resident<Cs
     n_cols = b.n_cols();
     const RowRange mine = rows_by_work(detail::product_work(a, b), world.size(), world.rank());
     gpu::Resident<Csr<TA>> rows(rows_of(a, mine));
+    gpu::Resident<Csr<TC>> product;
     const std::string label = std::string(options.label) + " (rank " + std::to_string(world.rank()) + "'s rows)";
     gpu::ProductOptions rows_options = options;  // --explain: a line of its own for the one-GPU product
     rows_options.label = label.c_str();
     gpu::mxm<S>(product, gpu::no_mask(), false, rows, B, rows_options, ctx);
-    stream.synchronize();
+    block = product.take_host(stream);
   });
-  const double made = seconds();  // on_every_rank returns when every rank has: the slowest rank's time
   ctx.work().products = products_before + world.sum(ctx.work().products - products_before);  // every rank's
-  Csr<TC> block;
-  world.on_every_rank([&] { block = product.take_host(stream); });
   C.set_host(joined_on_root ? detail::joined_rows_on(world, std::move(block), n_cols, 0)
                             : detail::joined_rows(world, std::move(block), n_cols));
-  const auto seconds_text = [](double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", x);
-    return std::string(text);
-  };
-  if (ctx.explaining())
-    ctx.explain(options.label, "product over " + std::to_string(world.size()) +
-                                   " ranks' GPUs: A's rows in blocks of equal products, made in " + seconds_text(made) +
-                                   " s (every rank's rows where its product left them), then joined on " +
-                                   (joined_on_root ? "rank 0" : "every rank") + " in " +
-                                   seconds_text(seconds() - made) + " s");
+  ctx.explain(options.label, "product over " + std::to_string(world.size()) +
+                                 " ranks' GPUs: A's rows in blocks of equal products, joined on " +
+                                 (joined_on_root ? "rank 0" : "every rank"));
 }
 
 }  // namespace gql::dist

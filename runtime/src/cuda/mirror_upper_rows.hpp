@@ -1,5 +1,6 @@
 // The device half of a symmetric graph's upload (symmetric_upload.cpp; not a public header): the
-// rows' upper parts as they arrived, and the whole graph rebuilt from them (mirror_upper_rows.cu).
+// buffers the host sends the rows' upper parts into, and the whole graph rebuilt from them
+// (mirror_upper_rows.cu).
 #pragma once
 
 #include <cstddef>
@@ -9,24 +10,39 @@
 
 namespace gql::detail {
 
-// On the device, as the host sent them: per row, the count of entries before its diagonal (`lower`)
-// and from it on (`upper`), and the rows' upper entries one after another.
-struct UpperRows {
-  const uint32_t* lower;
-  const uint32_t* upper;
-  const index_t* columns;
-  const void* values;  // nullptr for a pattern graph
-  size_t value_bytes;
-  int64_t n;
-  uint64_t n_upper;  // entries sent
-  uint64_t n_lower;  // entries before the diagonals, to be mirrored
+// One allocation for the whole upload (a pool's growth by hundreds of megabytes costs milliseconds,
+// a cudaMalloc of them a fraction of one), for a graph of n rows with at most `bound` entries sent.
+struct MirrorBuffers {
+  DeviceBuffer<unsigned char> memory;
+  int64_t n = 0;
+  uint64_t bound = 0;
+  size_t value_bytes = 0;
+  // Filled by the host: per row, the count of entries before its diagonal and from it on; the rows'
+  // upper entries one after another, and their values.
+  uint32_t* lower = nullptr;
+  uint32_t* upper = nullptr;
+  uint32_t* columns = nullptr;  // also the sort's keys: each entry's column, or n for a diagonal one
+  unsigned char* values = nullptr;
+  // The mirroring's: the sort's values (an entry's row for a pattern graph, its position otherwise),
+  // the sort's second buffers, each row's first mirrored entry among them, a failed check's flag, and
+  // CUB's scratch.
+  uint32_t* sort_values = nullptr;
+  uint32_t* alt_keys = nullptr;
+  uint32_t* alt_values = nullptr;
+  offset_t* lower_start = nullptr;
+  int* broken = nullptr;
+  unsigned char* cub = nullptr;
+  size_t cub_bytes = 0;
 };
 
-// Device scratch that mirror_upper_rows takes for a graph of n rows with n_upper entries sent.
-size_t mirror_scratch_bytes(int64_t n, uint64_t n_upper);
-// Writes the whole graph's offsets, columns and values: row i is the mirror of the entries that name
-// column i in earlier rows, then its own upper part. Throws ErrorKind::internal where the counts sent
-// do not match the mirrored entries (a graph marked symmetric that is not); returns once done.
-void mirror_upper_rows(const UpperRows& in, const DeviceCsrParts& out, const Stream& stream);
+size_t mirror_buffer_bytes(int64_t n, uint64_t bound, size_t value_bytes);
+MirrorBuffers mirror_buffers(int64_t n, uint64_t bound, size_t value_bytes);
+
+// Writes the whole graph's offsets, columns and values from the n_upper entries sent (n_lower of the
+// rows' entries lie before their diagonals): row i is the mirror of the entries that name column i
+// in earlier rows, then its own upper part. Throws ErrorKind::internal where the counts sent do not
+// match the mirrored entries (a graph marked symmetric that is not); returns once done.
+void mirror_upper_rows(MirrorBuffers& buffers, uint64_t n_upper, uint64_t n_lower, const DeviceCsrParts& out,
+                       const Stream& stream);
 
 }  // namespace gql::detail

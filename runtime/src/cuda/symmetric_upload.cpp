@@ -144,18 +144,14 @@ Filled fill_chunk(const HostCsrParts& g, const RowWeights& weights, int64_t r0, 
 
 bool mirrored_upload_pays(int64_t n, int64_t nvals, size_t value_bytes) {
   if (nvals < min_entries) return false;
-  const uint64_t upper = upper_bound_of(n, nvals);
-  if (upper > std::numeric_limits<uint32_t>::max()) return false;  // the mirroring's positions are 32-bit
-  const size_t scratch = 2 * sizeof(uint32_t) * static_cast<size_t>(n) +
-                         upper * (sizeof(index_t) + value_bytes) + mirror_scratch_bytes(n, upper);
+  const uint64_t bound = upper_bound_of(n, nvals);
+  if (bound > std::numeric_limits<uint32_t>::max()) return false;  // the mirroring's positions are 32-bit
+  const size_t scratch = mirror_buffer_bytes(n, bound, value_bytes);
   return scratch + scratch / 8 <= MemoryBudget::global().available();
 }
 
 void upload_mirrored(const HostCsrParts& g, const DeviceCsrParts& to, const Stream& stream) {
-  const uint64_t bound = upper_bound_of(g.n, g.nvals);
-  StreamBuffer<uint32_t> lower(static_cast<size_t>(g.n), stream), upper(static_cast<size_t>(g.n), stream);
-  StreamBuffer<index_t> columns(bound, stream);
-  StreamBuffer<unsigned char> values(bound * g.value_bytes, stream);
+  MirrorBuffers device = mirror_buffers(g.n, upper_bound_of(g.n, g.nvals), g.value_bytes);
   const RowWeights weights(g);
   // About sixteen chunks, as in the staged upload: the first chunk's host work and the last one's DMA,
   // which nothing overlaps, stay a small part of the whole.
@@ -170,25 +166,25 @@ void upload_mirrored(const HostCsrParts& g, const DeviceCsrParts& to, const Stre
     if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer is done
     unsigned char* const buffer = staging.buffer(b);
     const Filled filled = fill_chunk(g, weights, r0, r1, buffer);
-    if (sent.upper + filled.counts.upper > bound)
+    if (sent.upper + filled.counts.upper > device.bound)
       not_symmetric(stream, std::to_string(sent.upper + filled.counts.upper) + " entries from the diagonals on of " +
                                 std::to_string(g.nvals));
     const auto rows = static_cast<size_t>(r1 - r0);
     const ChunkLayout at = layout(r1 - r0, filled.counts.upper, g.value_bytes);
     const size_t count = filled.counts.upper;
-    copy_async(lower.data() + r0, buffer, rows * sizeof(uint32_t), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
-    copy_async(upper.data() + r0, buffer + rows * sizeof(uint32_t), rows * sizeof(uint32_t), cudaMemcpyHostToDevice,
+    copy_async(device.lower + r0, buffer, rows * sizeof(uint32_t), cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
+    copy_async(device.upper + r0, buffer + rows * sizeof(uint32_t), rows * sizeof(uint32_t), cudaMemcpyHostToDevice,
                stream, __FILE__, __LINE__);
     const offset_t from = g.offsets[r0] + reinterpret_cast<const uint32_t*>(buffer)[0];  // a row too large: its own
     const void* const column_source = filled.fits ? buffer + at.columns_at : static_cast<const void*>(g.columns + from);
-    copy_async(columns.data() + sent.upper, column_source, count * sizeof(index_t), cudaMemcpyHostToDevice, stream,
+    copy_async(device.columns + sent.upper, column_source, count * sizeof(index_t), cudaMemcpyHostToDevice, stream,
                __FILE__, __LINE__);
     if (g.value_bytes != 0) {
       const void* const value_source =
           filled.fits ? buffer + at.values_at
                       : static_cast<const void*>(static_cast<const unsigned char*>(g.values) +
                                                  static_cast<size_t>(from) * g.value_bytes);
-      copy_async(values.data() + sent.upper * g.value_bytes, value_source, count * g.value_bytes,
+      copy_async(device.values + sent.upper * g.value_bytes, value_source, count * g.value_bytes,
                  cudaMemcpyHostToDevice, stream, __FILE__, __LINE__);
     }
     staging.event(b).record(stream);
@@ -198,9 +194,7 @@ void upload_mirrored(const HostCsrParts& g, const DeviceCsrParts& to, const Stre
   if (sent.lower + sent.diagonal != sent.upper)
     not_symmetric(stream, std::to_string(sent.lower) + " entries before the diagonals against " +
                               std::to_string(sent.upper - sent.diagonal) + " after them");
-  mirror_upper_rows({lower.data(), upper.data(), columns.data(), values.data(), g.value_bytes, g.n, sent.upper,
-                     sent.lower},
-                    to, stream);  // waits for its check, so the staging buffers are free again
+  mirror_upper_rows(device, sent.upper, sent.lower, to, stream);  // waits for its check: the staging buffers are free
 }
 
 }  // namespace gql::detail

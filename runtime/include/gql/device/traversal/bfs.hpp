@@ -42,6 +42,7 @@ class DeviceBfs {
       : n_(G.n_rows()), schedule_(schedule), stream_(std::move(stream)), g_(G, stream_) {
     check_shapes(G, GT);
     if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT, stream_);
+    symmetric_ = G.derived().symmetric();
     prepare();
   }
   // Reads the structure of device graphs G and GT in place (GT may be G); both must outlive the search.
@@ -50,6 +51,7 @@ class DeviceBfs {
       : n_(G.n_rows()), schedule_(schedule), stream_(std::move(stream)), g_(G) {
     check_shapes(G, GT);
     if (static_cast<const void*>(&GT) != static_cast<const void*>(&G)) gt_.emplace(GT);
+    symmetric_ = G.derived().symmetric();
     prepare();
   }
   // The queues refer to the stream: a search stays where it was built.
@@ -136,12 +138,12 @@ class DeviceBfs {
     batch_ = DeviceBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
     batch_host_ = HostBuffer<StepCounters>(static_cast<size_t>(schedule_.batch_levels) + 1);
     queues_.emplace(n_, stream_);
-    if (gt_) {
+    if (gt_ || symmetric_) {  // the rows of G's transpose without entries (G's own when symmetric)
       device::traversal::unreachable_vertices<traversal_block>
           <<<all_vertices_grid(), traversal_block, 0, stream_.get()>>>(gt_offsets(), n_, unreachable_.data());
     } else {
-      // No transpose (a symmetric graph, or a push-only search of a directed one): the vertices that
-      // no entry of G targets.
+      // A push-only search of a directed graph, with no transpose: the vertices that no entry of G
+      // targets.
       GQL_CUDA_CHECK(cudaMemsetAsync(unreachable_.data(), 0xff, unreachable_.bytes(), stream_.get()));
       device::traversal::clear_targets<traversal_block>
           <<<detail::grid_for(g_.nvals(), queues_->resident()), traversal_block, 0, stream_.get()>>>(
@@ -330,6 +332,7 @@ class DeviceBfs {
   Stream stream_;
   detail::DeviceStructure g_;
   std::optional<detail::DeviceStructure> gt_;  // absent when GT is G
+  bool symmetric_ = false;                      // G is marked symmetric: its rows are its transpose's
   DeviceBuffer<unsigned> visited_, front_, next_front_;
   DeviceBuffer<unsigned> unreachable_;  // vertices without in-edges: visited from the start
   DeviceBuffer<unsigned char> narrow_;

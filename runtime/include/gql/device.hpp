@@ -247,30 +247,6 @@ inline void upload(void* device, const void* host, size_t bytes, const Stream& s
 // Makes the staging buffers (pinned allocations of tens of milliseconds) ahead of the first copy, and
 // moves them through the device once: a program's device start, before its timed upload.
 void prepare_staged_copies();
-// A symmetric graph uploaded by its upper triangle: each row's entries from its diagonal on cross the
-// link (half a graph with few self-loops), and the device mirrors them into the rows' earlier entries
-// (runtime/src/cuda/symmetric_upload.cpp). The parts of the graph on each side:
-namespace detail {
-struct HostCsrParts {
-  const offset_t* offsets;
-  const index_t* columns;
-  const void* values;  // nullptr for a pattern graph
-  size_t value_bytes;  // 0 for a pattern graph
-  int64_t n;           // rows, and columns
-  int64_t nvals;
-};
-struct DeviceCsrParts {
-  offset_t* offsets;
-  index_t* columns;
-  void* values;
-};
-// Whether a symmetric graph of this size goes that way: large enough for the bytes saved to outweigh
-// the mirroring, and the device has room for the mirroring's scratch beside the graph.
-bool mirrored_upload_pays(int64_t n, int64_t nvals, size_t value_bytes);
-// Returns once the graph is on the device. Throws ErrorKind::internal when the graph's pattern proves
-// not to be symmetric (its mark was wrong): nothing it wrote is then a graph.
-void upload_mirrored(const HostCsrParts& from, const DeviceCsrParts& to, const Stream& stream);
-}  // namespace detail
 // Makes the first slab of small pinned blocks (a cudaMallocHost of about a millisecond) ahead of the
 // first search's counters: a program's device start.
 void prepare_pinned_blocks();
@@ -483,21 +459,6 @@ template <class T>
 DeviceCsr<T> to_device(const Csr<T>& graph, const Stream& stream) {
   DeviceCsr<T> out(graph.n_rows(), graph.n_cols(), graph.nvals());
   const auto values = graph.values();
-  const size_t value_bytes = stores_values<T> ? sizeof(storage_t<T>) : 0;
-  if (graph.derived().symmetric() && detail::mirrored_upload_pays(graph.n_rows(), graph.nvals(), value_bytes)) {
-    const void* host_values = nullptr;
-    void* device_values = nullptr;
-    if constexpr (stores_values<T>) {
-      host_values = values.data();
-      device_values = out.values().data();
-    }
-    const detail::HostCsrParts from{graph.row_offsets().data(), graph.col_indices().data(), host_values, value_bytes,
-                                    graph.n_rows(), graph.nvals()};
-    const detail::DeviceCsrParts to{out.row_offsets().data(), out.col_indices().data(), device_values};
-    detail::upload_mirrored(from, to, stream);
-    out.derived().mark_symmetric();
-    return out;
-  }
   const CopyPart parts[] = {
       {out.row_offsets().data(), graph.row_offsets().data(), graph.row_offsets().size() * sizeof(offset_t)},
       {out.col_indices().data(), graph.col_indices().data(), graph.col_indices().size() * sizeof(index_t)},

@@ -7,21 +7,48 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "gql/device.hpp"
-#include "staging.hpp"
 
 namespace gql {
 namespace {
 
-using staging::buffer_bytes;
-using staging::min_chunk;
-using staging::n_buffers;
-using staging::Staging;
+constexpr size_t buffer_bytes = size_t{32} << 20;  // one staging buffer
+constexpr int n_buffers = 3;                        // DMA in one, host threads in another, one ahead
 constexpr size_t direct_below = size_t{256} << 10;  // smaller copies go straight through the driver
+constexpr size_t min_chunk = size_t{1} << 20;       // a pipeline step; smaller ones cost more than they overlap
 constexpr size_t min_piece = size_t{64} << 10;      // a host thread's share of a chunk, at least
+
+class Staging {
+ public:
+  // Never freed: a static's destructor would call CUDA after the runtime's own teardown at exit.
+  static Staging& process() {
+    static Staging* const staging = new Staging;
+    return *staging;
+  }
+  // Buffers and events are made on first use, under the lock a copy holds.
+  std::unique_lock<std::mutex> acquire() {
+    std::unique_lock lock(mutex_);
+    if (!buffers_[0]) {
+      for (int b = 0; b < n_buffers; ++b) {
+        buffers_[b].emplace(buffer_bytes);
+        events_[b].emplace();
+      }
+    }
+    return lock;
+  }
+  unsigned char* buffer(int b) { return buffers_[b]->data(); }
+  Event& event(int b) { return *events_[b]; }
+
+ private:
+  std::mutex mutex_;
+  std::optional<HostBuffer<unsigned char>> buffers_[n_buffers];
+  std::optional<Event> events_[n_buffers];
+};
 
 // A copy's parts taken in order as one run of bytes, cut into chunks that pass through the staging
 // buffers in turn (a chunk may span parts). About sixteen chunks, so that the first chunk's host copy

@@ -18,6 +18,13 @@
 namespace gql::jit {
 namespace fs = std::filesystem;
 
+std::string library_identity(const std::string& path) {
+  struct stat st {};
+  ::stat(path.c_str(), &st);
+  return path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
 std::string build_id(const compiler::RuntimeLayout& layout) {
   static std::mutex mutex;
   static std::map<std::string, std::string> computed;
@@ -44,10 +51,7 @@ std::string build_id(const compiler::RuntimeLayout& layout) {
     text << in.rdbuf();
     key.add(name, text.str());
   }
-  struct stat st {};
-  ::stat(layout.runtime_library.c_str(), &st);
-  key.add("runtime", layout.runtime_library + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) +
-                         "." + std::to_string(st.st_mtim.tv_nsec));
+  key.add("runtime", library_identity(layout.runtime_library));
   id = key.finish().hex();
   return id;
 }

@@ -10,5 +10,7 @@
 namespace gql::jit {
 
 std::string build_id(const compiler::RuntimeLayout& layout);
+// A library file as a cache key sees it: its path, size and modification time.
+std::string library_identity(const std::string& path);
 
 }  // namespace gql::jit

@@ -21,12 +21,12 @@ std::string first_diagnostic(const std::string& message) {
 
 KernelBuild build_kernel_library(DiskCache& cache, const std::optional<CacheKeyBuilder>& prelude_key,
                                  const HostCompiler& compiler, const std::vector<std::string>& flags,
-                                 const compiler::RuntimeLayout& layout, const std::string& source,
+                                 const std::vector<std::string>& libraries, const std::string& source,
                                  const std::string& output, const std::string& failed_source) {
   KernelBuild build;
   const std::string prelude = prelude_key ? prelude_of(source) : "";
   if (prelude.empty()) {
-    build_shared_object(compiler, flags, layout, source, output, failed_source);
+    build_shared_object(compiler, flags, libraries, source, output, failed_source);
     return build;
   }
   std::optional<PrecompiledPrelude> precompiled;
@@ -36,13 +36,13 @@ KernelBuild build_kernel_library(DiskCache& cache, const std::optional<CacheKeyB
   } catch (const Error& e) {
     build.prelude = KernelBuild::Prelude::unusable;
     build.prelude_error = e.what();
-    build_shared_object(compiler, flags, layout, source, output, failed_source);
+    build_shared_object(compiler, flags, libraries, source, output, failed_source);
     return build;
   }
   build.prelude_origin = precompiled->entry.origin;
   build.prelude_seconds = precompiled->entry.build_seconds;
   try {
-    build_shared_object(compiler, flags, layout, source, output, failed_source, precompiled->header);
+    build_shared_object(compiler, flags, libraries, source, output, failed_source, precompiled->header);
     build.prelude = KernelBuild::Prelude::used;
     return build;
   } catch (const Error& e) {
@@ -50,7 +50,7 @@ KernelBuild build_kernel_library(DiskCache& cache, const std::optional<CacheKeyB
     // report) or the compiler refused the precompiled header: a header it was built from changed.
     build.prelude_error = e.what();
   }
-  build_shared_object(compiler, flags, layout, source, output, failed_source);
+  build_shared_object(compiler, flags, libraries, source, output, failed_source);
   build.prelude = KernelBuild::Prelude::refused;
   discard(*precompiled);
   return build;

@@ -30,7 +30,7 @@ struct KernelBuild {
 // Throws gql::Error(jit) when the source does not compile, which is then kept as `failed_source`.
 KernelBuild build_kernel_library(DiskCache& cache, const std::optional<CacheKeyBuilder>& prelude_key,
                                  const HostCompiler& compiler, const std::vector<std::string>& flags,
-                                 const compiler::RuntimeLayout& layout, const std::string& source,
+                                 const std::vector<std::string>& libraries, const std::string& source,
                                  const std::string& output, const std::string& failed_source);
 
 // For GQL_JIT_VERBOSE: e.g. "with the precompiled runtime headers (reused from the disk cache)".

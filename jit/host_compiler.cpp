@@ -73,15 +73,24 @@ std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const
   return flags;
 }
 
+std::vector<std::string> kernel_libraries(const compiler::RuntimeLayout& layout, bool over_ranks) {
+  std::vector<std::string> libraries;
+  if (over_ranks) libraries.push_back(layout.dist_library);
+  libraries.push_back(layout.runtime_library);
+  libraries.insert(libraries.end(), layout.link_libraries.begin(), layout.link_libraries.end());
+  if (over_ranks) libraries.insert(libraries.end(), layout.mpi_link_libraries.begin(), layout.mpi_link_libraries.end());
+  return libraries;
+}
+
 void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
-                         const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output,
+                         const std::vector<std::string>& libraries, const std::string& source, const std::string& output,
                          const std::string& failed_source, const std::string& prelude) {
   const std::string source_path = output + ".cpp";
   std::vector<std::string> argv = {compiler.path};
   argv.insert(argv.end(), flags.begin(), flags.end());
   if (!prelude.empty()) argv.insert(argv.end(), {"-include", prelude});
-  argv.insert(argv.end(), {source_path, "-o", output, layout.runtime_library});
-  argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
+  argv.insert(argv.end(), {source_path, "-o", output});
+  argv.insert(argv.end(), libraries.begin(), libraries.end());
   compile_generated_source(source, source_path, failed_source, argv, "compiling the generated kernels");
 }
 

@@ -28,13 +28,17 @@ HostCompiler find_host_compiler(const std::string& requested);
 std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const compiler::RuntimeLayout& layout,
                                              const std::vector<std::string>& extra);
 
-// Compiles `source` into the shared object `output`; the source is written next to it as
+// What a CPU kernel library links, in order: gql::dist where its kernels run over MPI ranks (before
+// the runtime, whose functions it calls), the runtime, what the runtime needs, then MPI's libraries.
+std::vector<std::string> kernel_libraries(const compiler::RuntimeLayout& layout, bool over_ranks);
+
+// Compiles `source` into the shared object `output`, linked with `libraries`; the source is written next to it as
 // OUTPUT.cpp and removed afterwards, or kept as `failed_source` when it does not compile
 // (generated_source_build.hpp). A non-empty `prelude` is included before the source (`-include`);
 // clang++ and g++ both read its precompiled form PRELUDE.gch when it is there. Throws
 // gql::Error(jit) with the compiler's messages on failure.
 void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
-                         const compiler::RuntimeLayout& layout, const std::string& source, const std::string& output,
+                         const std::vector<std::string>& libraries, const std::string& source, const std::string& output,
                          const std::string& failed_source, const std::string& prelude = "");
 
 // Precompiles the header `header` into `output` with the flags of shared_object_flags (minus the

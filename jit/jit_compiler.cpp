@@ -75,7 +75,9 @@ jit::OnceTable<jit::CacheKey, Library, jit::CacheKeyHash>& loaded_libraries() {
   return table;
 }
 
-std::shared_ptr<Library> load_library(const std::string& path, const compiler::ir::Module& module) {
+// A library built for several processes is handed the caller's ranks (jit::use_ranks_symbol).
+std::shared_ptr<Library> load_library(const std::string& path, const compiler::ir::Module& module,
+                                      const dist::World* ranks) {
   auto library = std::make_shared<Library>();
   library->path = path;
   library->handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -85,6 +87,11 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
     if (!entry) throw Error(ErrorKind::jit, "the kernel library has no entry for '" + k.name + "'", {path});
     library->signatures.push_back(jit::signature_of(k, module.target));
     library->entries.push_back(reinterpret_cast<jit_detail::Entry>(entry));
+  }
+  if (module.distributed) {
+    void* use_ranks = ::dlsym(library->handle, jit::use_ranks_symbol);
+    if (!use_ranks) throw Error(ErrorKind::jit, "the kernel library has no entry for its MPI ranks", {path});
+    reinterpret_cast<void (*)(const void*)>(use_ranks)(ranks);
   }
   return library;
 }
@@ -244,6 +251,7 @@ std::unique_ptr<compiler::Compiler> Compiler::Impl::front_end(const std::string&
   front_options.include_dirs = options.include_dirs;
   front_options.stdlib_dir = layout.stdlib_dir;
   front_options.target = options.target;
+  front_options.distributed = front_options.whole_on_every_rank = options.ranks != nullptr;
   auto front = std::make_unique<compiler::Compiler>(front_options);
   bool ok = false;
   try {
@@ -305,6 +313,7 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
   if (by_nvcc) setup.add("arch", std::to_string(cuda_arch.arch));
   else setup.add("cpu", jit::host_cpu_identity());
   setup.add("build", jit::build_id(layout));
+  if (options.ranks != nullptr) setup.add("over ranks", jit::library_identity(layout.dist_library));
   const jit::CacheKey host_key = jit::CacheKeyBuilder(setup).add("source", state->source).finish();
   jit::CacheKey key = host_key;
 #ifdef GQL_JIT_HAVE_NVRTC
@@ -331,11 +340,12 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
                                           cache->failed_source_path(host_key, ".cu"));
           else
             b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,
-                                                     host, build_flags, layout, state->source, output,
+                                                     host, build_flags, jit::kernel_libraries(layout, options.ranks != nullptr),
+                                                     state->source, output,
                                                      cache->failed_source_path(host_key, ".cpp"));
         });
         if (device_build.valid()) b.device_entry = device_build.get();
-        std::shared_ptr<Library> library = load_library(b.entry.path, ir);
+        std::shared_ptr<Library> library = load_library(b.entry.path, ir, options.ranks);
 #ifdef GQL_JIT_HAVE_NVRTC
         if (by_nvrtc) bind_device_kernels(*library, b.device_entry.path);
 #endif
@@ -378,6 +388,12 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   if (env_flag("GQL_JIT_VERBOSE")) s.options.verbose = true;
   s.layout = compiler::runtime_layout(s.options.root, s.options.package_root);
   s.options.root = s.layout.root;
+  if (s.options.ranks != nullptr && s.options.target != Target::openmp)
+    throw Error(ErrorKind::usage, "CompilerOptions::ranks: kernels run over MPI ranks through the JIT with "
+                                  "gql::Target::openmp (a CUDA program runs over the ranks' GPUs: gqlc --mpi)");
+  if (s.options.ranks != nullptr && !s.layout.have_mpi)
+    throw Error(ErrorKind::usage, "CompilerOptions::ranks needs a gql built with MPI; this one (" +
+                                      s.layout.runtime_library + ") was built without it");
   if (s.options.cache_dir.empty()) s.options.cache_dir = jit::default_cache_dir();
   if (s.options.cache_max_bytes == 0) s.options.cache_max_bytes = jit::default_cache_max_bytes();
   s.cache = std::make_unique<jit::DiskCache>(s.options.cache_dir, s.options.cache_max_bytes);

@@ -165,6 +165,7 @@ bool Compiler::compile_source(const std::string& path, std::string text) {
     return false;
   }
   module.distributed = options_.distributed;
+  module.whole_on_every_rank = options_.whole_on_every_rank;
   if (options_.recognize_traversals) plan::recognize_traversals(module);
   if (options_.fuse_elementwise) plan::fuse_elementwise(module);
   module_ = std::move(module);

@@ -81,7 +81,7 @@ bool read_split(const ir::Kernel& kernel, int variable, const ir::Module& module
 }  // namespace
 
 bool uploaded_in_parts(const ir::Kernel& kernel, int variable, const ir::Module& module) {
-  if (!module.distributed || module.target != ir::Target::cuda) return false;
+  if (!module.distributed || module.whole_on_every_rank || module.target != ir::Target::cuda) return false;
   const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
   if (v.role != ir::VariableRole::parameter || (v.type.kind != TypeKind::graph && v.type.kind != TypeKind::matrix))
     return false;
@@ -93,7 +93,7 @@ bool uploaded_in_parts(const ir::Kernel& kernel, int variable, const ir::Module&
 }
 
 bool split_parameter(const ir::Kernel& kernel, int variable, const ir::Module& module) {
-  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  if (!module.distributed || module.whole_on_every_rank || module.target != ir::Target::openmp) return false;
   const ir::Variable& v = kernel.variables.at(static_cast<size_t>(variable));
   if (v.role != ir::VariableRole::parameter) return false;
   if (v.type.kind == TypeKind::matrix) return split_matrix(kernel, variable, module);
@@ -158,7 +158,7 @@ class SplitMatrices {
 }  // namespace
 
 bool split_matrix(const ir::Kernel& kernel, int variable, const ir::Module& module) {
-  if (!module.distributed || module.target != ir::Target::openmp) return false;
+  if (!module.distributed || module.whole_on_every_rank || module.target != ir::Target::openmp) return false;
   return SplitMatrices(kernel, module).split(variable);
 }
 
@@ -179,7 +179,7 @@ bool op_reads_dimension(const ir::Op& op, int variable) {
 }  // namespace
 
 bool joined_on_root(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
-  if (op.kind != ir::OpKind::mxm || !distributed(op, kernel, module)) return false;
+  if (op.kind != ir::OpKind::mxm || module.whole_on_every_rank || !distributed(op, kernel, module)) return false;
   const int C = op.outputs.at(0);
   const auto holds = [&](const std::vector<int>& ids) { return std::find(ids.begin(), ids.end(), C) != ids.end(); };
   if (op.mask && (!op.replace || op.mask->variable == C)) return false;

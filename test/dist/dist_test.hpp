@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
 #include "gql/dist/world.hpp"
+#include "gql/graph.hpp"
 
 namespace gql::dist_test {
 
@@ -16,5 +19,27 @@ const dist::World& world();
 
 inline std::string data_graph(const std::string& file) { return std::string(GQL_SHARED_DATA_DIR) + "/graphs/" + file; }
 inline bool have_shared_data() { return std::filesystem::exists(data_graph("SOURCES.md")); }
+
+// Equal shapes and arrays, entry for entry (values bit for bit).
+template <class T>
+void expect_same(const Csr<T>& got, const Csr<T>& want, const std::string& what = "") {
+  EXPECT_EQ(got.n_rows(), want.n_rows()) << what;
+  EXPECT_EQ(got.n_cols(), want.n_cols()) << what;
+  const auto go = got.row_offsets(), wo = want.row_offsets();
+  EXPECT_TRUE(std::equal(go.begin(), go.end(), wo.begin(), wo.end())) << what << ": offsets";
+  const auto gc = got.col_indices(), wc = want.col_indices();
+  EXPECT_TRUE(std::equal(gc.begin(), gc.end(), wc.begin(), wc.end())) << what << ": columns";
+  const auto gv = got.values(), wv = want.values();
+  EXPECT_TRUE(std::equal(gv.begin(), gv.end(), wv.begin(), wv.end())) << what << ": values";
+}
+template <class T>
+void expect_same(const Vector<T>& got, const Vector<T>& want, const std::string& what = "") {
+  EXPECT_EQ(got.size(), want.size()) << what;
+  EXPECT_EQ(got.is_dense(), want.is_dense()) << what;
+  const auto gi = got.indices(), wi = want.indices();
+  EXPECT_TRUE(std::equal(gi.begin(), gi.end(), wi.begin(), wi.end())) << what << ": indices";
+  const auto gv = got.values(), wv = want.values();
+  EXPECT_TRUE(gv.size() == wv.size() && std::memcmp(gv.data(), wv.data(), gv.size_bytes()) == 0) << what << ": values";
+}
 
 }  // namespace gql::dist_test

@@ -28,18 +28,6 @@ struct Positional : reference_semirings::PolicyShape<int64_t, int64_t, int64_t, 
   static int64_t terminal() { return 0; }
 };
 
-template <class T>
-void expect_same(const Csr<T>& got, const Csr<T>& want) {
-  EXPECT_EQ(got.n_rows(), want.n_rows());
-  EXPECT_EQ(got.n_cols(), want.n_cols());
-  const auto go = got.row_offsets(), wo = want.row_offsets();
-  EXPECT_TRUE(std::equal(go.begin(), go.end(), wo.begin(), wo.end()));
-  const auto gc = got.col_indices(), wc = want.col_indices();
-  EXPECT_TRUE(std::equal(gc.begin(), gc.end(), wc.begin(), wc.end()));
-  const auto gv = got.values(), wv = want.values();
-  EXPECT_TRUE(std::equal(gv.begin(), gv.end(), wv.begin(), wv.end()));
-}
-
 ReadOptions symmetric() {
   ReadOptions o;
   o.symmetrize = true;

@@ -38,16 +38,6 @@ struct Gathered : reference_semirings::PolicyShape<bool, double, double, Monoid:
   static double terminal() { return 0; }
 };
 
-template <class T>
-void expect_same(const Vector<T>& got, const Vector<T>& want, const std::string& what) {
-  EXPECT_EQ(got.size(), want.size()) << what;
-  EXPECT_EQ(got.is_dense(), want.is_dense()) << what;
-  const auto gi = got.indices(), wi = want.indices();
-  EXPECT_TRUE(std::equal(gi.begin(), gi.end(), wi.begin(), wi.end())) << what << ": indices";
-  const auto gv = got.values(), wv = want.values();
-  EXPECT_TRUE(gv.size() == wv.size() && std::memcmp(gv.data(), wv.data(), gv.size_bytes()) == 0) << what << ": values";
-}
-
 ReadOptions symmetric() {
   ReadOptions o;
   o.symmetrize = true;

@@ -48,6 +48,11 @@ struct CUstream_st;  // cudaStream_t is CUstream_st*; declared so that host prog
 
 namespace gql {
 
+// The MPI ranks of a run (gql/dist/world.hpp, the library gql::dist).
+namespace dist {
+class World;
+}
+
 // The device containers of gql/device.hpp, as kernel arguments and results.
 template <class T> class DeviceCsr;
 template <class T> class DeviceMatrix;
@@ -68,6 +73,12 @@ struct CompilerOptions {
   // device's is taken); 0: $GQL_CUDA_ARCH, else 90.
   int cuda_arch = 0;
   uint64_t cache_max_bytes = 0;           // 0: $GQL_CACHE_MAX_BYTES, else 2 GiB; least recently used go first
+  // OpenMP: the kernels run over these MPI ranks, as a program built with `gqlc --mpi` runs (its
+  // distributed ops divide their work among the ranks): every rank compiles the same spec (one
+  // process builds, the others wait for it) and calls each kernel in the same order with the same
+  // whole arguments, and every rank gets the whole result. The World must outlive the kernels' calls.
+  // Null: one process.
+  const dist::World* ranks = nullptr;
   // The gql installation whose headers and stdlib kernels are built with; empty: $GQL_ROOT, else
   // `package_root`, else the build tree this library came from. A Compiler's options() hold the one
   // it took (empty for the build tree).

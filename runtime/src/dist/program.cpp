@@ -48,6 +48,8 @@ ProgramWorld::ProgramWorld(int* argc, char*** argv) : world_(argc, argv) {
 
 ProgramWorld::~ProgramWorld() { current = nullptr; }
 
+void use_program_world(const World& world) noexcept { current = &world; }
+
 const World& program_world() {
   if (current == nullptr) throw Error(ErrorKind::internal, "a distributed op ran outside a program's ranks (no ProgramWorld)");
   return *current;

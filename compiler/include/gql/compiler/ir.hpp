@@ -343,6 +343,10 @@ struct Module {
   // OpenMP, built for several processes (gqlc --mpi): the ops plan::distributed names run over the
   // MPI ranks of the program's run.
   bool distributed = false;
+  // Such a module called through the JIT in each rank: every rank passes whole arguments and gets the
+  // whole result, so no value is held split across the ranks (plan::split_parameter, split_matrix,
+  // joined_on_root and uploaded_in_parts say no); the ops still divide their work among the ranks.
+  bool whole_on_every_rank = false;
   std::vector<ConstantDecl> constants;
   std::vector<Function> functions;
   std::vector<SemiringInstance> semirings;

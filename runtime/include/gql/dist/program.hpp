@@ -38,6 +38,10 @@ class ProgramWorld {
 
 // The ranks of this program's run; Error(internal) when no ProgramWorld exists.
 const World& program_world();
+// Makes `world` (a caller's, which outlives the calls) the ranks of the distributed ops: a kernel
+// library that the JIT compiled for several processes holds its own copy of this library, and is
+// handed its caller's World when loaded (gql/jit.hpp, CompilerOptions::ranks).
+void use_program_world(const World& world) noexcept;
 
 namespace detail {
 // A parameter that `read()` reads on rank 0 as the one-process program reads it (an error there is

@@ -1,0 +1,94 @@
+// The JIT in each rank (CompilerOptions::ranks): the stdlib's fof, fof_new, bfs, bfs_parents,
+// pagerank and apsp, compiled for the ranks and called on every rank with the same whole arguments,
+// give every rank the one-process kernels' results, bit for bit. Every rank compiles the same source;
+// one builds it into the shared cache while the others wait.
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "dist_test.hpp"
+#include "gql/generate.hpp"
+#include "gql/jit.hpp"
+
+namespace gql::dist_test {
+namespace {
+
+// The four stdlib specs as one source, so that one library holds every kernel.
+std::string stdlib_kernels() {
+  std::string text;
+  for (const char* name : {"fof", "bfs", "pagerank", "apsp"}) {
+    std::ifstream in(std::string(GQL_SOURCE_DIR) + "/stdlib/std/" + name + ".gql");
+    std::ostringstream file;
+    file << in.rdbuf();
+    text += file.str() + "\n";
+  }
+  return text;
+}
+
+Module compiled(const dist::World* ranks) {
+  CompilerOptions options;
+  options.cache_dir = std::string(GQL_BINARY_DIR) + "/test-jit-cache";
+  options.ranks = ranks;
+  return Compiler(options).compile_source(stdlib_kernels(), "stdlib_kernels.gql");
+}
+
+TEST(JitOverRanks, StdlibKernelsGiveTheOneProcessResults) {
+  const Module over = compiled(&world()), one = compiled(nullptr);
+  ReadOptions symmetrize;
+  symmetrize.symmetrize = true;
+  const Csr<bool> G = generate_graph<bool>("kron:9", symmetrize);
+  const Csr<bool> directed = generate_graph<bool>("kron:8");
+
+  const auto fof = [](const Module& m, const char* name) {
+    return m.kernel(name).bind<Csr<uint64_t>(const Csr<bool>&)>();
+  };
+  for (const char* name : {"fof", "fof_new"}) expect_same(fof(over, name)(G), fof(one, name)(G), name);
+
+  const auto bfs = [](const Module& m) { return m.kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>(); };
+  const auto parents = [](const Module& m) {
+    return m.kernel("bfs_parents").bind<Vector<int64_t>(const Csr<bool>&, int32_t)>();
+  };
+  for (int32_t source : {0, 7, 200}) {
+    expect_same(bfs(over)(G, source), bfs(one)(G, source), "bfs from " + std::to_string(source));
+    expect_same(parents(over)(directed, source), parents(one)(directed, source),
+                "bfs_parents from " + std::to_string(source));
+  }
+
+  const auto pagerank = [](const Module& m) {
+    return m.kernel("pagerank").bind<Vector<double>(const Csr<bool>&, int64_t)>();
+  };
+  expect_same(pagerank(over)(G, 20), pagerank(one)(G, 20), "pagerank");
+
+  // 150 rows: three k-blocks of 64, the last short; on three ranks one rank holds none.
+  constexpr int n = 150;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> weight(1, 9), coin(0, 9);
+  Matrix<float> D(n, n, std::numeric_limits<float>::infinity());
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (coin(rng) < 1) D(i, j) = static_cast<float>(weight(rng));
+  const auto apsp = [](const Module& m) { return m.kernel("apsp").bind<Matrix<float>(const Matrix<float>&)>(); };
+  const Matrix<float> got = apsp(over)(D), want = apsp(one)(D);
+  bool equal = got.n_rows() == n && got.n_cols() == n;
+  for (int i = 0; equal && i < n; ++i)
+    for (int j = 0; equal && j < n; ++j) equal = got(i, j) == want(i, j);
+  EXPECT_TRUE(equal) << "apsp";
+}
+
+// A CUDA JIT does not run over the ranks (a CUDA program does, gqlc --mpi): said at once.
+TEST(JitOverRanks, OnlyTheOpenmpTarget) {
+  CompilerOptions options;
+  options.target = Target::cuda;
+  options.ranks = &world();
+  try {
+    Compiler compiler(options);
+    ADD_FAILURE() << "a CUDA Compiler over ranks was made";
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.kind() == ErrorKind::usage) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gql::dist_test

@@ -77,6 +77,23 @@ TEST(JitOverRanks, StdlibKernelsGiveTheOneProcessResults) {
   EXPECT_TRUE(equal) << "apsp";
 }
 
+// A call that every rank makes with the same bad argument fails on every rank alike, and the calls
+// after it run as before: no rank is left waiting in an exchange.
+TEST(JitOverRanks, AnErrorOnEveryRankLeavesTheRanksInStep) {
+  const Module over = compiled(&world()), one = compiled(nullptr);
+  ReadOptions symmetrize;
+  symmetrize.symmetrize = true;
+  const Csr<bool> G = generate_graph<bool>("kron:8", symmetrize);
+  const auto bfs = [](const Module& m) { return m.kernel("bfs").bind<Vector<int32_t>(const Csr<bool>&, int32_t)>(); };
+  try {
+    (void)bfs(over)(G, 1 << 20);
+    ADD_FAILURE() << "a source outside the graph was searched";
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.kind() == ErrorKind::usage) << e.what();
+  }
+  expect_same(bfs(over)(G, 3), bfs(one)(G, 3), "bfs after the error");
+}
+
 // A CUDA JIT does not run over the ranks (a CUDA program does, gqlc --mpi): said at once.
 TEST(JitOverRanks, OnlyTheOpenmpTarget) {
   CompilerOptions options;

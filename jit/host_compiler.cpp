@@ -73,15 +73,6 @@ std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const
   return flags;
 }
 
-std::vector<std::string> kernel_libraries(const compiler::RuntimeLayout& layout, bool over_ranks) {
-  std::vector<std::string> libraries;
-  if (over_ranks) libraries.push_back(layout.dist_library);
-  libraries.push_back(layout.runtime_library);
-  libraries.insert(libraries.end(), layout.link_libraries.begin(), layout.link_libraries.end());
-  if (over_ranks) libraries.insert(libraries.end(), layout.mpi_link_libraries.begin(), layout.mpi_link_libraries.end());
-  return libraries;
-}
-
 void build_shared_object(const HostCompiler& compiler, const std::vector<std::string>& flags,
                          const std::vector<std::string>& libraries, const std::string& source, const std::string& output,
                          const std::string& failed_source, const std::string& prelude) {

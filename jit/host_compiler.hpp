@@ -28,11 +28,8 @@ HostCompiler find_host_compiler(const std::string& requested);
 std::vector<std::string> shared_object_flags(const HostCompiler& compiler, const compiler::RuntimeLayout& layout,
                                              const std::vector<std::string>& extra);
 
-// What a CPU kernel library links, in order: gql::dist where its kernels run over MPI ranks (before
-// the runtime, whose functions it calls), the runtime, what the runtime needs, then MPI's libraries.
-std::vector<std::string> kernel_libraries(const compiler::RuntimeLayout& layout, bool over_ranks);
-
-// Compiles `source` into the shared object `output`, linked with `libraries`; the source is written next to it as
+// Compiles `source` into the shared object `output`, linked with `libraries`
+// (compiler::linked_libraries); the source is written next to it as
 // OUTPUT.cpp and removed afterwards, or kept as `failed_source` when it does not compile
 // (generated_source_build.hpp). A non-empty `prelude` is included before the source (`-include`);
 // clang++ and g++ both read its precompiled form PRELUDE.gch when it is there. Throws

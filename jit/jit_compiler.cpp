@@ -340,7 +340,7 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
                                           cache->failed_source_path(host_key, ".cu"));
           else
             b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,
-                                                     host, build_flags, jit::kernel_libraries(layout, options.ranks != nullptr),
+                                                     host, build_flags, compiler::linked_libraries(layout, options.ranks != nullptr),
                                                      state->source, output,
                                                      cache->failed_source_path(host_key, ".cpp"));
         });

@@ -65,8 +65,9 @@ void build_cuda_shared_object(const Nvcc& nvcc, const std::vector<std::string>& 
   const std::string source_path = output + ".cu";
   std::vector<std::string> argv = {nvcc.path};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {source_path, "-o", output, layout.runtime_library});
-  argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
+  argv.insert(argv.end(), {source_path, "-o", output});
+  const std::vector<std::string> libraries = compiler::linked_libraries(layout, false);
+  argv.insert(argv.end(), libraries.begin(), libraries.end());
   argv.emplace_back("-lgomp");
   compile_generated_source(source, source_path, failed_source, argv, "compiling the generated CUDA kernels");
 }

@@ -57,6 +57,15 @@ fs::path executable_prefix() {
 
 }  // namespace
 
+std::vector<std::string> linked_libraries(const RuntimeLayout& layout, bool distributed) {
+  std::vector<std::string> libraries;
+  if (distributed) libraries.push_back(layout.dist_library);
+  libraries.push_back(layout.runtime_library);
+  libraries.insert(libraries.end(), layout.link_libraries.begin(), layout.link_libraries.end());
+  if (distributed) libraries.insert(libraries.end(), layout.mpi_link_libraries.begin(), layout.mpi_link_libraries.end());
+  return libraries;
+}
+
 RuntimeLayout runtime_layout(const std::string& root, const std::string& package_root) {
   std::string given = root;
   if (given.empty())

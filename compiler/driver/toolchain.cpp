@@ -106,10 +106,8 @@ void build_executable(const std::string& source, const BuildOptions& options) tr
   if (options.distributed)
     for (const std::string& dir : layout.mpi_include_dirs) argv.push_back("-I" + dir);
   argv.insert(argv.end(), {source_path, "-o", options.output});
-  if (options.distributed) argv.push_back(layout.dist_library);  // before the runtime, whose functions it calls
-  argv.push_back(layout.runtime_library);
-  argv.insert(argv.end(), layout.link_libraries.begin(), layout.link_libraries.end());
-  if (options.distributed) argv.insert(argv.end(), layout.mpi_link_libraries.begin(), layout.mpi_link_libraries.end());
+  const std::vector<std::string> libraries = linked_libraries(layout, options.distributed);
+  argv.insert(argv.end(), libraries.begin(), libraries.end());
   if (cuda) argv.emplace_back("-lgomp");
   std::string log;
   const int status = run_command(argv, log);

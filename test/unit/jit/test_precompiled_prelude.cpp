@@ -51,7 +51,7 @@ struct Fixture {
   CacheKeyBuilder setup = CacheKeyBuilder().add("test", "precompiled prelude");
 
   KernelBuild build(const std::string& name, int value, const std::string& output_name) {
-    return build_kernel_library(cache, setup, host, flags, kernel_libraries(layout, false), kernel_source(name, value),
+    return build_kernel_library(cache, setup, host, flags, compiler::linked_libraries(layout, false), kernel_source(name, value),
                                 (dir.path() / output_name).string(), failed_source(output_name));
   }
   std::string failed_source(const std::string& output_name) const {
@@ -91,7 +91,7 @@ TEST(PrecompiledPrelude, AnotherIncludeSetGetsItsOwn) {
   Fixture f;
   (void)f.build("first", 3, "first.so");
   const std::string other = "#include <string>\nextern \"C\" int other() { return int(std::string(\"four\").size()); }\n";
-  const KernelBuild b = build_kernel_library(f.cache, f.setup, f.host, f.flags, kernel_libraries(f.layout, false), other,
+  const KernelBuild b = build_kernel_library(f.cache, f.setup, f.host, f.flags, compiler::linked_libraries(f.layout, false), other,
                                              (f.dir.path() / "other.so").string(), f.failed_source("other.so"));
   EXPECT_EQ(b.prelude_origin, CacheOrigin::built);
   EXPECT_EQ(f.precompiled().size(), 2u);
@@ -139,7 +139,7 @@ TEST(PrecompiledPrelude, SourceErrorsAreReportedAndKeepTheEntry) {
   (void)f.build("first", 3, "first.so");
   const std::string broken = "#include <numeric>\n#include <vector>\nextern \"C\" int broken() { return undeclared_name; }\n";
   try {
-    (void)build_kernel_library(f.cache, f.setup, f.host, f.flags, kernel_libraries(f.layout, false), broken, (f.dir.path() / "broken.so").string(),
+    (void)build_kernel_library(f.cache, f.setup, f.host, f.flags, compiler::linked_libraries(f.layout, false), broken, (f.dir.path() / "broken.so").string(),
                                f.failed_source("broken.so"));
     FAIL() << "the broken source compiled";
   } catch (const Error& e) {
@@ -155,7 +155,7 @@ TEST(PrecompiledPrelude, SourceErrorsAreReportedAndKeepTheEntry) {
 
 TEST(PrecompiledPrelude, WithoutAKeyTheSourceIsCompiledPlain) {
   Fixture f;
-  const KernelBuild b = build_kernel_library(f.cache, std::nullopt, f.host, f.flags, kernel_libraries(f.layout, false), kernel_source("plain", 4),
+  const KernelBuild b = build_kernel_library(f.cache, std::nullopt, f.host, f.flags, compiler::linked_libraries(f.layout, false), kernel_source("plain", 4),
                                              (f.dir.path() / "plain.so").string(), f.failed_source("plain.so"));
   EXPECT_EQ(b.prelude, Prelude::none);
   EXPECT_TRUE(f.precompiled().empty());
@@ -172,7 +172,7 @@ TEST(PrecompiledPrelude, ProcessesStartingTogetherBuildItOnce) {
     const std::string name = "k" + std::to_string(n);
     const KernelBuild b =
         build_kernel_library(cache, CacheKeyBuilder().add("test", "together"), host,
-                             shared_object_flags(host, layout, {}), kernel_libraries(layout, false), kernel_source(name, n + 1),
+                             shared_object_flags(host, layout, {}), compiler::linked_libraries(layout, false), kernel_source(name, n + 1),
                              (dir.path() / (name + ".so")).string(), (dir.path() / (name + ".failed.cpp")).string());
     if (b.prelude != Prelude::used) return 4;
     if (call((dir.path() / (name + ".so")).string(), name) != n + 1) return 5;

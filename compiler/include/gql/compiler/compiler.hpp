@@ -24,7 +24,7 @@ struct Options {
   bool recognize_traversals = true;       // BFS / Bellman-Ford loops become one traversal op each
   bool fuse_elementwise = true;           // OpenMP: applies and vxm results fused into their one reader
   bool distributed = false;               // OpenMP: for several processes (gqlc --mpi, ir::Module::distributed)
-  bool whole_on_every_rank = false;       // with it: the JIT's (ir::Module::whole_on_every_rank)
+  bool whole_on_every_rank = false;       // with distributed: no value split (the JIT's; ir::Module::whole_on_every_rank)
   size_t max_errors = 50;
   std::vector<DiagnosticId> silenced_warnings;  // left unreported (gqlc -Wno-NAME)
 };

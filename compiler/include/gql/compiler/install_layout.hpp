@@ -35,4 +35,9 @@ struct RuntimeLayout {
 // installation.
 RuntimeLayout runtime_layout(const std::string& root = "", const std::string& package_root = "");
 
+// What generated code links, in order, after its own object: gql::dist where it runs over MPI ranks
+// (before the runtime, whose functions it calls), the runtime, what the runtime needs, MPI's
+// libraries. gqlc's programs and the JIT's kernel libraries alike.
+std::vector<std::string> linked_libraries(const RuntimeLayout& layout, bool distributed);
+
 }  // namespace gql::compiler

@@ -510,7 +510,7 @@ class KernelEmitter {
     out += pad + "}\n";
   }
 
-  // A product or closure over the ranks of the program's run (plan::distributed): every rank ends
+  // A product, closure or LU over the ranks of the program's run (plan::distributed): every rank ends
   // with the whole result, or rank 0 alone with a product that only the kernel's result reads.
   void distributed_op(const ir::Op& o, const std::string& pad, std::string& out) const {
     const std::string target = name(o.outputs.at(0)), world = "gql::dist::program_world()";
@@ -542,6 +542,11 @@ class KernelEmitter {
              ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }
+    if (o.kind == ir::OpKind::lu) {  // the factors and pivots on every rank
+      out += pad + "gql::dist::lu(" + world + ", " + target + ", " + output(o, o.outputs.at(1)) + ", " +
+             operand(o, o.inputs.at(0)) + ", " + lu_options(o) + ", ctx);\n";
+      return;
+    }
     if (module_.target == ir::Target::cuda) {  // over the ranks' GPUs, the result on every rank's device
       out += pad + "gql::dist::closure<" + semiring(o) + ">(gql::dist::program_devices(), " + output(o, o.outputs[0]) +
              ", " + operand(o, o.inputs.at(0)) + ", " + closure_options(o) + ", ctx);\n";
@@ -571,7 +576,8 @@ class KernelEmitter {
     auto in = [&](size_t n) { return operand(o, o.inputs.at(n)); };
     const std::string target = o.outputs.empty() ? "" : output(o, o.outputs[0]);
     const std::string common = target + ", " + mask(o) + ", " + bool_text(o.replace);
-    if (plan::distributed(o, kernel_, module_) && (o.kind == ir::OpKind::mxm || o.kind == ir::OpKind::closure)) {
+    if (plan::distributed(o, kernel_, module_) &&
+        (o.kind == ir::OpKind::mxm || o.kind == ir::OpKind::closure || o.kind == ir::OpKind::lu)) {
       distributed_op(o, pad, out);
       return;
     }
@@ -808,7 +814,7 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
     out += "#include <gql/dist/device_arguments.hpp>\n#include <gql/dist/device_bfs.hpp>\n"
            "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/device_mxm.hpp>\n#include <gql/dist/program.hpp>\n";
   } else if (module.distributed) {
-    out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/mxm.hpp>\n";
+    out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/lu.hpp>\n#include <gql/dist/mxm.hpp>\n";
     out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n#include <gql/dist/vxm.hpp>\n";
   }
   if (with_main)

@@ -1,6 +1,6 @@
 // Which ops of a kernel built for several processes (gqlc --mpi) run over the MPI ranks: the ops with a
 // distributed twin in gql/dist/ whose result is the one-process op's (OpenMP: products, vector products,
-// BFS, closures; CUDA: unmasked products, BFS and closures, over the ranks' GPUs). A value is whole on every rank, so an op
+// BFS, closures, LU; CUDA: unmasked products, BFS and closures, over the ranks' GPUs). A value is whole on every rank, so an op
 // without a twin runs on each rank as in one process, except (OpenMP) a graph parameter that only
 // split twins read: that one is split across the ranks.
 #include <algorithm>
@@ -33,6 +33,7 @@ bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& m
       return !op.fused_product.empty() && distributed(op.fused_product.front(), kernel, module);
     case ir::OpKind::bfs_levels: return true;
     case ir::OpKind::closure: return kind(op.inputs.at(0)) == TypeKind::matrix;
+    case ir::OpKind::lu: return true;
     default: return false;
   }
 }
@@ -243,6 +244,10 @@ std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const 
                "rank's GPU; on one rank, the one-GPU closure below";
       return "distributed over the MPI ranks (gql::dist::closure): blocked Floyd-Warshall over row blocks of "
              "whole 64-row k-blocks, each k-block's rows broadcast by their rank";
+    case ir::OpKind::lu:
+      return "distributed over the MPI ranks (gql::dist::lu): panels of the tile's columns dealt to the ranks in "
+             "turn, each factored by its rank and broadcast, every rank updating its own panels; the factors "
+             "joined on every rank";
     default: return "";
   }
 }

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#if GQL_HAVE_BLAS
+#include <cblas.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -41,5 +45,27 @@ void expect_same(const Vector<T>& got, const Vector<T>& want, const std::string&
   const auto gv = got.values(), wv = want.values();
   EXPECT_TRUE(gv.size() == wv.size() && std::memcmp(gv.data(), wv.data(), gv.size_bytes()) == 0) << what << ": values";
 }
+
+// BLAS's threads set for a scope (OpenBLAS; without BLAS the LU's loops give the same bits on any
+// number of threads).
+class BlasThreads {
+ public:
+  explicit BlasThreads(int threads) {
+#if GQL_HAVE_BLAS
+    openblas_set_num_threads(threads);
+#endif
+    (void)threads;
+  }
+  ~BlasThreads() {
+#if GQL_HAVE_BLAS
+    openblas_set_num_threads(before_);
+#endif
+  }
+
+ private:
+#if GQL_HAVE_BLAS
+  int before_ = openblas_get_num_threads();
+#endif
+};
 
 }  // namespace gql::dist_test

@@ -1,5 +1,5 @@
 // The JIT in each rank (CompilerOptions::ranks): the stdlib's fof, fof_new, bfs, bfs_parents,
-// pagerank and apsp, compiled for the ranks and called on every rank with the same whole arguments,
+// pagerank, apsp and lu_factor (BLAS on one thread: test_lu.cpp says why), compiled for the ranks and called on every rank with the same whole arguments,
 // give every rank the one-process kernels' results, bit for bit. Every rank compiles the same source;
 // one builds it into the shared cache while the others wait.
 #include <fstream>
@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "dist_test.hpp"
 #include "gql/generate.hpp"
@@ -15,10 +16,10 @@
 namespace gql::dist_test {
 namespace {
 
-// The four stdlib specs as one source, so that one library holds every kernel.
+// The five stdlib specs as one source, so that one library holds every kernel.
 std::string stdlib_kernels() {
   std::string text;
-  for (const char* name : {"fof", "bfs", "pagerank", "apsp"}) {
+  for (const char* name : {"fof", "bfs", "pagerank", "apsp", "lu"}) {
     std::ifstream in(std::string(GQL_SOURCE_DIR) + "/stdlib/std/" + name + ".gql");
     std::ostringstream file;
     file << in.rdbuf();
@@ -75,6 +76,22 @@ TEST(JitOverRanks, StdlibKernelsGiveTheOneProcessResults) {
   for (int i = 0; equal && i < n; ++i)
     for (int j = 0; equal && j < n; ++j) equal = got(i, j) == want(i, j);
   EXPECT_TRUE(equal) << "apsp";
+
+  // 300 rows: three panels of 128, the last short; pivots that cross the ranks' panels.
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  Matrix<double> A(300, 300, 0.0);
+  for (int i = 0; i < 300; ++i)
+    for (int j = 0; j < 300; ++j) A(i, j) = entry(rng);
+  using Factors = std::tuple<Matrix<double>, Vector<int32_t>>;
+  const auto lu = [](const Module& m) { return m.kernel("lu_factor").bind<Factors(const Matrix<double>&)>(); };
+  const BlasThreads one_thread(1);
+  const Factors got_lu = lu(over)(A), want_lu = lu(one)(A);
+  const auto& [got_factors, got_pivots] = got_lu;
+  const auto& [want_factors, want_pivots] = want_lu;
+  EXPECT_TRUE(std::equal(got_factors.data().begin(), got_factors.data().end(), want_factors.data().begin(),
+                         want_factors.data().end()))
+      << "lu_factor";
+  expect_same(got_pivots, want_pivots, "lu_factor's pivots");
 }
 
 // A call that every rank makes with the same bad argument fails on every rank alike, and the calls

@@ -405,16 +405,23 @@ void closure_paths(Matrix<T>& out, Matrix<int32_t>& pred, const Matrix<T>& D, co
               detail::variant_name(schedule.variant) + ", tile " + std::to_string(schedule.tile));
 }
 
-// LU, pivots = lu(A).
+namespace detail {
+// The op's outputs from the factors, and the updates counted (2 n^3 / 3, as LAPACK counts getrf's).
 template <class T>
-void lu(Matrix<T>& LU, Vector<int32_t>& pivots, const Matrix<T>& A, const LuOptions& options, KernelContext& ctx) {
-  ThreadScope threads(options.threads);
-  auto factors = cpu::lu(A, options.tile);
-  const int64_t n = A.n_rows();
+void write_lu_factors(Matrix<T>& LU, Vector<int32_t>& pivots, LuFactors<T>&& factors, KernelContext& ctx) {
+  const int64_t n = factors.lu.n_rows();
   LU = std::move(factors.lu);
   pivots = Vector<int32_t>::dense(static_cast<int64_t>(factors.pivots.size()), 0);
   std::copy(factors.pivots.begin(), factors.pivots.end(), pivots.values().begin());
   ctx.work().updates += 2 * n * n * n / 3;
+}
+}  // namespace detail
+
+// LU, pivots = lu(A).
+template <class T>
+void lu(Matrix<T>& LU, Vector<int32_t>& pivots, const Matrix<T>& A, const LuOptions& options, KernelContext& ctx) {
+  ThreadScope threads(options.threads);
+  detail::write_lu_factors(LU, pivots, cpu::lu(A, options.tile), ctx);
   ctx.explain(options.label, std::string("LU, panel ") + std::to_string(options.tile) + ", trailing update by " +
               (std::is_same_v<T, float> || std::is_same_v<T, double> ? "OpenBLAS gemm" : "tiled OpenMP loops"));
 }

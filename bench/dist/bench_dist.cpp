@@ -1,11 +1,13 @@
 // The distributed ops on the ranks of one MPI run: fof (mxm of a graph by itself, 2-paths counted)
 // and BFS levels from several sources, each over the graph on every rank and over the graph split
-// across the ranks (the split product left split), and the min-plus closure of a dense matrix, on
-// every rank and split (sent out by rank 0, each rank's rows closed and kept there). Rank 0 writes a JSON
+// across the ranks (the split product left split), the min-plus closure of a dense matrix, on
+// every rank and split (sent out by rank 0, each rank's rows closed and kept there), and the LU of a
+// dense matrix (panels dealt to the ranks in turn). Rank 0 writes a JSON
 // line per kernel (bench/common/bench_record.hpp) with the ranks and threads of the run; the times
 // are those of the whole collective call, from a point where every rank has arrived.
 //
-//   mpiexec -n R bench_dist [--graph kron:16] [--sources 8] [--closure-n 1024] [--repeats 3] [--json FILE]
+//   mpiexec -n R bench_dist [--graph kron:16] [--sources 8] [--closure-n 1024] [--lu-n 2048] [--repeats 3]
+//                           [--json FILE]
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -17,6 +19,7 @@
 #include "checksum.hpp"
 #include "gql/dist/bfs.hpp"
 #include "gql/dist/closure.hpp"
+#include "gql/dist/lu.hpp"
 #include "gql/dist/mxm.hpp"
 #include "gql/dist/split_graph.hpp"
 #include "gql/dist/split_matrix.hpp"
@@ -49,10 +52,11 @@ int main(int argc, char** argv) {
   try {
     bench::Args args(argc, argv,
                      "usage: mpiexec -n R bench_dist [--graph kron:16] [--sources 8] [--closure-n 1024] "
-                     "[--repeats 3] [--json FILE]");
+                     "[--lu-n 2048] [--repeats 3] [--json FILE]");
     const std::string graph = args.text("graph", "kron:16");
     const int64_t sources = args.integer("sources", 8);
     const int64_t closure_n = args.integer("closure-n", 1024);
+    const int64_t lu_n = args.integer("lu-n", 2048);
     const bench::Repeat repeat{1, static_cast<int>(args.integer("repeats", 3))};
     const std::string json = args.text("json", "");
     args.check_all_used();
@@ -132,6 +136,17 @@ int main(int argc, char** argv) {
     int64_t split_sum = 0;
     for (int32_t x : split_paths->block().data()) split_sum += x;
     report("closure split", "dense " + std::to_string(closure_n), split_apsp, "sum " + std::to_string(world.sum(split_sum)));
+
+    // LU of a random matrix (entries in [-1, 1)): the pivots' sum, the same on any number of ranks.
+    Matrix<double> A(lu_n, lu_n, 0.0);
+    std::mt19937_64 random(11);
+    std::uniform_real_distribution<double> entry(-1.0, 1.0);
+    for (double& x : A.data()) x = entry(random);
+    cpu::LuFactors<double> factors;
+    const auto lu = timed([&] { factors = dist::lu(world, A); });
+    int64_t pivot_sum = 0;
+    for (int32_t p : factors.pivots) pivot_sum += p;
+    report("lu f64", "dense " + std::to_string(lu_n), lu, "pivots " + std::to_string(pivot_sum));
   } catch (const std::exception& e) {
     if (world.rank() == 0) std::fprintf(stderr, "bench_dist: %s\n", e.what());
     return 1;

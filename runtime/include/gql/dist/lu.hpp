@@ -22,6 +22,7 @@
 #include "gql/cpu/lu_options.hpp"
 #include "gql/cpu/ops.hpp"
 #include "gql/cpu/parallel.hpp"
+#include "gql/dist/cyclic_panels.hpp"
 #include "gql/dist/world.hpp"
 #include "gql/error.hpp"
 #include "gql/graph.hpp"
@@ -29,18 +30,6 @@
 
 namespace gql::dist {
 namespace detail {
-
-// Which rank holds the panel from column k0, and the panels a rank holds.
-struct CyclicPanels {
-  int64_t n, tile;
-  int ranks;
-  int owner(int64_t k0) const noexcept { return static_cast<int>((k0 / tile) % ranks); }
-  // Calls f(c0, c1) for each of `rank`'s panels in order.
-  template <class F>
-  void each_of(int rank, F&& f) const {
-    for (int64_t c0 = rank * tile; c0 < n; c0 += ranks * tile) f(c0, std::min(n, c0 + tile));
-  }
-};
 
 // Rows [r0, n) of columns [c0, c1) of the row-major n x n matrix `a`, copied to or from `packed`
 // (row after row).
@@ -95,7 +84,7 @@ cpu::LuFactors<T> lu(const World& world, const Matrix<T>& A, int64_t tile = 128)
   if (tile < 1) throw Error(ErrorKind::usage, "lu: tile must be positive");
   cpu::LuFactors<T> out{A.clone(), std::vector<int32_t>(static_cast<size_t>(n))};
   T* a = out.lu.data().data();
-  const detail::CyclicPanels panels{n, tile, world.size()};
+  const CyclicPanels panels{n, tile, world.size()};
   const int me = world.rank();
   std::vector<T> panel(static_cast<size_t>(n * std::min(n, tile)));
   for (int64_t k0 = 0; k0 < n; k0 += tile) {

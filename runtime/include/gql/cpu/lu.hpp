@@ -130,14 +130,21 @@ void factor_panel(T* a, int64_t n, int64_t p0, int64_t p1, int64_t c0, int64_t c
 
 }  // namespace detail
 
+namespace detail {
+// Error(usage) unless the matrix is square and the panel width positive.
+inline void check_lu_arguments(int64_t n_rows, int64_t n_cols, int64_t tile) {
+  if (n_cols != n_rows)
+    throw Error(ErrorKind::usage,
+                "lu: the matrix is " + std::to_string(n_rows) + " x " + std::to_string(n_cols) + ", not square");
+  if (tile < 1) throw Error(ErrorKind::usage, "lu: tile must be positive");
+}
+}  // namespace detail
+
 template <class T>
 LuFactors<T> lu(const Matrix<T>& A, int64_t tile = 128) {
   static_assert(std::is_floating_point_v<T>, "lu: the element type must be floating point");
   const int64_t n = A.n_rows();
-  if (A.n_cols() != n)
-    throw Error(ErrorKind::usage, "lu: the matrix is " + std::to_string(n) + " x " + std::to_string(A.n_cols()) +
-                                      ", not square");
-  if (tile < 1) throw Error(ErrorKind::usage, "lu: tile must be positive");
+  detail::check_lu_arguments(n, A.n_cols(), tile);
   LuFactors<T> out{A.clone(), std::vector<int32_t>(static_cast<size_t>(n))};
   T* a = out.lu.data().data();
   const auto at = [&](int64_t i, int64_t j) -> T& { return a[i * n + j]; };

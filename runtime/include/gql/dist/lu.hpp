@@ -78,10 +78,7 @@ template <class T>
 cpu::LuFactors<T> lu(const World& world, const Matrix<T>& A, int64_t tile = 128) {
   static_assert(std::is_floating_point_v<T>, "lu: the element type must be floating point");
   const int64_t n = A.n_rows();
-  if (A.n_cols() != n)
-    throw Error(ErrorKind::usage, "lu: the matrix is " + std::to_string(n) + " x " + std::to_string(A.n_cols()) +
-                                      ", not square");
-  if (tile < 1) throw Error(ErrorKind::usage, "lu: tile must be positive");
+  cpu::detail::check_lu_arguments(n, A.n_cols(), tile);
   cpu::LuFactors<T> out{A.clone(), std::vector<int32_t>(static_cast<size_t>(n))};
   T* a = out.lu.data().data();
   const CyclicPanels panels{n, tile, world.size()};

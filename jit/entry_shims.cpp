@@ -39,10 +39,12 @@ std::string generate_entry_shims(const compiler::ir::Module& module) {
                 "#include <gql/error.hpp>\n\n"
               : "\n";
   if (module.distributed)
-    out += "#include <gql/dist/program.hpp>\n\nextern \"C\" __attribute__((visibility(\"default\"))) void " +
-           std::string(use_ranks_symbol) +
-           "(const void* world) {\n"
-           "  gql::dist::use_program_world(*static_cast<const gql::dist::World*>(world));\n}\n";
+    out += std::string("#include <gql/dist/program.hpp>\n") + (cuda ? "#include <gql/dist/device_world.hpp>\n" : "") +
+           "\nextern \"C\" __attribute__((visibility(\"default\"))) void " + std::string(use_ranks_symbol) +
+           "(const void* world, [[maybe_unused]] const void* devices) {\n"
+           "  gql::dist::use_program_world(*static_cast<const gql::dist::World*>(world));\n" +
+           (cuda ? "  gql::dist::use_program_devices(*static_cast<const gql::dist::DeviceWorld*>(devices));\n" : "") +
+           "}\n";
   for (const compiler::ir::Kernel& k : module.kernels) {
     out += "extern \"C\" __attribute__((visibility(\"default\"))) void " + entry_symbol(k.name) +
            "(const void* const* args, void* result, gql::KernelContext* ctx, std::exception_ptr* error) {\n"

@@ -11,7 +11,8 @@ namespace gql::jit {
 // The exported symbol of a kernel's entry.
 std::string entry_symbol(const std::string& kernel);
 // The exported symbol of a library compiled for several processes that hands it its caller's
-// gql::dist::World (gql::dist::use_program_world); called once, when the library is loaded.
+// gql::dist::World (gql::dist::use_program_world) and, for CUDA, DeviceWorld
+// (gql::dist::use_program_devices); called once, when the library is loaded.
 inline constexpr const char* use_ranks_symbol = "gql_use_ranks";
 
 // One extern "C" function per kernel, appended to the generated kernels: it unpacks the argument

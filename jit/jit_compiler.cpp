@@ -75,9 +75,10 @@ jit::OnceTable<jit::CacheKey, Library, jit::CacheKeyHash>& loaded_libraries() {
   return table;
 }
 
-// A library built for several processes is handed the caller's ranks (jit::use_ranks_symbol).
+// A library built for several processes is handed the caller's ranks and, for CUDA, their GPUs
+// (jit::use_ranks_symbol).
 std::shared_ptr<Library> load_library(const std::string& path, const compiler::ir::Module& module,
-                                      const dist::World* ranks) {
+                                      const dist::World* ranks, const dist::DeviceWorld* devices) {
   auto library = std::make_shared<Library>();
   library->path = path;
   library->handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -91,7 +92,7 @@ std::shared_ptr<Library> load_library(const std::string& path, const compiler::i
   if (module.distributed) {
     void* use_ranks = ::dlsym(library->handle, jit::use_ranks_symbol);
     if (!use_ranks) throw Error(ErrorKind::jit, "the kernel library has no entry for its MPI ranks", {path});
-    reinterpret_cast<void (*)(const void*)>(use_ranks)(ranks);
+    reinterpret_cast<void (*)(const void*, const void*)>(use_ranks)(ranks, devices);
   }
   return library;
 }
@@ -140,6 +141,10 @@ struct CudaRoute {
 CudaRoute choose_cuda_route([[maybe_unused]] const compiler::ir::Module& ir,
                             [[maybe_unused]] const compiler::CodegenOptions& codegen, [[maybe_unused]] bool nvrtc_on) {
   CudaRoute route;
+  if (ir.distributed) {
+    route.nvcc_reason = "its ops run over the ranks' GPUs (gql/dist/device_*.hpp, which nvcc compiles)";
+    return route;
+  }
 #ifdef GQL_JIT_HAVE_NVRTC
   if (!nvrtc_on) {
     route.nvcc_reason = "the NVRTC path is off (GQL_JIT_NVRTC=0)";
@@ -336,7 +341,7 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
 #endif
         b.entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
           if (by_nvcc)
-            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, state->source, output,
+            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, options.ranks != nullptr, state->source, output,
                                           cache->failed_source_path(host_key, ".cu"));
           else
             b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,
@@ -345,7 +350,7 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
                                                      cache->failed_source_path(host_key, ".cpp"));
         });
         if (device_build.valid()) b.device_entry = device_build.get();
-        std::shared_ptr<Library> library = load_library(b.entry.path, ir, options.ranks);
+        std::shared_ptr<Library> library = load_library(b.entry.path, ir, options.ranks, options.devices);
 #ifdef GQL_JIT_HAVE_NVRTC
         if (by_nvrtc) bind_device_kernels(*library, b.device_entry.path);
 #endif
@@ -388,9 +393,13 @@ Compiler::Compiler(CompilerOptions options) : impl_(std::make_unique<Impl>()) {
   if (env_flag("GQL_JIT_VERBOSE")) s.options.verbose = true;
   s.layout = compiler::runtime_layout(s.options.root, s.options.package_root);
   s.options.root = s.layout.root;
-  if (s.options.ranks != nullptr && s.options.target != Target::openmp)
-    throw Error(ErrorKind::usage, "CompilerOptions::ranks: kernels run over MPI ranks through the JIT with "
-                                  "gql::Target::openmp (a CUDA program runs over the ranks' GPUs: gqlc --mpi)");
+  const bool cuda = s.options.target == Target::cuda;
+  if (cuda && s.options.ranks != nullptr && s.options.devices == nullptr)
+    throw Error(ErrorKind::usage, "CompilerOptions::ranks: CUDA kernels over MPI ranks need their GPUs too "
+                                  "(CompilerOptions::devices, a gql::dist::DeviceWorld made from the ranks' World)");
+  if (s.options.devices != nullptr && (!cuda || s.options.ranks == nullptr))
+    throw Error(ErrorKind::usage, "CompilerOptions::devices: the ranks' GPUs serve gql::Target::cuda over "
+                                  "CompilerOptions::ranks (the World the DeviceWorld was made from)");
   if (s.options.ranks != nullptr && !s.layout.have_mpi)
     throw Error(ErrorKind::usage, "CompilerOptions::ranks needs a gql built with MPI; this one (" +
                                       s.layout.runtime_library + ") was built without it");

@@ -60,13 +60,13 @@ std::vector<std::string> cuda_shared_object_flags(const compiler::RuntimeLayout&
 }
 
 void build_cuda_shared_object(const Nvcc& nvcc, const std::vector<std::string>& flags,
-                              const compiler::RuntimeLayout& layout, const std::string& source,
+                              const compiler::RuntimeLayout& layout, bool distributed, const std::string& source,
                               const std::string& output, const std::string& failed_source) {
   const std::string source_path = output + ".cu";
   std::vector<std::string> argv = {nvcc.path};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {source_path, "-o", output});
-  const std::vector<std::string> libraries = compiler::linked_libraries(layout, false);
+  const std::vector<std::string> libraries = compiler::linked_libraries(layout, distributed);
   argv.insert(argv.end(), libraries.begin(), libraries.end());
   argv.emplace_back("-lgomp");
   compile_generated_source(source, source_path, failed_source, argv, "compiling the generated CUDA kernels");

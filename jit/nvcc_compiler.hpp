@@ -23,11 +23,12 @@ Nvcc find_nvcc(const std::string& requested);
 std::vector<std::string> cuda_shared_object_flags(const compiler::RuntimeLayout& layout, int arch,
                                                   const std::vector<std::string>& extra);
 
-// Compiles `source` into the shared object `output` (the source is written next to it as OUTPUT.cu
+// Compiles `source` into the shared object `output`, linked for several processes when `distributed`
+// (compiler::linked_libraries) (the source is written next to it as OUTPUT.cu
 // and removed afterwards, or kept as `failed_source` when it does not compile). Throws
 // gql::Error(jit) with nvcc's messages and command line on failure.
 void build_cuda_shared_object(const Nvcc& nvcc, const std::vector<std::string>& flags,
-                              const compiler::RuntimeLayout& layout, const std::string& source,
+                              const compiler::RuntimeLayout& layout, bool distributed, const std::string& source,
                               const std::string& output, const std::string& failed_source);
 
 }  // namespace gql::jit

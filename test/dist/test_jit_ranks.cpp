@@ -111,16 +111,18 @@ TEST(JitOverRanks, AnErrorOnEveryRankLeavesTheRanksInStep) {
   expect_same(bfs(over)(G, 3), bfs(one)(G, 3), "bfs after the error");
 }
 
-// A CUDA JIT does not run over the ranks (a CUDA program does, gqlc --mpi): said at once.
-TEST(JitOverRanks, OnlyTheOpenmpTarget) {
+// A CUDA Compiler over the ranks needs their GPUs (CompilerOptions::devices, test/gpu/test_jit_ranks_cuda
+// runs one): without them it is refused at once, naming what is missing.
+TEST(JitOverRanks, CudaNeedsTheRanksGpus) {
   CompilerOptions options;
   options.target = Target::cuda;
   options.ranks = &world();
   try {
     Compiler compiler(options);
-    ADD_FAILURE() << "a CUDA Compiler over ranks was made";
+    ADD_FAILURE() << "a CUDA Compiler over ranks without their GPUs was made";
   } catch (const Error& e) {
     EXPECT_TRUE(e.kind() == ErrorKind::usage) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CompilerOptions::devices"), std::string::npos) << e.what();
   }
 }
 

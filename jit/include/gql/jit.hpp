@@ -48,9 +48,11 @@ struct CUstream_st;  // cudaStream_t is CUstream_st*; declared so that host prog
 
 namespace gql {
 
-// The MPI ranks of a run (gql/dist/world.hpp, the library gql::dist).
+// The MPI ranks of a run and their GPUs (gql/dist/world.hpp, gql/dist/device_world.hpp: the library
+// gql::dist).
 namespace dist {
 class World;
+class DeviceWorld;
 }
 
 // The device containers of gql/device.hpp, as kernel arguments and results.
@@ -73,12 +75,16 @@ struct CompilerOptions {
   // device's is taken); 0: $GQL_CUDA_ARCH, else 90.
   int cuda_arch = 0;
   uint64_t cache_max_bytes = 0;           // 0: $GQL_CACHE_MAX_BYTES, else 2 GiB; least recently used go first
-  // OpenMP: the kernels run over these MPI ranks, as a program built with `gqlc --mpi` runs (its
+  // The kernels run over these MPI ranks, as a program built with `gqlc --mpi` runs (its
   // distributed ops divide their work among the ranks): every rank compiles the same spec (one
   // process builds, the others wait for it) and calls each kernel in the same order with the same
   // whole arguments, and every rank gets the whole result. The World must outlive the kernels' calls.
   // Null: one process.
   const dist::World* ranks = nullptr;
+  // CUDA over `ranks`: their GPUs, the DeviceWorld made from that World (before any other CUDA call
+  // of the process), as a `gqlc --target cuda --mpi` program runs; such a spec is built by nvcc. It
+  // must outlive the kernels' calls too.
+  const dist::DeviceWorld* devices = nullptr;
   // The gql installation whose headers and stdlib kernels are built with; empty: $GQL_ROOT, else
   // `package_root`, else the build tree this library came from. A Compiler's options() hold the one
   // it took (empty for the build tree).

@@ -149,4 +149,6 @@ const DeviceWorld& program_devices() {
   return *current;
 }
 
+void use_program_devices(const DeviceWorld& devices) noexcept { current = &devices; }
+
 }  // namespace gql::dist

@@ -69,7 +69,11 @@ class ProgramDevices {
   DeviceWorld devices_;
 };
 
-// Error(internal) when no ProgramDevices exists.
+// Error(internal) when no ProgramDevices exists and none was handed over (use_program_devices).
 const DeviceWorld& program_devices();
+// Makes `devices` (a caller's, which outlives the calls) the GPUs of the distributed GPU ops: a CUDA
+// kernel library that the JIT compiled for several processes holds its own copy of this library, and
+// is handed its caller's DeviceWorld when loaded (gql/jit.hpp, CompilerOptions::devices).
+void use_program_devices(const DeviceWorld& devices) noexcept;
 
 }  // namespace gql::dist

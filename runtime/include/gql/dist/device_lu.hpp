@@ -7,9 +7,9 @@
 // every other rank applies the pivots' swaps to its columns; then every rank updates its own trailing
 // panels: U's block row by cuBLAS trsm, A22 -= L21 U12 by cuBLAS gemm (or the semiring GEMM) on its
 // panels' columns. At the end each panel is broadcast by its rank, so every rank's GPU holds the
-// factors. With the semiring GEMM each entry goes through the one-GPU LU's steps in its order, so
-// the factors are that LU's bit for bit; cuBLAS may pick another algorithm for a call of other
-// columns, so with it they agree to rounding.
+// factors. Each entry goes through the one-GPU LU's steps in its order, but by calls of other column
+// counts, for which cuBLAS's trsm and gemm may take other algorithms: the factors agree with the
+// one-GPU LU's to rounding, the pivots unless rounding breaks a near tie.
 // Host code; compiles with nvcc (generated programs and the GPU tests).
 #pragma once
 

@@ -2,37 +2,25 @@
 // pagerank, apsp and lu_factor (BLAS on one thread: test_lu.cpp says why), compiled for the ranks and called on every rank with the same whole arguments,
 // give every rank the one-process kernels' results, bit for bit. Every rank compiles the same source;
 // one builds it into the shared cache while the others wait.
-#include <fstream>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <string>
 #include <tuple>
 
 #include "dist_test.hpp"
 #include "gql/generate.hpp"
 #include "gql/jit.hpp"
+#include "stdlib_sources.hpp"
 
 namespace gql::dist_test {
 namespace {
-
-// The five stdlib specs as one source, so that one library holds every kernel.
-std::string stdlib_kernels() {
-  std::string text;
-  for (const char* name : {"fof", "bfs", "pagerank", "apsp", "lu"}) {
-    std::ifstream in(std::string(GQL_SOURCE_DIR) + "/stdlib/std/" + name + ".gql");
-    std::ostringstream file;
-    file << in.rdbuf();
-    text += file.str() + "\n";
-  }
-  return text;
-}
 
 Module compiled(const dist::World* ranks) {
   CompilerOptions options;
   options.cache_dir = std::string(GQL_BINARY_DIR) + "/test-jit-cache";
   options.ranks = ranks;
-  return Compiler(options).compile_source(stdlib_kernels(), "stdlib_kernels.gql");
+  return Compiler(options).compile_source(test_support::stdlib_sources({"fof", "bfs", "pagerank", "apsp", "lu"}),
+                                          "stdlib_kernels.gql");
 }
 
 TEST(JitOverRanks, StdlibKernelsGiveTheOneProcessResults) {

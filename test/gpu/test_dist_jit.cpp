@@ -7,10 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -19,21 +17,11 @@
 #include "gql/generate.hpp"
 #include "gql/gql.hpp"
 #include "gql/jit.hpp"
+#include "stdlib_sources.hpp"
 
 namespace {
 
 using namespace gql;
-
-std::string stdlib_kernels() {
-  std::string text;
-  for (const char* name : {"fof", "bfs", "apsp", "lu"}) {
-    std::ifstream in(std::string(GQL_SOURCE_DIR) + "/stdlib/std/" + name + ".gql");
-    std::ostringstream file;
-    file << in.rdbuf();
-    text += file.str() + "\n";
-  }
-  return text;
-}
 
 Module compiled(const dist::DeviceWorld* devices) {
   CompilerOptions options;
@@ -43,7 +31,8 @@ Module compiled(const dist::DeviceWorld* devices) {
     options.ranks = &devices->world();
     options.devices = devices;
   }
-  return Compiler(options).compile_source(stdlib_kernels(), "stdlib_kernels.gql");
+  return Compiler(options).compile_source(test_support::stdlib_sources({"fof", "bfs", "apsp", "lu"}),
+                                          "stdlib_kernels.gql");
 }
 
 void same_results() {

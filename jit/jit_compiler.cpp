@@ -341,7 +341,7 @@ std::shared_ptr<const Module::State> Compiler::Impl::compile(const std::string& 
 #endif
         b.entry = cache->get_or_build(host_key, ".so", [&](const std::string& output) {
           if (by_nvcc)
-            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, options.ranks != nullptr, state->source, output,
+            jit::build_cuda_shared_object(*nvcc_tool, flags, layout, ir.distributed, state->source, output,
                                           cache->failed_source_path(host_key, ".cu"));
           else
             b.host_build = jit::build_kernel_library(*cache, precompile_prelude ? std::optional(setup) : std::nullopt,

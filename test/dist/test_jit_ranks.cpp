@@ -99,7 +99,7 @@ TEST(JitOverRanks, AnErrorOnEveryRankLeavesTheRanksInStep) {
   expect_same(bfs(over)(G, 3), bfs(one)(G, 3), "bfs after the error");
 }
 
-// A CUDA Compiler over the ranks needs their GPUs (CompilerOptions::devices, test/gpu/test_jit_ranks_cuda
+// A CUDA Compiler over the ranks needs their GPUs (CompilerOptions::devices; test/gpu/test_dist_jit.cpp
 // runs one): without them it is refused at once, naming what is missing.
 TEST(JitOverRanks, CudaNeedsTheRanksGpus) {
   CompilerOptions options;

@@ -87,10 +87,6 @@ void unit_lower_solve(int64_t m, int64_t n, const T* l, T* b, int64_t ld) {
   }
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // Factors the panel's columns [c0, c1) over rows [c0, n) with partial pivoting, recursively (as
 // LAPACK's getrf2): the left half, then the right half's U rows by a triangular solve and its
 // trailing rows by gemm, then the right half. A unit of few columns runs the plain loop. Row swaps
@@ -128,9 +124,6 @@ void factor_panel(T* a, int64_t n, int64_t p0, int64_t p1, int64_t c0, int64_t c
   factor_panel(a, n, p0, p1, mid, c1, pivots, tile);
 }
 
-}  // namespace detail
-
-namespace detail {
 // Error(usage) unless the matrix is square and the panel width positive.
 inline void check_lu_arguments(int64_t n_rows, int64_t n_cols, int64_t tile) {
   if (n_cols != n_rows)

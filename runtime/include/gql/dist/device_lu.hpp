@@ -79,19 +79,8 @@ void lu_on_devices(const DeviceWorld& devices, T* a, int64_t n, int* pivots, con
     const int64_t k1 = std::min(n, k0 + options.panel), w = k1 - k0;
     const int holder = panels.owner(k0);
     if (holder == me) {  // the one-GPU LU's steps within the panel
-      for (int64_t c0 = k0; c0 < k1; c0 += k::panel_width) {
-        const int64_t c1 = std::min(k1, c0 + k::panel_width);
-        factorizer->factor(a, n, n, c0, c1, pivots, singular->data(), s);
-        if (n > c1 - c0) {
-          k::swap_outside_panel<T><<<static_cast<unsigned>((n - (c1 - c0) + 255) / 256), 256, 0, s>>>(a, n, n, c0, c1,
-                                                                                                     pivots);
-          GQL_CUDA_CHECK_LAUNCH();
-        }
-        if (c1 == k1) break;
-        gpu::detail::trsm_unit_lower(h, k1 - c1, c1 - c0, a + c0 * n + c0, a + c0 * n + c1, n);
-        gpu::detail::subtract_product(h, options.vendor_gemm, n - c1, k1 - c1, c1 - c0, a + c1 * n + c0,
-                                      a + c0 * n + c1, a + c1 * n + c1, n, s);
-      }
+      gpu::detail::factor_block_columns(*factorizer, h, options.vendor_gemm, a, n, n, k0, k1, pivots,
+                                        singular->data(), s);
       detail::copy_columns_out(a, n, n, k0, k0, k1, panel->data(), s);
     }
     devices.broadcast(panel->data(), static_cast<size_t>((n - k0) * w) * sizeof(T), holder, s);

@@ -136,6 +136,29 @@ void subtract_product(cublasHandle_t h, bool vendor, int64_t m, int64_t q, int64
   semiring_gemm(kernels, device::closure::GemmArgs<T>{a, ld, b, ld, c, c, ld, m, p, q, 0, 0, 0}, false, 0, s);
 }
 
+// Columns [k0, k1) of the row-major n x n matrix at a factored in place, 32 at a time (one cooperative
+// launch of device::dense::lu::factor_panel each; their swaps applied to every other column at once;
+// the block's remaining columns updated by trsm and gemm). The trailing columns past k1 are the
+// caller's to update.
+template <class T>
+void factor_block_columns(PanelFactorizer<T>& panels, cublasHandle_t h, bool vendor_gemm, T* a, int64_t n,
+                          int64_t ld, int64_t k0, int64_t k1, int* pivots, int* singular, cudaStream_t s) {
+  namespace k = device::dense::lu;
+  for (int64_t c0 = k0; c0 < k1; c0 += k::panel_width) {
+    const int64_t c1 = std::min(k1, c0 + k::panel_width);
+    panels.factor(a, ld, n, c0, c1, pivots, singular, s);
+    const int64_t outside = n - (c1 - c0);
+    if (outside > 0) {
+      k::swap_outside_panel<T><<<static_cast<unsigned>((outside + 255) / 256), 256, 0, s>>>(a, ld, n, c0, c1, pivots);
+      GQL_CUDA_CHECK_LAUNCH();
+    }
+    if (c1 == k1) break;
+    trsm_unit_lower(h, k1 - c1, c1 - c0, a + c0 * ld + c0, a + c0 * ld + c1, ld);
+    subtract_product(h, vendor_gemm, n - c1, k1 - c1, c1 - c0, a + c1 * ld + c0, a + c0 * ld + c1, a + c1 * ld + c1,
+                     ld, s);
+  }
+}
+
 }  // namespace detail
 
 // Factors the row-major n x n matrix at a (leading dimension ld) in place on the handle's stream s,
@@ -148,24 +171,11 @@ template <class T>
 void lu_on_device(T* a, int64_t n, int64_t ld, int* pivots, int* singular, const DeviceLuOptions& options,
                   cublasHandle_t h, cudaStream_t s) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "lu on the GPU: float or double");
-  namespace k = device::dense::lu;
   detail::PanelFactorizer<T> panels(n);
   const int64_t nb = options.panel;
   for (int64_t k0 = 0; k0 < n; k0 += nb) {
     const int64_t k1 = std::min(n, k0 + nb);
-    for (int64_t c0 = k0; c0 < k1; c0 += k::panel_width) {
-      const int64_t c1 = std::min(k1, c0 + k::panel_width);
-      panels.factor(a, ld, n, c0, c1, pivots, singular, s);
-      const int64_t outside = n - (c1 - c0);
-      if (outside > 0) {
-        k::swap_outside_panel<T><<<static_cast<unsigned>((outside + 255) / 256), 256, 0, s>>>(a, ld, n, c0, c1, pivots);
-        GQL_CUDA_CHECK_LAUNCH();
-      }
-      if (c1 == k1) break;
-      detail::trsm_unit_lower(h, k1 - c1, c1 - c0, a + c0 * ld + c0, a + c0 * ld + c1, ld);
-      detail::subtract_product(h, options.vendor_gemm, n - c1, k1 - c1, c1 - c0, a + c1 * ld + c0, a + c0 * ld + c1,
-                               a + c1 * ld + c1, ld, s);
-    }
+    detail::factor_block_columns(panels, h, options.vendor_gemm, a, n, ld, k0, k1, pivots, singular, s);
     if (k1 == n) break;
     detail::trsm_unit_lower(h, n - k1, k1 - k0, a + k0 * ld + k0, a + k0 * ld + k1, ld);
     detail::subtract_product(h, options.vendor_gemm, n - k1, n - k1, k1 - k0, a + k1 * ld + k0, a + k0 * ld + k1,

@@ -542,8 +542,8 @@ class KernelEmitter {
              ", /*within_mask=*/true);\n" + pad + "}\n";
       return;
     }
-    if (o.kind == ir::OpKind::lu) {  // the factors and pivots on every rank
-      out += pad + "gql::dist::lu(" + world + ", " + target + ", " + output(o, o.outputs.at(1)) + ", " +
+    if (o.kind == ir::OpKind::lu) {  // the factors and pivots on every rank (on its device: CUDA)
+      out += pad + "gql::dist::lu(" + (module_.target == ir::Target::cuda ? "gql::dist::program_devices()" : world) + ", " + target + ", " + output(o, o.outputs.at(1)) + ", " +
              operand(o, o.inputs.at(0)) + ", " + lu_options(o) + ", ctx);\n";
       return;
     }
@@ -812,7 +812,8 @@ std::string emit_program(const ir::Module& module, const std::string& source_nam
   if (has_op(module, {ir::OpKind::component_labels})) out += "#include <" + dialect.components_header + ">\n";
   if (module.distributed && module.target == ir::Target::cuda) {
     out += "#include <gql/dist/device_arguments.hpp>\n#include <gql/dist/device_bfs.hpp>\n"
-           "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/device_mxm.hpp>\n#include <gql/dist/program.hpp>\n";
+           "#include <gql/dist/device_closure.hpp>\n#include <gql/dist/device_lu.hpp>\n#include <gql/dist/device_mxm.hpp>\n"
+           "#include <gql/dist/program.hpp>\n";
   } else if (module.distributed) {
     out += "#include <gql/dist/bfs.hpp>\n#include <gql/dist/closure.hpp>\n#include <gql/dist/lu.hpp>\n#include <gql/dist/mxm.hpp>\n";
     out += "#include <gql/dist/program.hpp>\n#include <gql/dist/split_matrix_ops.hpp>\n#include <gql/dist/vxm.hpp>\n";

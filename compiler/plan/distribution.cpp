@@ -1,6 +1,6 @@
 // Which ops of a kernel built for several processes (gqlc --mpi) run over the MPI ranks: the ops with a
 // distributed twin in gql/dist/ whose result is the one-process op's (OpenMP: products, vector products,
-// BFS, closures, LU; CUDA: unmasked products, BFS and closures, over the ranks' GPUs). A value is whole on every rank, so an op
+// BFS, closures, LU; CUDA: unmasked products, BFS, closures and LU, over the ranks' GPUs). A value is whole on every rank, so an op
 // without a twin runs on each rank as in one process, except (OpenMP) a graph parameter that only
 // split twins read: that one is split across the ranks.
 #include <algorithm>
@@ -14,14 +14,13 @@ namespace gql::compiler::plan {
 bool distributed(const ir::Op& op, const ir::Kernel& kernel, const ir::Module& module) {
   if (!module.distributed) return false;
   const auto kind = [&](int variable) { return kernel.variables.at(static_cast<size_t>(variable)).type.kind; };
-  // The GPU twins: gql/dist/device_mxm.hpp, device_bfs.hpp, device_closure.hpp. LU over the ranks'
-  // GPUs (gql/dist/device_lu.hpp) is not planned until its test has run on GPUs: each rank runs the
-  // one-GPU LU.
+  // The GPU twins: gql/dist/device_mxm.hpp, device_bfs.hpp, device_closure.hpp, device_lu.hpp.
   if (module.target == ir::Target::cuda) {
     if (op.kind == ir::OpKind::bfs_levels) return true;
     if (op.kind == ir::OpKind::mxm)  // unmasked graphs into a graph: the one-GPU product on each rank's rows
       return !op.mask && kind(op.outputs.at(0)) == TypeKind::graph && kind(op.inputs.at(0)) == TypeKind::graph &&
              kind(op.inputs.at(1)) == TypeKind::graph;
+    if (op.kind == ir::OpKind::lu) return true;
     return op.kind == ir::OpKind::closure && kind(op.inputs.at(0)) == TypeKind::matrix;
   }
   switch (op.kind) {
@@ -247,6 +246,11 @@ std::string distribution_text(const ir::Op& op, const ir::Kernel& kernel, const 
       return "distributed over the MPI ranks (gql::dist::closure): blocked Floyd-Warshall over row blocks of "
              "whole 64-row k-blocks, each k-block's rows broadcast by their rank";
     case ir::OpKind::lu:
+      if (module.target == ir::Target::cuda)
+        return "distributed over the MPI ranks' GPUs (gql::dist::lu, gql/dist/device_lu.hpp): panels of the tile's "
+               "columns dealt to the ranks in turn, A whole in every rank's GPU memory, each panel factored by its "
+               "rank and broadcast (NCCL, or host memory where ranks share a GPU), every rank updating its own "
+               "panels; the factors joined on every rank's GPU; on one rank, the one-GPU LU below";
       return "distributed over the MPI ranks (gql::dist::lu): panels of the tile's columns dealt to the ranks in "
              "turn, each factored by its rank and broadcast, every rank updating its own panels; the factors "
              "joined on every rank";

@@ -1,4 +1,4 @@
-// lu(A) over the ranks' GPUs: LU with partial pivoting
+// lu(A) over the ranks' GPUs (what a gqlc --mpi CUDA program's lu op calls): LU with partial pivoting
 // as the one-GPU LU (gql/device/dense/lu.hpp), its panels dealt to the ranks in turn
 // (gql/dist/cyclic_panels.hpp), A whole in every rank's GPU memory. For each panel, its rank factors
 // it with the one-GPU LU's panel steps (32 columns per cooperative launch, their swaps applied to the
@@ -9,9 +9,7 @@
 // panels' columns. At the end each panel is broadcast by its rank, so every rank's GPU holds the
 // factors. Each entry goes through the one-GPU LU's steps in its order, but by calls of other column
 // counts, for which cuBLAS's trsm and gemm may take other algorithms: the factors agree with the
-// one-GPU LU's to rounding, the pivots unless rounding breaks a near tie. The plan does not call it
-// from generated code until test/gpu/test_dist_lu.cu has run on GPUs (a gqlc --mpi CUDA program's
-// ranks each run the one-GPU LU).
+// one-GPU LU's to rounding, the pivots unless rounding breaks a near tie.
 // Host code; compiles with nvcc (generated programs and the GPU tests).
 #pragma once
 
@@ -115,8 +113,8 @@ void lu_on_devices(const DeviceWorld& devices, T* a, int64_t n, int* pivots, con
   world.on_every_rank([&] { gpu::check_singular(first_singular, n); });
 }
 
-// lu(A) as a kernel's op over the ranks' GPUs: LU, pivots = lu(A), A whole on every rank (on its host
-// or device), the factors and pivots left on every rank's device. On one rank the one-GPU op.
+// A kernel's lu op over the ranks' GPUs: LU, pivots = lu(A), A whole on every rank (on its host or
+// device), the factors and pivots left on every rank's device. On one rank the one-GPU op.
 template <class T>
 void lu(const DeviceWorld& devices, gpu::Resident<Matrix<T>>& LU, gpu::Resident<Vector<int32_t>>& pivots,
         gpu::Resident<Matrix<T>>& A, const gpu::LuOptions& options, KernelContext& ctx) {

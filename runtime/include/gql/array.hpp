@@ -2,9 +2,12 @@
 // trivial elements uninitialized (default-initialized), so a result of gigabytes is not zero-filled by
 // one thread before the threads that compute it, or a download, write every element (and touch its
 // pages in parallel). Say the fill where it matters: `Array<T> a(n, T{})`, `a.assign(n, T{})`.
-// Arrays of 4 MiB and more are aligned to 2 MiB and asked to be backed by transparent huge pages:
+// Arrays of 2 MiB and more are aligned to 2 MiB and asked to be backed by transparent huge pages:
 // first touching a result of gigabytes in 4 KiB pages costs a page fault each (0.5 GB/s on a VM,
-// 15 GB/s with 16 threads on the GPU machine's host), in 2 MiB pages about 25 GB/s with 2 threads.
+// 15 GB/s with 16 threads on the GPU machine's host), in 2 MiB pages about 25 GB/s with 2 threads;
+// from 2 MiB on, not 4, since a result of a few MiB pays it too (one BFS's levels at kron:20, two
+// arrays of 2.6 MB: 0.85-0.97 ms to download into 4 KiB pages, 0.25 ms into huge ones). The rounding
+// to whole huge pages costs less than 2 MiB per array.
 // Such blocks, once freed, are kept a while for the next array of the same size (LargeBlocks).
 // Smaller arrays start on a cache line, so that threads splitting one into blocks of whole lines
 // (a BFS's level bytes and frontier bits) share no line at a block's edge.
@@ -29,7 +32,7 @@ namespace gql {
 
 namespace detail {
 inline constexpr size_t huge_page_bytes = size_t{2} << 20;
-inline constexpr size_t huge_array_bytes = size_t{4} << 20;  // from here on, huge pages
+inline constexpr size_t huge_array_bytes = size_t{2} << 20;  // from here on, huge pages
 inline constexpr std::align_val_t cache_line{64};              // below it
 
 // Large blocks freed and asked for again at the same size, as a loop's vectors are at each iteration,

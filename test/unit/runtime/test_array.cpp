@@ -31,7 +31,19 @@ TEST(LargeBlocks, AFreedBlockIsHandedToTheNextArrayOfItsSize) {
 TEST(LargeBlocks, SmallArraysAreNotKept) {
   gql::release_kept_host_blocks();
   { gql::Array<double> small(1000); }
+  { gql::Array<unsigned char> below_a_huge_page(2 * mib - 1); }
   EXPECT_EQ(gql::detail::LargeBlocks::process().kept_bytes(), 0u);
+}
+
+// From one huge page on, an array is a large block, rounded up to whole huge pages.
+TEST(LargeBlocks, ArraysFromAHugePageOnAreWholeHugePages) {
+  gql::release_kept_host_blocks();
+  { gql::Array<unsigned char> one_page(2 * mib); }
+  EXPECT_EQ(gql::detail::LargeBlocks::process().kept_bytes(), 2 * mib);
+  gql::release_kept_host_blocks();
+  { gql::Array<int32_t> a_bfs_result(646769); }  // 2.6 MB
+  EXPECT_EQ(gql::detail::LargeBlocks::process().kept_bytes(), 4 * mib);
+  gql::release_kept_host_blocks();
 }
 
 TEST(LargeBlocks, WhatIsKeptStaysWithinItsBounds) {

@@ -32,8 +32,8 @@ namespace gql {
 
 namespace detail {
 inline constexpr size_t huge_page_bytes = size_t{2} << 20;
-inline constexpr size_t huge_array_bytes = size_t{2} << 20;  // from here on, huge pages
-inline constexpr std::align_val_t cache_line{64};              // below it
+inline constexpr size_t huge_array_bytes = huge_page_bytes;  // from one huge page on, huge pages
+inline constexpr std::align_val_t cache_line{64};  // below it
 
 // Large blocks freed and asked for again at the same size, as a loop's vectors are at each iteration,
 // handed back as they are. A fresh block costs the kernel a fault and the zeroing of every page at

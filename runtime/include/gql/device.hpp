@@ -104,14 +104,10 @@ class MemoryBudget {
 
 class Stream {
  public:
-  // A non-blocking stream (does not synchronize with the legacy default stream) of the current device:
-  // one an earlier owner handed back when there is one (runtime/src/cuda/stream.cpp), else a new one.
-  Stream();
-  ~Stream();  // hands the stream back for the next Stream() of its device
+  Stream();  // a non-blocking stream (does not synchronize with the legacy default stream)
+  ~Stream();
   Stream(Stream&& other) noexcept
-      : stream_(std::exchange(other.stream_, nullptr)),
-        owned_(std::exchange(other.owned_, false)),
-        device_(other.device_) {}
+      : stream_(std::exchange(other.stream_, nullptr)), owned_(std::exchange(other.owned_, false)) {}
   Stream& operator=(Stream&& other) noexcept;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -129,10 +125,8 @@ class Stream {
 
  private:
   Stream(cudaStream_t stream, bool owned) noexcept : stream_(stream), owned_(owned) {}
-  void release() noexcept;
   cudaStream_t stream_ = nullptr;
   bool owned_ = true;
-  int device_ = 0;  // where an owned stream was made
 };
 
 // The stream of one kernel call: the caller's (KernelContext::gpu_stream), else one made for the

@@ -1,70 +1,19 @@
 // Streams, events and the stream pool.
-#include <map>
-#include <mutex>
-#include <vector>
-
 #include "gql/device.hpp"
 
 namespace gql {
 
-namespace {
+Stream::Stream() { GQL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
 
-// Streams their owners handed back, kept per device for the next Stream(). Making a stream costs 10
-// to 50 microseconds (a program's first call after the device start: 0.05 ms), about what a small op
-// takes, and every kernel call makes one or more. A stream handed back may still hold work: the next
-// owner's work queues after it, which keeps every order and costs at most a wait.
-class IdleStreams {
- public:
-  // Never destroyed: streams may be handed back by the destructors of other statics.
-  static IdleStreams& process() {
-    static IdleStreams* const idle = new IdleStreams;
-    return *idle;
-  }
-  cudaStream_t take(int device) {
-    std::lock_guard lock(mutex_);
-    std::vector<cudaStream_t>& idle = by_device_[device];
-    if (idle.empty()) return nullptr;
-    const cudaStream_t stream = idle.back();
-    idle.pop_back();
-    return stream;
-  }
-  // False when the device already keeps as many as a process uses at once (the caller destroys it).
-  bool give(int device, cudaStream_t stream) {
-    std::lock_guard lock(mutex_);
-    std::vector<cudaStream_t>& idle = by_device_[device];
-    if (idle.size() >= kept_per_device) return false;
-    idle.push_back(stream);
-    return true;
-  }
-
- private:
-  static constexpr size_t kept_per_device = 64;
-  std::mutex mutex_;
-  std::map<int, std::vector<cudaStream_t>> by_device_;
-};
-
-}  // namespace
-
-Stream::Stream() {
-  GQL_CUDA_CHECK(cudaGetDevice(&device_));
-  stream_ = IdleStreams::process().take(device_);
-  if (stream_ == nullptr) GQL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-}
-
-Stream::~Stream() { release(); }
-
-void Stream::release() noexcept {
-  if (!owned_ || stream_ == nullptr) return;
-  if (!IdleStreams::process().give(device_, stream_)) cudaStreamDestroy(stream_);
-  stream_ = nullptr;
+Stream::~Stream() {
+  if (owned_ && stream_ != nullptr) cudaStreamDestroy(stream_);
 }
 
 Stream& Stream::operator=(Stream&& other) noexcept {
   if (this != &other) {
-    release();
+    if (owned_ && stream_ != nullptr) cudaStreamDestroy(stream_);
     stream_ = std::exchange(other.stream_, nullptr);
     owned_ = std::exchange(other.owned_, false);
-    device_ = other.device_;
   }
   return *this;
 }

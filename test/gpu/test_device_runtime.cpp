@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,25 @@ void check_staged_copies() {
     down.push_back({locked ? pinned_back.data() : back[i].data(), device[i].data(), sizes[i]});
   }
   upload(up, stream, __FILE__, __LINE__);
+  download(down, stream, __FILE__, __LINE__);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    GPU_CHECK(std::equal(host[i].begin(), host[i].end(), i == pinned_part ? pinned_back.data() : back[i].data()));
+  // An upload into memory made on the way: the allocation runs on the calling thread (the device's
+  // current one) while the others copy, and every part, staged or direct, lands in it.
+  std::vector<DeviceBuffer<unsigned char>> made;
+  std::vector<CopyPart> into = up;
+  for (CopyPart& p : into) p.to = nullptr;
+  const auto caller = std::this_thread::get_id();
+  bool on_caller = false;
+  upload(into, [&] {
+    on_caller = std::this_thread::get_id() == caller;
+    for (size_t i = 0; i < sizes.size(); ++i) into[i].to = made.emplace_back(sizes[i]).data();
+  }, stream, __FILE__, __LINE__);
+  GPU_CHECK(on_caller && made.size() == sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::fill(back[i].begin(), back[i].end(), 0);
+    down[i].from = made[i].data();
+  }
   download(down, stream, __FILE__, __LINE__);
   for (size_t i = 0; i < sizes.size(); ++i)
     GPU_CHECK(std::equal(host[i].begin(), host[i].end(), i == pinned_part ? pinned_back.data() : back[i].data()));
@@ -213,6 +233,20 @@ void check_budget_and_errors() {
   budget.set_limit(saved);
   GPU_CHECK(budget.in_use() == before);
   GPU_CHECK(budget.available() > 0);
+
+  // A graph refused its device memory while its first chunk is copied: the error reaches the caller,
+  // nothing stays charged, and the next upload goes through.
+  const int64_t n = 1 << 18;
+  Array<offset_t> offsets(n + 1, 0);
+  Array<index_t> columns(n);
+  for (int64_t i = 0; i < n; ++i) offsets[i + 1] = i + 1, columns[i] = static_cast<index_t>((i * 7919) % n);
+  const Csr<bool> graph(n, n, std::move(offsets), Array<index_t>(columns));
+  budget.set_limit(before + (1 << 20));
+  GPU_CHECK(throws_kind([&] { to_device(graph, Stream()); }, ErrorKind::oom));
+  budget.set_limit(saved);
+  GPU_CHECK(budget.in_use() == before);
+  const Csr<bool> graph_back = to_device(graph, Stream()).to_host(Stream());
+  GPU_CHECK(std::equal(columns.begin(), columns.end(), graph_back.col_indices().begin()));
 
   // The device refusing an allocation is ErrorKind::oom too, and the process recovers from it.
   std::string message;

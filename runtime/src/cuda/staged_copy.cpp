@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -121,6 +123,32 @@ void parallel_copy(void* dst, const void* src, size_t bytes, Copy copy) {
   }
 }
 
+// The same with `beside` run on the calling thread meanwhile; the other threads take its share of
+// the pieces (smaller ones, handed out as they finish), and it joins them once done.
+template <class Copy>
+void parallel_copy_beside(void* dst, const void* src, size_t bytes, Copy copy, const std::function<void()>& beside) {
+  const auto threads = static_cast<size_t>(std::max(1, omp_get_max_threads()));
+  const size_t piece = std::max(min_piece, (bytes + 4 * threads - 1) / (4 * threads));
+  const auto pieces = static_cast<int64_t>((bytes + piece - 1) / piece);
+  std::exception_ptr failure;
+#pragma omp parallel
+  {
+#pragma omp master
+    try {
+      beside();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+#pragma omp for schedule(dynamic, 1) nowait
+    for (int64_t p = 0; p < pieces; ++p) {
+      const size_t begin = static_cast<size_t>(p) * piece;
+      copy(static_cast<unsigned char*>(dst) + begin, static_cast<const unsigned char*>(src) + begin,
+           std::min(piece, bytes - begin));
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
 // Touches every page of a download's destination, the threads taking units in turn, while the first
 // chunks' DMA runs. Fresh pages cost their first touch (a fault, and zeroing a huge page); the chunk
 // copies split each chunk in pieces smaller than a huge page, so their threads queued on a few faults
@@ -151,15 +179,20 @@ bool page_locked(const void* host) {
   return attributes.type == cudaMemoryTypeHost;
 }
 
-// The parts that need no staging (small, or page-locked on the host side) queued straight through
-// the driver; returns the ones that must be staged.
+// A part that goes through the staging buffers: a large one whose host side is pageable. The others
+// go straight through the driver.
+bool needs_staging(const CopyPart& p, cudaMemcpyKind kind) {
+  return p.bytes >= direct_below && !page_locked(kind == cudaMemcpyHostToDevice ? p.from : p.to);
+}
+
+// The parts that need no staging queued straight through the driver; returns the ones that must be
+// staged.
 std::vector<CopyPart> queue_direct(std::span<const CopyPart> parts, cudaMemcpyKind kind, const Stream& stream,
                                    const char* file, int line) {
   std::vector<CopyPart> staged;
   for (const CopyPart& p : parts) {
     if (p.bytes == 0) continue;
-    const void* host = kind == cudaMemcpyHostToDevice ? p.from : p.to;
-    if (p.bytes >= direct_below && !page_locked(host)) staged.push_back(p);
+    if (needs_staging(p, kind)) staged.push_back(p);
     else copy_async(p.to, p.from, p.bytes, kind, stream, file, line);
   }
   return staged;
@@ -217,24 +250,64 @@ void download(std::span<const CopyPart> parts, const Stream& stream, const char*
   // Done: the direct parts were queued before the first chunk, whose events have all been waited for.
 }
 
-void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
-  const std::vector<CopyPart> staged = queue_direct(parts, cudaMemcpyHostToDevice, stream, file, line);
-  if (staged.empty()) return stream.synchronize();
+void upload(std::span<CopyPart> parts, const std::function<void()>& allocate, const Stream& stream, const char* file,
+            int line) {
+  // Which parts are staged is decided by their host side, before they have a device side.
+  std::vector<size_t> staged_at, direct_at;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].bytes > 0) (needs_staging(parts[i], cudaMemcpyHostToDevice) ? staged_at : direct_at).push_back(i);
+  const auto send_direct = [&] {
+    for (const size_t i : direct_at)
+      copy_async(parts[i].to, parts[i].from, parts[i].bytes, cudaMemcpyHostToDevice, stream, file, line);
+  };
+  if (staged_at.empty()) {
+    allocate();
+    send_direct();
+    return stream.synchronize();
+  }
   Staging& staging = Staging::process();
   const auto lock = staging.acquire();
+  std::vector<CopyPart> staged;
+  for (const size_t i : staged_at) staged.push_back(parts[i]);
   const Chunks chunks(staged);
-  for (size_t c = 0; c < chunks.count(); ++c) {
-    const int b = static_cast<int>(c % n_buffers);
-    if (c >= n_buffers) staging.event(b).synchronize();  // the DMA out of this buffer is done
+  const auto copy_in = [&](size_t c) {  // host threads: chunk c into its buffer
     chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
-      parallel_copy(staging.buffer(b) + in_chunk, static_cast<const unsigned char*>(p.from) + in_part, bytes,
-                    copy_to_staging);
+      parallel_copy(staging.buffer(static_cast<int>(c % n_buffers)) + in_chunk,
+                    static_cast<const unsigned char*>(p.from) + in_part, bytes, copy_to_staging);
+    });
+  };
+  const auto send = [&](size_t c) {  // DMA: chunk c's buffer to the device
+    const int b = static_cast<int>(c % n_buffers);
+    chunks.each_piece(c, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
       copy_async(static_cast<unsigned char*>(p.to) + in_part, staging.buffer(b) + in_chunk, bytes,
                  cudaMemcpyHostToDevice, stream, file, line);
     });
     staging.event(b).record(stream);
+  };
+  // The first chunk's first piece is copied beside the allocation; the chunk's other pieces (a chunk
+  // may start with a short part) after it.
+  bool allocated = false;
+  chunks.each_piece(0, [&](const CopyPart& p, size_t in_part, size_t in_chunk, size_t bytes) {
+    unsigned char* const to = staging.buffer(0) + in_chunk;
+    const auto* const from = static_cast<const unsigned char*>(p.from) + in_part;
+    if (allocated) return parallel_copy(to, from, bytes, copy_to_staging);
+    parallel_copy_beside(to, from, bytes, copy_to_staging, allocate);
+    allocated = true;
+  });
+  for (size_t k = 0; k < staged_at.size(); ++k) staged[k].to = parts[staged_at[k]].to;
+  send_direct();
+  send(0);
+  for (size_t c = 1; c < chunks.count(); ++c) {
+    if (c >= n_buffers) staging.event(static_cast<int>(c % n_buffers)).synchronize();  // its last DMA is done
+    copy_in(c);
+    send(c);
   }
   stream.synchronize();
+}
+
+void upload(std::span<const CopyPart> parts, const Stream& stream, const char* file, int line) {
+  std::vector<CopyPart> copy(parts.begin(), parts.end());
+  upload(copy, [] {}, stream, file, line);
 }
 
 }  // namespace gql
